@@ -1,0 +1,292 @@
+import CRdKafka
+import Foundation
+import Synchronization
+
+/// Reads records from Kafka, either from partitions the caller assigns with
+/// offsets it chose, or as a member of a consumer group.
+///
+/// Offsets are never committed to Kafka unless the caller calls `commit`:
+/// the intended use is to store the next offset with one's own results and
+/// to start from it (`assign(topic:from:)`, or `KafkaRebalanceHandler.onAssign`).
+///
+/// ```swift
+/// let consumer = try KafkaConsumer(config: config)
+/// try consumer.assign(topic: "recipes.edits", from: [0: .offset(42)])
+/// let records = try consumer.poll(maxRecords: 500, timeout: .milliseconds(100))
+/// ```
+///
+/// Threads: librdkafka fetches on its own threads; rebalance and error
+/// callbacks run on the thread that calls `poll` or `close`, inside the
+/// call. `poll` and `close` are serialized; other methods may be called from
+/// any thread.
+public final class KafkaConsumer: Sendable {
+    /// librdkafka properties every consumer gets unless the config overrides them.
+    public static let defaultProperties: [(String, String)] = [
+        ("enable.auto.commit", "false"),
+        ("enable.auto.offset.store", "false"),
+        ("auto.offset.reset", "earliest"),
+        ("partition.assignment.strategy", "range"),
+        ("enable.partition.eof", "false"),
+    ]
+
+    private let client: RDKafkaClient
+    private nonisolated(unsafe) let queue: OpaquePointer
+    /// Serializes `poll` with `close`: a queue must not be destroyed while polled.
+    private let pollLock = Mutex(Lifecycle.open)
+    private enum Lifecycle { case open, closed }
+
+    /// - Parameter groupID: the consumer group for `subscribe`. Without one, a
+    ///   private group id is used, which only `assign` needs (librdkafka ties
+    ///   assignment to a group handle) and which never joins a group.
+    public init(config: KafkaConfig, groupID: String? = nil) throws {
+        var properties = config.resolved(defaults: Self.defaultProperties)
+        if config["group.id"] == nil {
+            properties.append(("group.id", groupID ?? "recipe-ledger-assign-\(UUID().uuidString)"))
+        }
+        client = try RDKafkaClient(kind: RD_KAFKA_CONSUMER, properties: properties,
+                                   bootstrapServers: config.bootstrapServers) { conf in
+            rd_kafka_conf_set_rebalance_cb(conf, rebalanceCallback)
+        }
+        // Serve error and rebalance callbacks from the queue `poll` reads.
+        rd_kafka_poll_set_consumer(client.handle)
+        guard let queue = rd_kafka_queue_get_consumer(client.handle) else {
+            client.destroy()
+            throw KafkaError(.clientCreation, "librdkafka gave no consumer queue")
+        }
+        self.queue = queue
+    }
+
+    deinit { close() }
+
+    // MARK: - Assignment
+
+    /// Reads every partition of `topic`, each from the given offset or
+    /// `defaultOffset`. Returns the partition ids, asked of the cluster.
+    @discardableResult
+    public func assign(topic: String, from offsets: [Int32: KafkaOffset] = [:],
+                       defaultOffset: KafkaOffset = .beginning,
+                       timeout: Duration = .seconds(10)) throws -> [Int32] {
+        let partitions = try client.partitions(of: topic, timeoutMs: timeout.milliseconds)
+        try assign(partitions.map { KafkaTopicPartition(topic: topic, partition: $0) },
+                   from: offsets.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.key)] = $1.value },
+                   defaultOffset: defaultOffset)
+        return partitions
+    }
+
+    /// Reads exactly these partitions, replacing any earlier assignment.
+    public func assign(_ partitions: [KafkaTopicPartition], from offsets: [KafkaTopicPartition: KafkaOffset] = [:],
+                       defaultOffset: KafkaOffset = .beginning) throws {
+        let list = RDKafkaTopicPartitionList.make(partitions.map { ($0, (offsets[$0] ?? defaultOffset).rdKafkaValue) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_assign(client.handle, list)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError.rdKafka(.consumerFailed, "assign \(partitions)", err)
+        }
+    }
+
+    /// Joins `groupID`'s group for these topics; the handler says where each
+    /// assigned partition starts.
+    public func subscribe(topics: [String], rebalance: KafkaRebalanceHandler) throws {
+        client.context.rebalanceHandler.withLock { $0 = rebalance }
+        let list = RDKafkaTopicPartitionList.make(topics.map { (KafkaTopicPartition(topic: $0, partition: -1), 0) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_subscribe(client.handle, list)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError.rdKafka(.consumerFailed, "subscribe to \(topics)", err)
+        }
+    }
+
+    /// The partitions currently assigned to this consumer.
+    public func assignment() throws -> [KafkaTopicPartition] {
+        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        let err = rd_kafka_assignment(client.handle, &list)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR, let list else {
+            throw KafkaError.rdKafka(.consumerFailed, "read assignment", err)
+        }
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        return RDKafkaTopicPartitionList.entries(list).map(\.0).sorted()
+    }
+
+    // MARK: - Reading
+
+    /// Returns up to `maxRecords` records, waiting at most `timeout` for the
+    /// first; an empty array when none arrived. Transient broker errors are
+    /// retried by librdkafka and do not surface here; a fatal or
+    /// authorization error, or a topic that does not exist, throws.
+    public func poll(maxRecords: Int = 500, timeout: Duration = .milliseconds(100)) throws -> [KafkaConsumerRecord] {
+        try pollLock.withLock { lifecycle in
+            guard lifecycle == .open else { throw KafkaError(.closed, "the consumer is closed") }
+            let buffer = UnsafeMutablePointer<UnsafeMutablePointer<rd_kafka_message_t>?>.allocate(capacity: maxRecords)
+            defer { buffer.deallocate() }
+            let count = rd_kafka_consume_batch_queue(queue, timeout.milliseconds, buffer, maxRecords)
+            guard count >= 0 else {
+                throw KafkaError.rdKafka(.consumerFailed, "poll", rd_kafka_last_error())
+            }
+            var records: [KafkaConsumerRecord] = []
+            records.reserveCapacity(count)
+            var failure: KafkaError?
+            var topicNames = TopicNameCache()
+            for index in 0..<count {
+                let message = buffer[index]!
+                defer { rd_kafka_message_destroy(message) }
+                if message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR {
+                    records.append(Self.record(message, topic: topicNames.name(message.pointee.rkt)))
+                } else if failure == nil, let error = consumerError(message) {
+                    failure = error
+                }
+            }
+            // Records already taken from librdkafka are returned; the error comes on the next call.
+            if let failure {
+                if records.isEmpty { throw failure }
+                client.context.lastError.withLock { $0 = failure.message }
+            }
+            return records
+        }
+    }
+
+    private func consumerError(_ message: UnsafeMutablePointer<rd_kafka_message_t>) -> KafkaError? {
+        let err = message.pointee.err
+        let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
+        switch err {
+        case RD_KAFKA_RESP_ERR__FATAL, RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED,
+             RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED, RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC,
+             RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
+            return KafkaError.rdKafka(.consumerFailed, "consume: \(text)", err)
+        default:
+            client.context.lastError.withLock { $0 = text }
+            return nil
+        }
+    }
+
+    private static func record(_ message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String) -> KafkaConsumerRecord {
+        let m = message.pointee
+        let value = m.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: m.len)) } ?? []
+        let key = m.key.map { Array(UnsafeRawBufferPointer(start: $0, count: m.key_len)) }
+        var headers: [KafkaHeader] = []
+        var list: OpaquePointer?
+        if rd_kafka_message_headers(message, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list {
+            var index = 0
+            var name: UnsafePointer<CChar>?
+            var bytes: UnsafeRawPointer?
+            var size = 0
+            while rd_kafka_header_get_all(list, index, &name, &bytes, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
+                headers.append(KafkaHeader(key: String(cString: name!),
+                                           value: bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }))
+                index += 1
+            }
+        }
+        var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
+        let timestamp = rd_kafka_message_timestamp(message, &timestampType)
+        return KafkaConsumerRecord(topic: topic, partition: m.partition, offset: m.offset, key: key, value: value,
+                                   headers: headers, timestamp: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp)
+    }
+
+    // MARK: - Positions
+
+    /// Moves a partition's next fetch to `offset`.
+    public func seek(_ partition: KafkaTopicPartition, to offset: KafkaOffset) throws {
+        let list = RDKafkaTopicPartitionList.make([(partition, offset.rdKafkaValue)])
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        // A finite timeout is 1000x too short in librdkafka 2.0.2: -1 waits for the seek to be applied.
+        if let error = rd_kafka_seek_partitions(client.handle, list, -1) {
+            defer { rd_kafka_error_destroy(error) }
+            throw KafkaError.rdKafka(.consumerFailed, "seek \(partition)", rd_kafka_error_code(error))
+        }
+    }
+
+    /// Stops fetching these partitions until `resume`.
+    public func pause(_ partitions: [KafkaTopicPartition]) throws {
+        try pauseOrResume(partitions, pause: true)
+    }
+
+    public func resume(_ partitions: [KafkaTopicPartition]) throws {
+        try pauseOrResume(partitions, pause: false)
+    }
+
+    private func pauseOrResume(_ partitions: [KafkaTopicPartition], pause: Bool) throws {
+        let list = RDKafkaTopicPartitionList.make(partitions.map { ($0, 0) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = pause ? rd_kafka_pause_partitions(client.handle, list) : rd_kafka_resume_partitions(client.handle, list)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError.rdKafka(.consumerFailed, "\(pause ? "pause" : "resume") \(partitions)", err)
+        }
+    }
+
+    /// The low and high watermarks of a partition, asked of its leader.
+    public func watermarks(_ partition: KafkaTopicPartition, timeout: Duration = .seconds(10)) throws -> KafkaWatermarks {
+        try client.queryWatermarks(partition, timeoutMs: timeout.milliseconds)
+    }
+
+    /// Partition ids of a topic, asked of the cluster.
+    public func partitions(of topic: String, timeout: Duration = .seconds(10)) throws -> [Int32] {
+        try client.partitions(of: topic, timeoutMs: timeout.milliseconds)
+    }
+
+    /// Commits next offsets to the group coordinator. Nothing calls this
+    /// implicitly: only for callers that want Kafka to track their progress.
+    public func commit(_ nextOffsets: [KafkaTopicPartition: Int64]) throws {
+        let list = RDKafkaTopicPartitionList.make(nextOffsets.map { ($0.key, $0.value) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = rd_kafka_commit(client.handle, list, 0)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError.rdKafka(.consumerFailed, "commit \(nextOffsets)", err)
+        }
+    }
+
+    // MARK: - Closing
+
+    /// Leaves the group (the revoke callback runs here) and releases librdkafka.
+    public func close() {
+        pollLock.withLock { lifecycle in
+            guard lifecycle == .open else { return }
+            lifecycle = .closed
+            rd_kafka_consumer_close(client.handle)
+            rd_kafka_queue_destroy(queue)
+            client.destroy()
+        }
+    }
+}
+
+/// Topic names by handle, so a batch converts each topic name once.
+private struct TopicNameCache {
+    private var last: (OpaquePointer, String)?
+
+    mutating func name(_ rkt: OpaquePointer?) -> String {
+        guard let rkt else { return "" }
+        if let last, last.0 == rkt { return last.1 }
+        let name = String(cString: rd_kafka_topic_name(rkt))
+        last = (rkt, name)
+        return name
+    }
+}
+
+/// `rebalance_cb`: runs on the thread inside `KafkaConsumer.poll` or `close`.
+private func rebalanceCallback(_ rk: OpaquePointer?, _ err: rd_kafka_resp_err_t,
+                               _ partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?,
+                               _ opaque: UnsafeMutableRawPointer?) {
+    guard let rk, let partitions, let opaque else { return }
+    let context = Unmanaged<ClientContext>.fromOpaque(opaque).takeUnretainedValue()
+    let handler = context.rebalanceHandler.withLock { $0 }
+    let cooperative = String(cString: rd_kafka_rebalance_protocol(rk)) == "COOPERATIVE"
+    let topicPartitions = RDKafkaTopicPartitionList.entries(partitions).map(\.0)
+    if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
+        let offsets = handler?.onAssign(topicPartitions) ?? [:]
+        for index in 0..<Int(partitions.pointee.cnt) {
+            let element = partitions.pointee.elems[index]
+            let tp = KafkaTopicPartition(topic: String(cString: element.topic), partition: element.partition)
+            partitions.pointee.elems[index].offset = offsets[tp]?.rdKafkaValue ?? Int64(RD_KAFKA_OFFSET_INVALID)
+        }
+        if cooperative {
+            if let error = rd_kafka_incremental_assign(rk, partitions) { rd_kafka_error_destroy(error) }
+        } else {
+            rd_kafka_assign(rk, partitions)
+        }
+    } else {
+        handler?.onRevoke(topicPartitions)
+        if cooperative {
+            if let error = rd_kafka_incremental_unassign(rk, partitions) { rd_kafka_error_destroy(error) }
+        } else {
+            rd_kafka_assign(rk, nil)
+        }
+    }
+}

@@ -1,0 +1,303 @@
+import CRdKafka
+import Foundation
+import Synchronization
+
+/// Appends records to Kafka and reports where each one landed.
+///
+/// Idempotent by default (`enable.idempotence=true`, which implies
+/// `acks=all`) and partitions keys with `murmur2_random`, so a key lands on
+/// the partition the Java client or `kafka-python` would choose.
+///
+/// ```swift
+/// let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
+/// let report = try await producer.send(topic: "recipes.edits", key: "r-1", value: bytes)
+/// print(report) // "3:120"
+/// try await producer.shutdown()
+/// ```
+///
+/// Threads: a dedicated thread owned by the producer calls `rd_kafka_poll`;
+/// librdkafka runs the delivery-report and error callbacks on it, and they
+/// resume the awaiting `send` calls. Nothing else polls the producer.
+public final class KafkaProducer: Sendable {
+    /// librdkafka properties every producer gets unless the config overrides them.
+    public static let defaultProperties: [(String, String)] = [
+        ("enable.idempotence", "true"),
+        ("acks", "all"),
+        ("partitioner", "murmur2_random"),
+        ("compression.type", "lz4"),
+        ("linger.ms", "5"),
+    ]
+
+    private let client: RDKafkaClient
+    private let state = Mutex(State())
+    private let pollThread: RDKafkaPollThread
+
+    private struct State {
+        var lifecycle = Lifecycle.running
+        var topics: [String: TopicHandle] = [:]
+    }
+
+    private enum Lifecycle { case running, closing, closed }
+
+    public init(config: KafkaConfig) throws {
+        client = try RDKafkaClient(
+            kind: RD_KAFKA_PRODUCER,
+            properties: config.resolved(defaults: Self.defaultProperties),
+            bootstrapServers: config.bootstrapServers
+        ) { conf in
+            rd_kafka_conf_set_dr_msg_cb(conf, deliveryReportCallback)
+        }
+        pollThread = RDKafkaPollThread(client: client, name: "kafka-producer-poll")
+    }
+
+    deinit {
+        close(timeout: .seconds(10))
+    }
+
+    // MARK: - Sending
+
+    /// Appends one record and returns its partition and offset once the
+    /// cluster has acknowledged it (with `acks=all`: on every in-sync replica).
+    /// Throws `deliveryFailed` (with `persistence`) when it cannot be delivered.
+    public func send(_ message: KafkaProducerMessage) async throws -> KafkaDeliveryReport {
+        try await sendBatch([message])[0].get()
+    }
+
+    public func send(topic: String, key: String, value: [UInt8],
+                     headers: [KafkaHeader] = []) async throws -> KafkaDeliveryReport {
+        try await send(KafkaProducerMessage(topic: topic, key: key, value: value, headers: headers))
+    }
+
+    /// Appends many records, letting librdkafka batch them, and returns one
+    /// result per message in the same order: a report, or the error of that
+    /// record. Records of one key keep their relative order.
+    public func sendBatch(_ messages: [KafkaProducerMessage]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
+        if messages.isEmpty { return [] }
+        return await withCheckedContinuation { continuation in
+            let batch = BatchDelivery(messages: messages, continuation: continuation)
+            let retained = Unmanaged.passRetained(batch)
+            for index in messages.indices {
+                if let error = enqueue(messages[index], slot: DeliverySlot(batch: retained, index: index)) {
+                    batch.complete(index, .failure(error))
+                }
+            }
+        }
+    }
+
+    /// Waits until every enqueued record is delivered or failed.
+    public func flush(timeout: Duration = .seconds(30)) throws {
+        let err = rd_kafka_flush(client.handle, timeout.milliseconds)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            let outstanding = rd_kafka_outq_len(client.handle)
+            throw KafkaError.rdKafka(.timedOut, "flush left \(outstanding) records undelivered (\(client.diagnosis))", err)
+        }
+    }
+
+    /// Stops accepting records, waits up to `timeout` for outstanding
+    /// deliveries, fails what is left (every awaiting `send` returns), and
+    /// releases librdkafka. Throws `timedOut` if records had to be failed.
+    public func shutdown(timeout: Duration = .seconds(30)) async throws {
+        try close(timeout: timeout).get()
+    }
+
+    @discardableResult
+    private func close(timeout: Duration) -> Result<Void, KafkaError> {
+        let proceed = state.withLock { state -> Bool in
+            guard state.lifecycle == .running else { return false }
+            state.lifecycle = .closing
+            return true
+        }
+        guard proceed else { return .success(()) }
+        var result = Result<Void, KafkaError>.success(())
+        if rd_kafka_flush(client.handle, timeout.milliseconds) != RD_KAFKA_RESP_ERR_NO_ERROR {
+            let left = rd_kafka_outq_len(client.handle)
+            result = .failure(KafkaError(.timedOut, "shutdown: \(left) records still undelivered after \(timeout); failed them (\(client.diagnosis))"))
+            // Purged records get a delivery report with an error, so no `send` is left waiting.
+            rd_kafka_purge(client.handle, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT))
+            rd_kafka_flush(client.handle, 5_000)
+        }
+        let topics = state.withLock { state in
+            state.lifecycle = .closed
+            defer { state.topics = [:] }
+            return Array(state.topics.values)
+        }
+        pollThread.stop()
+        for topic in topics { rd_kafka_topic_destroy(topic.pointer) }
+        client.destroy()
+        return result
+    }
+
+    // MARK: - Enqueueing
+
+    /// Hands one record to librdkafka; on failure frees the slot and returns the error.
+    private func enqueue(_ message: KafkaProducerMessage, slot: DeliverySlot) -> KafkaError? {
+        let topic: TopicHandle
+        switch topicHandle(message.topic) {
+        case .success(let handle): topic = handle
+        case .failure(let error): return error
+        }
+        let headers = rd_kafka_headers_new(message.headers.count)
+        for header in message.headers {
+            if let value = header.value {
+                _ = value.withUnsafeBytes { rd_kafka_header_add(headers, header.key, -1, $0.baseAddress, $0.count) }
+            } else {
+                rd_kafka_header_add(headers, header.key, -1, nil, 0)
+            }
+        }
+        let opaque = slot.allocate()
+        var err = produce(message, topic: topic.pointer, headers: headers, opaque: opaque)
+        while err == RD_KAFKA_RESP_ERR__QUEUE_FULL {
+            // Back-pressure: the local queue is full until deliveries drain it.
+            rd_kafka_poll(client.handle, 10)
+            err = produce(message, topic: topic.pointer, headers: headers, opaque: opaque)
+        }
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            rd_kafka_headers_destroy(headers)
+            DeliverySlot.free(opaque)
+            var context = "cannot enqueue record for \(message.topic)"
+            if let fatal = client.fatalError { context += " (producer fatal error: \(fatal))" }
+            return KafkaError.rdKafka(.produceFailed, context, err)
+        }
+        return nil
+    }
+
+    private func produce(_ message: KafkaProducerMessage, topic: OpaquePointer,
+                         headers: OpaquePointer?, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
+        message.value.withUnsafeBytes { value in
+            withOptionalBytes(message.key) { key in
+                var values = [rd_kafka_vu_t](repeating: rd_kafka_vu_t(), count: 6)
+                values[0].vtype = RD_KAFKA_VTYPE_RKT
+                values[0].u.rkt = topic
+                values[1].vtype = RD_KAFKA_VTYPE_VALUE
+                values[1].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: value.baseAddress), size: value.count)
+                values[2].vtype = RD_KAFKA_VTYPE_KEY
+                values[2].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: key?.baseAddress), size: key?.count ?? 0)
+                values[3].vtype = RD_KAFKA_VTYPE_HEADERS
+                values[3].u.headers = headers
+                values[4].vtype = RD_KAFKA_VTYPE_OPAQUE
+                values[4].u.ptr = opaque
+                values[5].vtype = RD_KAFKA_VTYPE_MSGFLAGS
+                values[5].u.i = RD_KAFKA_MSG_F_COPY
+                guard let error = rd_kafka_produceva(client.handle, values, values.count) else {
+                    return RD_KAFKA_RESP_ERR_NO_ERROR
+                }
+                defer { rd_kafka_error_destroy(error) }
+                return rd_kafka_error_code(error)
+            }
+        }
+    }
+
+    private func topicHandle(_ name: String) -> Result<TopicHandle, KafkaError> {
+        state.withLock { state in
+            guard state.lifecycle == .running else {
+                return .failure(KafkaError(.closed, "the producer is shut down"))
+            }
+            if let handle = state.topics[name] { return .success(handle) }
+            guard let pointer = rd_kafka_topic_new(client.handle, name, nil) else {
+                return .failure(KafkaError.rdKafka(.produceFailed, "cannot open topic \(name)", rd_kafka_last_error()))
+            }
+            let handle = TopicHandle(pointer: pointer)
+            state.topics[name] = handle
+            return .success(handle)
+        }
+    }
+}
+
+/// An `rd_kafka_topic_t`, which librdkafka lets any thread use.
+struct TopicHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+// MARK: - Delivery reports
+
+/// The results of one `sendBatch`, filled in by delivery reports.
+final class BatchDelivery: @unchecked Sendable {
+    private let topics: [String]
+    private var results: [Result<KafkaDeliveryReport, KafkaError>]
+    private var remaining: Int
+    private let lock = NSLock()
+    private let continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>
+
+    init(messages: [KafkaProducerMessage],
+         continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>) {
+        topics = messages.map(\.topic)
+        results = Array(repeating: .failure(KafkaError(.deliveryFailed, "no delivery report")), count: messages.count)
+        remaining = messages.count
+        self.continuation = continuation
+    }
+
+    func topic(_ index: Int) -> String { topics[index] }
+
+    /// Records one result; the last one resumes the caller and releases the
+    /// reference that `sendBatch` retained for the delivery reports.
+    func complete(_ index: Int, _ result: Result<KafkaDeliveryReport, KafkaError>) {
+        lock.lock()
+        results[index] = result
+        remaining -= 1
+        let done = remaining == 0
+        lock.unlock()
+        if done {
+            continuation.resume(returning: results)
+            Unmanaged.passUnretained(self).release()
+        }
+    }
+}
+
+/// The per-message opaque: which batch and which index a report belongs to.
+struct DeliverySlot {
+    let batch: Unmanaged<BatchDelivery>
+    let index: Int
+
+    func allocate() -> UnsafeMutableRawPointer {
+        let pointer = UnsafeMutablePointer<DeliverySlot>.allocate(capacity: 1)
+        pointer.initialize(to: self)
+        return UnsafeMutableRawPointer(pointer)
+    }
+
+    static func take(_ raw: UnsafeMutableRawPointer) -> DeliverySlot {
+        let pointer = raw.assumingMemoryBound(to: DeliverySlot.self)
+        defer { pointer.deallocate() }
+        return pointer.move()
+    }
+
+    static func free(_ raw: UnsafeMutableRawPointer) { _ = take(raw) }
+}
+
+/// `dr_msg_cb`: runs on the producer's poll thread (or a thread inside
+/// `rd_kafka_flush`), once per record.
+private func deliveryReportCallback(_ rk: OpaquePointer?, _ message: UnsafePointer<rd_kafka_message_t>?,
+                                    _ opaque: UnsafeMutableRawPointer?) {
+    guard let message, let raw = message.pointee._private else { return }
+    let slot = DeliverySlot.take(raw)
+    let batch = slot.batch.takeUnretainedValue()
+    let topic = batch.topic(slot.index)
+    let err = message.pointee.err
+    if err == RD_KAFKA_RESP_ERR_NO_ERROR {
+        batch.complete(slot.index, .success(KafkaDeliveryReport(
+            topic: topic, partition: message.pointee.partition, offset: message.pointee.offset)))
+        return
+    }
+    let persistence: KafkaError.Persistence = switch rd_kafka_message_status(message) {
+    case RD_KAFKA_MSG_STATUS_PERSISTED: .persisted
+    case RD_KAFKA_MSG_STATUS_POSSIBLY_PERSISTED: .possiblyPersisted
+    default: .notPersisted
+    }
+    var context = "delivery to \(topic) failed"
+    if let opaque {
+        context += " (\(Unmanaged<ClientContext>.fromOpaque(opaque).takeUnretainedValue().diagnosis))"
+    }
+    batch.complete(slot.index, .failure(.rdKafka(.deliveryFailed, context, err, persistence: persistence)))
+}
+
+func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+    guard let bytes else { return body(nil) }
+    return bytes.withUnsafeBytes { body($0) }
+}
+
+extension Duration {
+    /// Whole milliseconds, clamped to what librdkafka's `int` timeouts take.
+    var milliseconds: Int32 {
+        let ms = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: ms)
+    }
+}

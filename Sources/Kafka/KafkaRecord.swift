@@ -1,0 +1,121 @@
+import CRdKafka
+
+/// A record header. Kafka allows repeated keys and null values.
+public struct KafkaHeader: Sendable, Hashable {
+    public var key: String
+    public var value: [UInt8]?
+
+    public init(key: String, value: [UInt8]?) {
+        self.key = key
+        self.value = value
+    }
+
+    public init(key: String, value: String) {
+        self.init(key: key, value: Array(value.utf8))
+    }
+}
+
+/// A record to append.
+public struct KafkaProducerMessage: Sendable, Hashable {
+    public var topic: String
+    /// The key decides the partition (murmur2, as the Java client) and so the order.
+    public var key: [UInt8]?
+    public var value: [UInt8]
+    public var headers: [KafkaHeader]
+
+    public init(topic: String, key: [UInt8]?, value: [UInt8], headers: [KafkaHeader] = []) {
+        self.topic = topic
+        self.key = key
+        self.value = value
+        self.headers = headers
+    }
+
+    public init(topic: String, key: String, value: [UInt8], headers: [KafkaHeader] = []) {
+        self.init(topic: topic, key: Array(key.utf8), value: value, headers: headers)
+    }
+}
+
+/// Where a delivered record sits in the log.
+public struct KafkaDeliveryReport: Sendable, Hashable, CustomStringConvertible {
+    public var topic: String
+    public var partition: Int32
+    public var offset: Int64
+
+    public init(topic: String, partition: Int32, offset: Int64) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+    }
+
+    /// `partition:offset`, the position format of the HTTP API and CLI.
+    public var description: String { "\(partition):\(offset)" }
+}
+
+/// A record read from the log.
+public struct KafkaConsumerRecord: Sendable, Hashable {
+    public var topic: String
+    public var partition: Int32
+    public var offset: Int64
+    public var key: [UInt8]?
+    public var value: [UInt8]
+    public var headers: [KafkaHeader]
+    /// Milliseconds since the Unix epoch (create or log-append time), if the broker gave one.
+    public var timestamp: Int64?
+
+    public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],
+                headers: [KafkaHeader], timestamp: Int64?) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.key = key
+        self.value = value
+        self.headers = headers
+        self.timestamp = timestamp
+    }
+
+    public var keyString: String? { key.map { String(decoding: $0, as: UTF8.self) } }
+
+    public func header(_ key: String) -> [UInt8]? {
+        headers.first { $0.key == key }?.value ?? nil
+    }
+}
+
+/// A topic and partition.
+public struct KafkaTopicPartition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var topic: String
+    public var partition: Int32
+
+    public init(topic: String, partition: Int32) {
+        self.topic = topic
+        self.partition = partition
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { (a.topic, a.partition) < (b.topic, b.partition) }
+    public var description: String { "\(topic)[\(partition)]" }
+}
+
+/// The low (first kept) and high (next to be written) offsets of a partition.
+public struct KafkaWatermarks: Sendable, Hashable {
+    public var low: Int64
+    public var high: Int64
+
+    public init(low: Int64, high: Int64) {
+        self.low = low
+        self.high = high
+    }
+}
+
+/// Where a consumer starts reading a partition.
+public enum KafkaOffset: Sendable, Hashable {
+    case beginning
+    case end
+    case offset(Int64)
+
+    var rdKafkaValue: Int64 {
+        switch self {
+        case .beginning: Int64(RD_KAFKA_OFFSET_BEGINNING)
+        case .end: Int64(RD_KAFKA_OFFSET_END)
+        case .offset(let value): value
+        }
+    }
+}
