@@ -71,8 +71,6 @@ extension KafkaError {
                         persistence: Persistence? = nil) -> KafkaError {
         let text = String(cString: rd_kafka_err2str(err))
         let name = String(cString: rd_kafka_err2name(err))
-        let kind = err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__MSG_TIMED_OUT
-            ? (code == .deliveryFailed ? code : .timedOut) : code
-        return KafkaError(kind, "\(context): \(text) (\(name))", rdKafkaCode: err.rawValue, persistence: persistence)
+        return KafkaError(code, "\(context): \(text) (\(name))", rdKafkaCode: err.rawValue, persistence: persistence)
     }
 }

@@ -84,6 +84,11 @@ public final class KafkaProducer: Sendable {
         }
     }
 
+    /// Records enqueued and not yet delivered or failed (plus librdkafka's own requests).
+    public var outstandingCount: Int {
+        state.withLock { $0.lifecycle == .closed ? 0 : Int(rd_kafka_outq_len(client.handle)) }
+    }
+
     /// Waits until every enqueued record is delivered or failed.
     public func flush(timeout: Duration = .seconds(30)) throws {
         let err = rd_kafka_flush(client.handle, timeout.milliseconds)

@@ -36,3 +36,15 @@ extension KafkaConfig {
         KafkaConfig(bootstrapServers: kafka.bootstrapServers)
     }
 }
+
+/// `waitUntil` for conditions that become true while other tasks run.
+func waitUntilAsync(_ what: String, deadline: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+    let end = ContinuousClock.now + deadline
+    while !condition() {
+        guard ContinuousClock.now < end else {
+            Issue.record("timed out after \(deadline) waiting until \(what)")
+            return
+        }
+        await Task.yield()
+    }
+}

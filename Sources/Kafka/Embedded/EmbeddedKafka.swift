@@ -65,7 +65,6 @@ public final class EmbeddedKafka: Sendable {
     public enum BrokerError: Int32, Sendable {
         case notLeaderForPartition = 6
         case requestTimedOut = 7
-        case networkException = 13
         case notCoordinator = 16
         case notEnoughReplicas = 19
         case notEnoughReplicasAfterAppend = 20

@@ -65,7 +65,8 @@ final class RDKafkaClient: Sendable {
         var metadata: UnsafePointer<rd_kafka_metadata>?
         let err = rd_kafka_metadata(handle, 0, rkt, &metadata, timeoutMs)
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
-            throw KafkaError.rdKafka(.adminFailed, "metadata for topic \(topic) (\(diagnosis))", err)
+            throw KafkaError.rdKafka(Self.isUnreachable(err) ? .timedOut : .adminFailed,
+                                     "metadata for topic \(topic) (\(diagnosis))", err)
         }
         defer { rd_kafka_metadata_destroy(metadata) }
         guard metadata.pointee.topic_cnt == 1 else {
@@ -83,7 +84,8 @@ final class RDKafkaClient: Sendable {
         var metadata: UnsafePointer<rd_kafka_metadata>?
         let err = rd_kafka_metadata(handle, 1, nil, &metadata, timeoutMs)
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
-            throw KafkaError.rdKafka(.adminFailed, "cluster metadata (\(diagnosis))", err)
+            throw KafkaError.rdKafka(Self.isUnreachable(err) ? .timedOut : .adminFailed,
+                                     "cluster metadata (\(diagnosis))", err)
         }
         defer { rd_kafka_metadata_destroy(metadata) }
         var result: [String: Int] = [:]
@@ -94,13 +96,20 @@ final class RDKafkaClient: Sendable {
         return result
     }
 
+    /// Errors that mean no broker answered in time.
+    static func isUnreachable(_ err: rd_kafka_resp_err_t) -> Bool {
+        [RD_KAFKA_RESP_ERR__TIMED_OUT, RD_KAFKA_RESP_ERR__TRANSPORT, RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN,
+         RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT].contains(err)
+    }
+
     /// Asks the partition leader for the low and high watermarks.
     func queryWatermarks(_ tp: KafkaTopicPartition, timeoutMs: Int32) throws -> KafkaWatermarks {
         var low: Int64 = 0
         var high: Int64 = 0
         let err = rd_kafka_query_watermark_offsets(handle, tp.topic, tp.partition, &low, &high, timeoutMs)
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw KafkaError.rdKafka(.consumerFailed, "watermarks of \(tp) (\(diagnosis))", err)
+            throw KafkaError.rdKafka(Self.isUnreachable(err) ? .timedOut : .consumerFailed,
+                                     "watermarks of \(tp) (\(diagnosis))", err)
         }
         return KafkaWatermarks(low: low, high: high)
     }
