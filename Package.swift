@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Kafka", targets: ["Kafka"]),
         .library(name: "RecipeDomain", targets: ["RecipeDomain"]),
+        .library(name: "RecipeWire", targets: ["RecipeWire"]),
         .executable(name: "recipes", targets: ["recipes"]),
     ],
     targets: [
@@ -26,13 +27,15 @@ let package = Package(
 
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
         .target(name: "RecipeDomain"),
+        .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
         .executableTarget(
             name: "recipes",
-            dependencies: ["Kafka", "RecipeDomain", "CRdKafkaBaseline"]
+            dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CRdKafkaBaseline"]
         ),
 
         .testTarget(name: "KafkaTests", dependencies: ["Kafka"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
+        .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

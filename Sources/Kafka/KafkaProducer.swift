@@ -75,11 +75,16 @@ public final class KafkaProducer: Sendable {
         if messages.isEmpty { return [] }
         return await withCheckedContinuation { continuation in
             let batch = BatchDelivery(messages: messages, continuation: continuation)
-            let retained = Unmanaged.passRetained(batch)
+            var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?
             for index in messages.indices {
-                if let error = enqueue(messages[index], slot: DeliverySlot(batch: retained, index: index)) {
-                    batch.complete(index, .failure(error))
+                let message = messages[index]
+                if topic?.name != message.topic { topic = (message.topic, topicHandle(message.topic)) }
+                let error: KafkaError?
+                switch topic!.handle {
+                case .success(let handle): error = enqueue(message, topic: handle, opaque: batch.slot(index))
+                case .failure(let failure): error = failure
                 }
+                if let error { batch.complete(index, .failure(error)) }
             }
         }
     }
@@ -134,13 +139,9 @@ public final class KafkaProducer: Sendable {
 
     // MARK: - Enqueueing
 
-    /// Hands one record to librdkafka; on failure frees the slot and returns the error.
-    private func enqueue(_ message: KafkaProducerMessage, slot: DeliverySlot) -> KafkaError? {
-        let topic: TopicHandle
-        switch topicHandle(message.topic) {
-        case .success(let handle): topic = handle
-        case .failure(let error): return error
-        }
+    /// Hands one record to librdkafka; returns the error if it refused it.
+    private func enqueue(_ message: KafkaProducerMessage, topic: TopicHandle,
+                         opaque: UnsafeMutableRawPointer) -> KafkaError? {
         let headers = rd_kafka_headers_new(message.headers.count)
         for header in message.headers {
             if let value = header.value {
@@ -149,7 +150,6 @@ public final class KafkaProducer: Sendable {
                 rd_kafka_header_add(headers, header.key, -1, nil, 0)
             }
         }
-        let opaque = slot.allocate()
         var err = produce(message, topic: topic.pointer, headers: headers, opaque: opaque)
         while err == RD_KAFKA_RESP_ERR__QUEUE_FULL {
             // Back-pressure: the local queue is full until deliveries drain it.
@@ -158,7 +158,6 @@ public final class KafkaProducer: Sendable {
         }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
             rd_kafka_headers_destroy(headers)
-            DeliverySlot.free(opaque)
             var context = "cannot enqueue record for \(message.topic)"
             if let fatal = client.fatalError { context += " (producer fatal error: \(fatal))" }
             return KafkaError.rdKafka(.produceFailed, context, err)
@@ -170,7 +169,8 @@ public final class KafkaProducer: Sendable {
                          headers: OpaquePointer?, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
         message.value.withUnsafeBytes { value in
             withOptionalBytes(message.key) { key in
-                var values = [rd_kafka_vu_t](repeating: rd_kafka_vu_t(), count: 6)
+              withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 6) { values in
+                values.initialize(repeating: rd_kafka_vu_t())
                 values[0].vtype = RD_KAFKA_VTYPE_RKT
                 values[0].u.rkt = topic
                 values[1].vtype = RD_KAFKA_VTYPE_VALUE
@@ -183,11 +183,12 @@ public final class KafkaProducer: Sendable {
                 values[4].u.ptr = opaque
                 values[5].vtype = RD_KAFKA_VTYPE_MSGFLAGS
                 values[5].u.i = RD_KAFKA_MSG_F_COPY
-                guard let error = rd_kafka_produceva(client.handle, values, values.count) else {
+                guard let error = rd_kafka_produceva(client.handle, values.baseAddress, values.count) else {
                     return RD_KAFKA_RESP_ERR_NO_ERROR
                 }
                 defer { rd_kafka_error_destroy(error) }
                 return rd_kafka_error_code(error)
+              }
             }
         }
     }
@@ -216,25 +217,39 @@ struct TopicHandle: @unchecked Sendable {
 // MARK: - Delivery reports
 
 /// The results of one `sendBatch`, filled in by delivery reports.
+///
+/// Each record's opaque points into `slots`, one allocation per batch, whose
+/// entries name the batch and the record's index. The batch keeps itself
+/// alive (a retain taken at creation) until its last record completes.
 final class BatchDelivery: @unchecked Sendable {
-    private let topics: [String]
+    private let messages: [KafkaProducerMessage]
     private var results: [Result<KafkaDeliveryReport, KafkaError>]
     private var remaining: Int
     private let lock = NSLock()
     private let continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>
+    private let slots: UnsafeMutablePointer<DeliverySlot>
 
     init(messages: [KafkaProducerMessage],
          continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>) {
-        topics = messages.map(\.topic)
+        self.messages = messages
         results = Array(repeating: .failure(KafkaError(.deliveryFailed, "no delivery report")), count: messages.count)
         remaining = messages.count
         self.continuation = continuation
+        slots = .allocate(capacity: messages.count)
+        let retained = Unmanaged.passRetained(self)
+        for index in messages.indices {
+            (slots + index).initialize(to: DeliverySlot(batch: retained, index: index))
+        }
     }
 
-    func topic(_ index: Int) -> String { topics[index] }
+    deinit { slots.deallocate() }
 
-    /// Records one result; the last one resumes the caller and releases the
-    /// reference that `sendBatch` retained for the delivery reports.
+    /// The opaque to hand librdkafka with record `index`.
+    func slot(_ index: Int) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(slots + index) }
+
+    func topic(_ index: Int) -> String { messages[index].topic }
+
+    /// Records one result; the last one resumes the caller and drops the self-retain.
     func complete(_ index: Int, _ result: Result<KafkaDeliveryReport, KafkaError>) {
         lock.lock()
         results[index] = result
@@ -248,24 +263,10 @@ final class BatchDelivery: @unchecked Sendable {
     }
 }
 
-/// The per-message opaque: which batch and which index a report belongs to.
+/// What a record's opaque points at: its batch and index.
 struct DeliverySlot {
     let batch: Unmanaged<BatchDelivery>
     let index: Int
-
-    func allocate() -> UnsafeMutableRawPointer {
-        let pointer = UnsafeMutablePointer<DeliverySlot>.allocate(capacity: 1)
-        pointer.initialize(to: self)
-        return UnsafeMutableRawPointer(pointer)
-    }
-
-    static func take(_ raw: UnsafeMutableRawPointer) -> DeliverySlot {
-        let pointer = raw.assumingMemoryBound(to: DeliverySlot.self)
-        defer { pointer.deallocate() }
-        return pointer.move()
-    }
-
-    static func free(_ raw: UnsafeMutableRawPointer) { _ = take(raw) }
 }
 
 /// `dr_msg_cb`: runs on the producer's poll thread (or a thread inside
@@ -273,7 +274,7 @@ struct DeliverySlot {
 private func deliveryReportCallback(_ rk: OpaquePointer?, _ message: UnsafePointer<rd_kafka_message_t>?,
                                     _ opaque: UnsafeMutableRawPointer?) {
     guard let message, let raw = message.pointee._private else { return }
-    let slot = DeliverySlot.take(raw)
+    let slot = raw.assumingMemoryBound(to: DeliverySlot.self).pointee
     let batch = slot.batch.takeUnretainedValue()
     let topic = batch.topic(slot.index)
     let err = message.pointee.err

@@ -36,7 +36,7 @@ struct FaultTests {
 
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         try consumer.assign(topic: topic)
-        let records = try consume(consumer) { $0.count >= count }
+        let records = try await consume(consumer) { $0.count >= count }
         // Anything beyond `count` would be a duplicate: give it time to show up.
         let extra = try consumer.poll(maxRecords: 1000, timeout: .milliseconds(500))
         consumer.close()

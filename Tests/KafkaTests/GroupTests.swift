@@ -38,7 +38,7 @@ struct GroupTests {
         try b.subscribe(topics: [topic], rebalance: logB.handler(startAt: .beginning))
 
         // Rebalance callbacks run inside poll, so both members keep polling.
-        try waitUntil("both members hold a disjoint half") {
+        try await waitUntil("both members hold a disjoint half") {
             _ = try a.poll(timeout: .milliseconds(50))
             _ = try b.poll(timeout: .milliseconds(50))
             let (ownedA, ownedB) = (try a.assignment(), try b.assignment())
@@ -50,7 +50,7 @@ struct GroupTests {
 
         b.close()
         #expect(logB.revoked.withLock { !$0.isEmpty }, "leaving revokes the partitions through the callback")
-        try waitUntil("the remaining member holds every partition") {
+        try await waitUntil("the remaining member holds every partition") {
             _ = try a.poll(timeout: .milliseconds(50))
             return try a.assignment() == all
         }
@@ -70,7 +70,7 @@ struct GroupTests {
         let log = RebalanceLog()
         let consumer = try KafkaConsumer(config: .embedded(kafka), groupID: uniqueTopic("group"))
         try consumer.subscribe(topics: [topic], rebalance: log.handler(startAt: .offset(6)))
-        let records = try consume(consumer) { $0.count >= 4 }
+        let records = try await consume(consumer) { $0.count >= 4 }
         #expect(records.map(\.offset) == [6, 7, 8, 9])
         consumer.close()
     }

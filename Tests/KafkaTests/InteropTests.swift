@@ -59,7 +59,7 @@ struct InteropTests {
     }
 
     @Test("records produced by kcat are read by the Swift consumer, headers included")
-    func kcatToSwift() throws {
+    func kcatToSwift() async throws {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = uniqueTopic()
         try kafka.createTopic(topic, partitions: 3)
@@ -68,7 +68,7 @@ struct InteropTests {
                                       "-H", "source=kcat", "-H", "note=é"], input: lines)
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         try consumer.assign(topic: topic)
-        let records = try consume(consumer) { $0.count >= 20 }
+        let records = try await consume(consumer) { $0.count >= 20 }
         consumer.close()
         #expect(Set(records.map { "\($0.keyString!):\(String(decoding: $0.value, as: UTF8.self))" })
                 == Set((0..<20).map { "key-\($0):value-\($0)" }))

@@ -21,7 +21,7 @@ struct ProduceConsumeTests {
 
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         try consumer.assign(topic: topic)
-        let records = try consume(consumer) { $0.count >= messages.count }
+        let records = try await consume(consumer) { $0.count >= messages.count }
         consumer.close()
 
         #expect(records.count == messages.count)
@@ -62,7 +62,7 @@ struct ProduceConsumeTests {
 
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         try consumer.assign(topic: topic, from: start)
-        let records = try consume(consumer) { $0.count >= expected.count }
+        let records = try await consume(consumer) { $0.count >= expected.count }
         // Nothing more arrives after the expected ones.
         let extra = try consumer.poll(maxRecords: 100, timeout: .milliseconds(300))
         consumer.close()
@@ -81,12 +81,12 @@ struct ProduceConsumeTests {
         let tp = KafkaTopicPartition(topic: topic, partition: 0)
         #expect(try consumer.watermarks(tp) == KafkaWatermarks(low: 0, high: 5))
         try consumer.assign(topic: topic)
-        _ = try consume(consumer) { $0.count >= 5 }
+        _ = try await consume(consumer) { $0.count >= 5 }
         try consumer.pause([tp])
         _ = try await producer.send(topic: topic, key: "k", value: [9])
         #expect(try consumer.poll(maxRecords: 10, timeout: .milliseconds(500)).isEmpty, "paused partition delivers nothing")
         try consumer.resume([tp])
-        let after = try consume(consumer) { $0.count >= 1 }
+        let after = try await consume(consumer) { $0.count >= 1 }
         #expect(after.map(\.value) == [[9]])
         try await producer.shutdown()
         consumer.close()

@@ -1,0 +1,31 @@
+# make run   — the service on the embedded broker (for now: the broker itself)
+# make test  — every test, against the embedded broker
+# Both install the Debian packages they need first (deploy/packages.txt).
+
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+RELEASE_BIN = .build/release/recipes
+
+.PHONY: run test build release deps bench clean
+
+deps:
+	@scripts/install-packages
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product recipes
+
+run: release
+	$(RELEASE_BIN) broker
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: release
+	$(RELEASE_BIN) bench kafka
+	$(RELEASE_BIN) bench fold
+
+clean:
+	rm -rf .build

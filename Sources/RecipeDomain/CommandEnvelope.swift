@@ -1,0 +1,33 @@
+// MARK: - Command envelope
+
+/// A command as it comes from the log: the command and the metadata the rules need.
+public struct CommandEnvelope: Sendable, Hashable {
+    /// Unique per command; a second command with an id already applied to the
+    /// recipe is a duplicate. Also the seed of ids the command creates.
+    public var commandID: String
+    /// The aggregate the command is for (the record key).
+    public var recipeID: String
+    /// Who asked; recorded on the versions they save.
+    public var actor: String
+    /// When it was asked, as the log says; the domain reads no clock.
+    public var time: Timestamp
+    /// When present, the command applies only if the recipe's revision equals it.
+    public var expectedRevision: Int?
+    public var command: RecipeCommand
+
+    public init(
+        commandID: String,
+        recipeID: String,
+        actor: String,
+        time: Timestamp,
+        expectedRevision: Int? = nil,
+        command: RecipeCommand
+    ) {
+        self.commandID = commandID
+        self.recipeID = recipeID
+        self.actor = actor
+        self.time = time
+        self.expectedRevision = expectedRevision
+        self.command = command
+    }
+}

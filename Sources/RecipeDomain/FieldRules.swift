@@ -1,0 +1,94 @@
+// MARK: - Field rules
+//
+// One check per field, each returning the rejection it causes or nil. Messages
+// are built only on the rejecting path so accepted commands pay for no strings.
+
+enum FieldRules {
+    static func title(_ title: String) -> Rejection? {
+        guard title.exceedsLength(RecipeLimits.maxTitleLength) else { return nil }
+        return Rejection(.invalid, "Title is longer than \(RecipeLimits.maxTitleLength) characters.")
+    }
+
+    static func servings(_ servings: Int) -> Rejection? {
+        guard !RecipeLimits.servings.contains(servings) else { return nil }
+        return Rejection(.invalid, "Servings must be from \(RecipeLimits.servings.lowerBound) to \(RecipeLimits.servings.upperBound), not \(servings).")
+    }
+
+    /// http or https (scheme case-insensitive), a non-empty host, no whitespace or
+    /// control characters anywhere, at most `maxImageURLLength`.
+    static func imageURL(_ url: String) -> Rejection? {
+        if url.exceedsLength(RecipeLimits.maxImageURLLength) {
+            return Rejection(.invalid, "Image URL is longer than \(RecipeLimits.maxImageURLLength) characters.")
+        }
+        let bytes = Array(url.utf8)
+        let rest: ArraySlice<UInt8>
+        if hasPrefixIgnoringCase(bytes, "http://") {
+            rest = bytes.dropFirst(7)
+        } else if hasPrefixIgnoringCase(bytes, "https://") {
+            rest = bytes.dropFirst(8)
+        } else {
+            return Rejection(.invalid, "Image URL must start with http:// or https://.")
+        }
+        let host = rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        if host.isEmpty {
+            return Rejection(.invalid, "Image URL has no host.")
+        }
+        // Bytes up to 0x20 and DEL are spaces and controls; non-ASCII whitespace is
+        // rare enough to check on the scalar view only when non-ASCII is present.
+        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+            || (bytes.contains { $0 >= 0x80 } && url.unicodeScalars.contains { $0.properties.isWhitespace }) {
+            return Rejection(.invalid, "Image URL must not contain spaces or control characters.")
+        }
+        return nil
+    }
+
+    static func ingredientName(_ name: String) -> Rejection? {
+        if name.isBlank { return Rejection(.invalid, "Ingredient name must not be empty.") }
+        if name.exceedsLength(RecipeLimits.maxIngredientNameLength) {
+            return Rejection(.invalid, "Ingredient name is longer than \(RecipeLimits.maxIngredientNameLength) characters.")
+        }
+        return nil
+    }
+
+    static func metric(_ metric: String) -> Rejection? {
+        if metric.isBlank { return Rejection(.invalid, "Ingredient unit must not be empty.") }
+        if metric.exceedsLength(RecipeLimits.maxMetricLength) {
+            return Rejection(.invalid, "Ingredient unit is longer than \(RecipeLimits.maxMetricLength) characters.")
+        }
+        return nil
+    }
+
+    static func amount(_ amount: Double) -> Rejection? {
+        // Written so that NaN fails too: every comparison with NaN is false.
+        guard amount > 0, amount <= RecipeLimits.maxIngredientAmount else {
+            return Rejection(.invalid, "Ingredient amount must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount)).")
+        }
+        return nil
+    }
+
+    static func description(_ description: String) -> Rejection? {
+        if description.isBlank { return Rejection(.invalid, "Instruction must not be empty.") }
+        if description.exceedsLength(RecipeLimits.maxDescriptionLength) {
+            return Rejection(.invalid, "Instruction is longer than \(RecipeLimits.maxDescriptionLength) characters.")
+        }
+        return nil
+    }
+
+    /// Ids given by clients (command ids, explicit ingredient and instruction ids).
+    static func identifier(_ id: String, _ what: String) -> Rejection? {
+        if id.isBlank { return Rejection(.invalid, "\(what) must not be empty.") }
+        if id.exceedsLength(RecipeLimits.maxIdentifierLength) {
+            return Rejection(.invalid, "\(what) is longer than \(RecipeLimits.maxIdentifierLength) characters.")
+        }
+        return nil
+    }
+
+    private static func hasPrefixIgnoringCase(_ bytes: [UInt8], _ prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        for (byte, want) in zip(bytes, expected) where byte | 0x20 != want {
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,18 @@
+// MARK: - Instruction
+
+/// One step of a recipe's method.
+public struct Instruction: Sendable, Hashable {
+    /// Stable id: survives edits, moves, drafts and versions.
+    public var id: String
+    /// What to do. Never blank.
+    public var description: String
+    /// Position in the method, 1...n with no gaps; the fold renumbers on every
+    /// insert, move and removal so this always equals the index in the list + 1.
+    public var order: Int
+
+    public init(id: String, description: String, order: Int) {
+        self.id = id
+        self.description = description
+        self.order = order
+    }
+}

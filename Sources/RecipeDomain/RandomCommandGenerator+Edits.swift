@@ -1,0 +1,121 @@
+// MARK: - Plausible edits
+
+extension RandomCommandGenerator {
+    /// An edit a person would make to `content`, valid unless this draw lands in
+    /// `invalidRate`. A recipe without a title or ingredients gets them first more
+    /// often, as people type the title and the first ingredient early.
+    public mutating func plausibleEdit(for content: RecipeContent) -> RecipeCommand {
+        let broken = random.chance(invalidRate)
+        if content.title.isEmpty, random.chance(0.5) { return titleChanged(broken) }
+        if content.ingredients.isEmpty, random.chance(0.5) { return ingredientAdded(content, broken) }
+        switch random.int(below: 100) {
+        case ..<10: return titleChanged(broken)
+        case ..<15: return .servingsChanged(servings: broken ? random.pick([0, 101, -3]) : random.int(in: 1...12))
+        case ..<18: return .imageChanged(url: broken ? random.pick(Vocabulary.badURLs) : random.pick(Vocabulary.imageURLs))
+        case ..<43: return ingredientAdded(content, broken)
+        case ..<53: return ingredientUpdated(content, broken)
+        case ..<58: return ingredientRemoved(content, broken)
+        case ..<73: return instructionAdded(content, broken)
+        case ..<80: return instructionUpdated(content, broken)
+        case ..<83: return instructionRemoved(content, broken)
+        case ..<87: return instructionMoved(content, broken)
+        case ..<93: return tagAdded(content, broken)
+        case ..<97: return tagChanged(content, broken)
+        default: return tagRemoved(content, broken)
+        }
+    }
+
+    // MARK: - By kind
+
+    private mutating func titleChanged(_ broken: Bool) -> RecipeCommand {
+        .titleChanged(title: broken ? Vocabulary.overlongTitle : random.pick(Vocabulary.titles))
+    }
+
+    private mutating func ingredientAdded(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        var name = random.pick(Vocabulary.ingredientNames)
+        var amount = random.pick(Vocabulary.amounts)
+        var metric = random.pick(Vocabulary.units)
+        var id: String? = random.chance(0.1) ? uuid() : nil
+        if broken {
+            switch random.int(below: 4) {
+            case 0: amount = random.pick([0, -1])
+            case 1: metric = random.pick(["", "  "])
+            case 2: name = ""
+            default: id = content.ingredients.isEmpty ? "" : random.pick(content.ingredients).id
+            }
+        }
+        return .ingredientAdded(name: name, amount: amount, metric: metric, ingredientID: id)
+    }
+
+    private mutating func ingredientUpdated(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        guard !content.ingredients.isEmpty else { return ingredientAdded(content, broken) }
+        let id = broken && random.chance(0.5) ? Vocabulary.unknownID : random.pick(content.ingredients).id
+        if broken { return .ingredientUpdated(ingredientID: id, name: nil, amount: 0, metric: nil) }
+        switch random.int(below: 3) {
+        case 0: return .ingredientUpdated(ingredientID: id, name: nil, amount: random.pick(Vocabulary.amounts), metric: nil)
+        case 1: return .ingredientUpdated(ingredientID: id, name: random.pick(Vocabulary.ingredientNames), amount: nil, metric: nil)
+        default:
+            return .ingredientUpdated(
+                ingredientID: id, name: nil, amount: random.pick(Vocabulary.amounts), metric: random.pick(Vocabulary.units))
+        }
+    }
+
+    private mutating func ingredientRemoved(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        guard !content.ingredients.isEmpty, !broken else { return .ingredientRemoved(ingredientID: Vocabulary.unknownID) }
+        return .ingredientRemoved(ingredientID: random.pick(content.ingredients).id)
+    }
+
+    private mutating func instructionAdded(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        let count = content.instructions.count
+        if broken {
+            return random.chance(0.5)
+                ? .instructionAdded(description: " ", position: nil, instructionID: nil)
+                : .instructionAdded(description: random.pick(Vocabulary.steps), position: count + 2, instructionID: nil)
+        }
+        let position: Int? = random.chance(0.2) ? random.int(in: 1...(count + 1)) : nil
+        let id: String? = random.chance(0.1) ? uuid() : nil
+        return .instructionAdded(description: random.pick(Vocabulary.steps), position: position, instructionID: id)
+    }
+
+    private mutating func instructionUpdated(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        guard !content.instructions.isEmpty else { return instructionAdded(content, broken) }
+        let id = broken ? Vocabulary.unknownID : random.pick(content.instructions).id
+        return .instructionUpdated(instructionID: id, description: random.pick(Vocabulary.steps))
+    }
+
+    private mutating func instructionRemoved(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        guard !content.instructions.isEmpty, !broken else { return .instructionRemoved(instructionID: Vocabulary.unknownID) }
+        return .instructionRemoved(instructionID: random.pick(content.instructions).id)
+    }
+
+    private mutating func instructionMoved(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        guard !content.instructions.isEmpty else { return instructionAdded(content, broken) }
+        let id = random.pick(content.instructions).id
+        let count = content.instructions.count
+        return .instructionMoved(instructionID: id, position: broken ? random.pick([0, count + 1]) : random.int(in: 1...count))
+    }
+
+    private mutating func tagAdded(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        if broken { return .tagAdded(text: random.pick(Vocabulary.badTagTexts)) }
+        // Prefer a tag the recipe lacks; after a few misses a duplicate is fine (rejected).
+        var text = random.pick(Vocabulary.tagTexts)
+        for _ in 0..<3 where content.tags.contains(where: { text.contains("@" + $0.name) }) {
+            text = random.pick(Vocabulary.tagTexts)
+        }
+        return .tagAdded(text: random.chance(0.2) ? "mark it \(text) please" : text)
+    }
+
+    private mutating func tagChanged(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        guard !content.tags.isEmpty else { return tagAdded(content, broken) }
+        let tag = random.pick(content.tags)
+        if broken { return .tagChanged(name: tag.name, text: random.pick(Vocabulary.badTagTexts)) }
+        // Mostly a new payload; sometimes a rename, which may hit another tag's name.
+        if random.chance(0.25) { return .tagChanged(name: tag.name, text: random.pick(Vocabulary.tagTexts)) }
+        return .tagChanged(name: tag.name, text: "@\(tag.name)(\(random.pick(Vocabulary.payloads)))")
+    }
+
+    private mutating func tagRemoved(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        guard !content.tags.isEmpty, !broken else { return .tagRemoved(name: "no-such-tag") }
+        return .tagRemoved(name: random.pick(content.tags).name)
+    }
+}

@@ -1,0 +1,133 @@
+// MARK: - Random command generator
+
+/// Seeded generator of recipe commands, for property tests, codec round trips
+/// and benchmarks in any module. The same seed and calls give the same commands.
+///
+/// - `arbitraryCommand()`: any command with any field values, valid or not
+///   (blank, too long, non-ASCII, JSON-hostile characters), amounts always finite.
+/// - `plausibleCommand(for:)` / `plausibleEdit(for:)`: what a person would do
+///   next to a recipe, mostly valid; about `invalidRate` of them break a rule.
+/// - `envelope(for:command:)` / `nextEnvelope(for:)`: metadata around them:
+///   fresh UUID command ids, time moving forward, sometimes an expected revision,
+///   sometimes (`duplicateRate`) an exact resend of a recent envelope.
+public struct RandomCommandGenerator: Sendable {
+    public var random: SplitMix64
+    /// Share of plausible commands, and of expected revisions, that are wrong on purpose.
+    public var invalidRate: Double
+    /// Share of `nextEnvelope(for:)` calls that resend a recent envelope of the same recipe.
+    public var duplicateRate: Double
+    /// Share of envelopes that carry an expected revision.
+    public var expectedRevisionRate: Double
+    /// The time of the last envelope; each new one is 1 ms to 1 minute later.
+    public private(set) var time: Timestamp
+
+    /// Recently made envelopes, for resending; a ring so that memory stays flat.
+    private var recent: [CommandEnvelope] = []
+    private var recentNext = 0
+    private static let recentCapacity = 64
+
+    public init(
+        seed: UInt64,
+        invalidRate: Double = 0.03,
+        duplicateRate: Double = 0.01,
+        expectedRevisionRate: Double = 0.1,
+        startTime: Timestamp = Timestamp(millisecondsSinceEpoch: 1_704_067_200_000) // 2024-01-01T00:00:00Z
+    ) {
+        random = SplitMix64(seed: seed)
+        self.invalidRate = invalidRate
+        self.duplicateRate = duplicateRate
+        self.expectedRevisionRate = expectedRevisionRate
+        time = startTime
+    }
+
+    // MARK: - Ids
+
+    /// A random version-4 UUID string in lowercase, e.g. for recipe and command ids.
+    public mutating func uuid() -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(36)
+        var high = next(), low = next()
+        high = (high & ~0xF000) | 0x4000 // version 4
+        low = (low & ~(0xC << 60)) | (0x8 << 60) // RFC 4122 variant
+        for nibble in 0..<32 {
+            if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 { bytes.append(UInt8(ascii: "-")) }
+            let word = nibble < 16 ? high : low
+            let shift = UInt64(60 - 4 * (nibble % 16))
+            bytes.append(hex[Int((word >> shift) & 0xF)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: - Envelopes
+
+    /// Wraps `command` for `recipe` with a fresh command id and the next time.
+    public mutating func envelope(for recipe: Recipe, command: RecipeCommand, actor: String? = nil) -> CommandEnvelope {
+        time.millisecondsSinceEpoch += Int64(random.int(in: 1...60_000))
+        var expectedRevision: Int?
+        if random.chance(expectedRevisionRate) {
+            expectedRevision = random.chance(invalidRate) ? max(0, recipe.revision + random.pick([-1, 1])) : recipe.revision
+        }
+        let envelope = CommandEnvelope(
+            commandID: uuid(),
+            recipeID: recipe.id,
+            actor: actor ?? random.pick(Vocabulary.actors),
+            time: time,
+            expectedRevision: expectedRevision,
+            command: command
+        )
+        remember(envelope)
+        return envelope
+    }
+
+    /// The next envelope a client might send for `recipe`: usually a fresh
+    /// plausible command, sometimes a resend of one it sent before.
+    public mutating func nextEnvelope(for recipe: Recipe) -> CommandEnvelope {
+        if random.chance(duplicateRate), let resent = recentEnvelope(for: recipe.id) {
+            return resent
+        }
+        return envelope(for: recipe, command: plausibleCommand(for: recipe))
+    }
+
+    /// A random recent envelope of this recipe, if any is still remembered.
+    public mutating func recentEnvelope(for recipeID: String) -> CommandEnvelope? {
+        let candidates = recent.filter { $0.recipeID == recipeID }
+        return candidates.isEmpty ? nil : random.pick(candidates)
+    }
+
+    private mutating func remember(_ envelope: CommandEnvelope) {
+        if recent.count < Self.recentCapacity {
+            recent.append(envelope)
+        } else {
+            recent[recentNext] = envelope
+            recentNext = (recentNext + 1) % Self.recentCapacity
+        }
+    }
+
+    private mutating func next() -> UInt64 { random.next() }
+
+    // MARK: - Plausible commands
+
+    /// What a person would do next to `recipe`: start, edit, save, discard, now and
+    /// then delete. Edits on a recipe without a draft open one implicitly.
+    public mutating func plausibleCommand(for recipe: Recipe) -> RecipeCommand {
+        let content = recipe.currentContent ?? .empty
+        let roll = random.unitInterval()
+        if recipe.draft == nil {
+            switch roll {
+            case ..<0.70: return plausibleEdit(for: content)
+            case ..<0.90: return .draftStarted
+            case ..<0.95: return .recipeSaved // rejected: no draft
+            case ..<0.99: return .draftDiscarded // rejected: no draft
+            default: return recipe.revision > 0 ? .recipeDeleted : .draftStarted
+            }
+        }
+        switch roll {
+        case ..<0.88: return plausibleEdit(for: content)
+        case ..<0.96: return .recipeSaved
+        case ..<0.985: return .draftDiscarded
+        case ..<0.997: return .draftStarted // rejected: already open
+        default: return .recipeDeleted
+        }
+    }
+}

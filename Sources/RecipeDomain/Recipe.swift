@@ -1,0 +1,87 @@
+// MARK: - Recipe
+
+/// The aggregate: everything the rules need to know about one recipe.
+///
+/// Only the fold changes it (the setters are internal), so every value other
+/// modules see is one that a sequence of commands produced.
+public struct Recipe: Sendable, Hashable {
+    /// The recipe's UUID string, the key of its records.
+    public let id: String
+    /// Committed versions; `versions[i].number == i + 1`. Never changed once made.
+    public internal(set) var versions: [RecipeVersion]
+    /// The version the open draft was copied from (0 for a new recipe), or `nil`
+    /// when no draft is open.
+    public internal(set) var draftBaseVersion: Int?
+    /// The number of commands accepted for this recipe.
+    public internal(set) var revision: Int
+    /// Set by `RecipeDeleted`; the recipe then takes no more commands.
+    public internal(set) var isDeleted: Bool
+
+    /// The content edits apply to: the open draft's or, with no draft open, the
+    /// latest version's (empty for a new recipe), which is exactly what an
+    /// implicitly opened draft starts from. Kept materialised, rather than behind
+    /// an optional draft, so the rules can read it without copying and edits
+    /// change it in place; it shares storage with the version until edited.
+    var workingContent: RecipeContent
+    /// Ids of the accepted commands, for duplicate detection.
+    var appliedIndex: CommandIDIndex
+
+    /// A recipe no command has touched yet.
+    public init(id: String) {
+        self.id = id
+        versions = []
+        draftBaseVersion = nil
+        revision = 0
+        isDeleted = false
+        workingContent = .empty
+        appliedIndex = CommandIDIndex()
+    }
+
+    /// Restores a state the fold produced earlier, e.g. from a snapshot.
+    /// It does not check invariants: pass only what a fold made.
+    public init(
+        id: String,
+        versions: [RecipeVersion],
+        draft: RecipeDraft?,
+        revision: Int,
+        isDeleted: Bool,
+        appliedCommandIDs: [String]
+    ) {
+        self.id = id
+        self.versions = versions
+        draftBaseVersion = draft?.baseVersion
+        self.revision = revision
+        self.isDeleted = isDeleted
+        workingContent = draft?.content ?? versions.last?.content ?? .empty
+        appliedIndex = CommandIDIndex(appliedCommandIDs)
+    }
+
+    // MARK: - Reading
+
+    /// The open draft, if any.
+    public var draft: RecipeDraft? {
+        draftBaseVersion.map { RecipeDraft(content: workingContent, baseVersion: $0) }
+    }
+
+    /// Whether a draft is open.
+    public var hasOpenDraft: Bool { draftBaseVersion != nil }
+
+    /// The most recent committed version.
+    public var latestVersion: RecipeVersion? { versions.last }
+
+    /// The draft's content when one is open, else the latest version's; `nil`
+    /// for a recipe that has neither.
+    public var currentContent: RecipeContent? {
+        hasOpenDraft || !versions.isEmpty ? workingContent : nil
+    }
+
+    /// Ids of the accepted commands, in the order they were accepted (so
+    /// `appliedCommandIDs.count == revision`). Rejected ids are not kept, so a
+    /// rejected command may be sent again and judged again.
+    public var appliedCommandIDs: [String] { appliedIndex.ids }
+
+    /// Whether a command with this id was accepted for this recipe.
+    public func hasApplied(_ commandID: String) -> Bool {
+        appliedIndex.contains(commandID, hash: CommandIDIndex.hash(commandID))
+    }
+}

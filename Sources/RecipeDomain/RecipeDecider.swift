@@ -1,0 +1,157 @@
+// MARK: - Recipe decider
+//
+// The fold in Decider shape. `decide` holds every rule and changes nothing;
+// `evolve` applies events and holds no rule. Both are pure: identical input gives
+// identical output on every machine (no clock, no randomness, no iteration over
+// hashed collections).
+
+/// The rules of a recipe and the fold that applies commands to it.
+public enum RecipeDecider {
+    /// Judges `envelope` against `state`: which events it causes, or why not.
+    ///
+    /// Checks run in this order: duplicate id, recipe id, deleted, expected
+    /// revision, command id, then the command's own rules.
+    public static func decide(_ envelope: CommandEnvelope, _ state: Recipe) -> RecipeDecision {
+        // Duplicates come first: a retried command must never be judged twice,
+        // not even after the recipe was deleted by a later command.
+        if state.hasApplied(envelope.commandID) { return .duplicate }
+        return decideFresh(envelope, state)
+    }
+
+    /// Every rule after the duplicate check.
+    static func decideFresh(_ envelope: CommandEnvelope, _ state: Recipe) -> RecipeDecision {
+        if let rejection = metadataRejection(envelope, state) { return .rejected(rejection) }
+
+        switch decideCommand(envelope, state) {
+        case .success(let events): return .accepted(events)
+        case .failure(let rejection): return .rejected(rejection)
+        }
+    }
+
+    /// Applies one event. Total and rule-free: an event that does not fit the
+    /// state (which `decide` never emits) leaves the state unchanged.
+    ///
+    /// The revision and the applied command ids are not events: `fold` advances
+    /// them once per accepted command.
+    public static func evolve(_ state: consuming Recipe, _ event: RecipeEvent) -> Recipe {
+        var next = state
+        next.evolve(event)
+        return next
+    }
+
+    /// Decides and, if accepted, evolves: the whole effect of one command.
+    ///
+    /// For hot loops prefer `Recipe.apply(_:)`, which changes the state in place
+    /// instead of copying it.
+    public static func fold(_ state: Recipe, _ envelope: CommandEnvelope) -> RecipeOutcome {
+        switch decide(envelope, state) {
+        case .accepted(let events):
+            var next = state
+            next.record(envelope, events, commandHash: CommandIDIndex.hash(envelope.commandID))
+            return .accepted(next, events)
+        case .rejected(let rejection):
+            return .rejected(rejection)
+        case .duplicate:
+            return .duplicate
+        }
+    }
+
+    // MARK: - Metadata
+
+    private static func metadataRejection(_ envelope: CommandEnvelope, _ state: Recipe) -> Rejection? {
+        if envelope.recipeID != state.id {
+            return Rejection(.keyMismatch, "Command for recipe \(envelope.recipeID) was routed to recipe \(state.id).")
+        }
+        if state.isDeleted {
+            return Rejection(.deleted, "The recipe was deleted.")
+        }
+        if let expected = envelope.expectedRevision, expected != state.revision {
+            return Rejection(.conflict, "Expected revision \(expected) but the recipe is at revision \(state.revision).")
+        }
+        return FieldRules.identifier(envelope.commandID, "Command id")
+    }
+
+    // MARK: - Dispatch
+
+    private static func decideCommand(_ envelope: CommandEnvelope, _ state: Recipe) -> Result<[RecipeEvent], Rejection> {
+        switch envelope.command {
+        case .draftStarted: return draftStarted(state)
+        case .recipeSaved: return recipeSaved(envelope, state)
+        case .draftDiscarded: return draftDiscarded(state)
+        case .recipeDeleted: return recipeDeleted(state)
+        default: break
+        }
+        // Every other command edits the content; with no open draft it edits the
+        // copy an implicitly opened draft would start from.
+        let edit = decideEdit(envelope, state.workingContent)
+        switch edit {
+        case .failure(let rejection):
+            return .failure(rejection)
+        case .success(let event) where state.hasOpenDraft:
+            return .success([event])
+        case .success(let event):
+            return .success([.draftOpened(baseVersion: state.versions.count, implicit: true), event])
+        }
+    }
+
+    private static func decideEdit(_ envelope: CommandEnvelope, _ content: RecipeContent) -> Result<RecipeEvent, Rejection> {
+        switch envelope.command {
+        case .titleChanged(let title):
+            return titleChanged(title)
+        case .servingsChanged(let servings):
+            return servingsChanged(servings)
+        case .imageChanged(let url):
+            return imageChanged(url)
+        case .ingredientAdded(let name, let amount, let metric, let id):
+            return ingredientAdded(name: name, amount: amount, metric: metric, id: id, envelope, content)
+        case .ingredientUpdated(let id, let name, let amount, let metric):
+            return ingredientUpdated(id: id, name: name, amount: amount, metric: metric, content)
+        case .ingredientRemoved(let id):
+            return ingredientRemoved(id: id, content)
+        case .instructionAdded(let description, let position, let id):
+            return instructionAdded(description: description, position: position, id: id, envelope, content)
+        case .instructionUpdated(let id, let description):
+            return instructionUpdated(id: id, description: description, content)
+        case .instructionRemoved(let id):
+            return instructionRemoved(id: id, content)
+        case .instructionMoved(let id, let position):
+            return instructionMoved(id: id, position: position, content)
+        case .tagAdded(let text):
+            return tagAdded(text: text, content)
+        case .tagChanged(let name, let text):
+            return tagChanged(name: name, text: text, content)
+        case .tagRemoved(let name):
+            return tagRemoved(name: name, content)
+        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted:
+            // Routed to the lifecycle rules before editing; never reached.
+            return .failure(Rejection(.invalid, "\(envelope.command.name) is not an edit."))
+        }
+    }
+}
+
+// MARK: - Applying in place
+
+extension Recipe {
+    /// Folds one command into this recipe in place: the same rules and result as
+    /// `RecipeDecider.fold`, without copying the state. Changes the recipe only
+    /// when the command is accepted.
+    @discardableResult
+    public mutating func apply(_ envelope: CommandEnvelope) -> RecipeDecision {
+        // Same order of checks as `RecipeDecider.decide`, hashing the id once.
+        let commandHash = CommandIDIndex.hash(envelope.commandID)
+        if appliedIndex.contains(envelope.commandID, hash: commandHash) { return .duplicate }
+        let decision = RecipeDecider.decideFresh(envelope, self)
+        if case .accepted(let events) = decision {
+            record(envelope, events, commandHash: commandHash)
+        }
+        return decision
+    }
+
+    /// The effect of an accepted command: its events, then one more revision and
+    /// its id remembered.
+    mutating func record(_ envelope: CommandEnvelope, _ events: [RecipeEvent], commandHash: UInt64) {
+        for event in events { evolve(event) }
+        revision += 1
+        appliedIndex.insert(envelope.commandID, hash: commandHash)
+    }
+}

@@ -1,0 +1,29 @@
+// MARK: - RecipeDomain
+//
+// The recipe aggregate, its commands, every rule and the fold, as pure Swift:
+// no Foundation, no I/O, no clock, no randomness (bar the seeded generators that
+// callers drive), no JSON. Identical input gives identical output everywhere.
+//
+// Where to start
+// - `RecipeCommand` + `CommandEnvelope`: what comes from the log.
+// - `RecipeDecider.decide / evolve / fold`, and `Recipe.apply` for hot loops.
+// - `Recipe`, `RecipeContent`, `RecipeVersion`, `RecipeDraft`: the state.
+// - `RecipeEvent`: what an accepted command changed (for read models, history).
+// - `Rejection` / `RejectionCode`: why not. `RecipeLimits`: every bound.
+// - `Tag.parseSingle(from:)`, `Quantities`: tag grammar, scaling and display.
+// - `SplitMix64`, `RandomCommandGenerator`: seeded input for tests and benchmarks.
+//
+// Decisions (see the doc comments at each for the why)
+// - Order of checks: duplicate id, recipe id (keyMismatch), deleted, expected
+//   revision (conflict), command id, then the command's own rules.
+// - Only accepted commands are remembered as applied; a rejected id may be retried.
+// - Edits with no open draft open one implicitly: the events start with
+//   `draftOpened(implicit: true)`. A rejected edit opens nothing.
+// - `DraftStarted` with a draft open: `invalid`. `RecipeDeleted` on a recipe no
+//   command touched: `invalid`. Deleting with a draft open discards it first.
+// - Ids of created ingredients and instructions: the command id, or with "#2",
+//   "#3"… appended if an explicit id already took it.
+// - Tags: see Tag+Parsing.swift for the grammar; names unique ignoring case.
+// - Text lengths count Unicode scalars, like JSON Schema's maxLength.
+// - `limitExceeded` is for counts (ingredients, instructions, tags); a field over
+//   its length is `invalid` (`invalidTag` for tag texts).

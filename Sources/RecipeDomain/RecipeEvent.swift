@@ -1,0 +1,57 @@
+// MARK: - Recipe event
+
+/// What an accepted command changed. `decide` emits these, `evolve` applies them;
+/// read models and the history are built from them.
+public enum RecipeEvent: Sendable, Hashable {
+    /// A draft was opened from version `baseVersion` (0: a new recipe, empty draft).
+    /// `implicit` when an edit opened it rather than `DraftStarted`.
+    case draftOpened(baseVersion: Int, implicit: Bool)
+    case titleChanged(String)
+    case servingsChanged(Int)
+    /// `nil` when the image was removed.
+    case imageChanged(String?)
+    case ingredientAdded(Ingredient)
+    /// Carries the ingredient as it is after the update.
+    case ingredientUpdated(Ingredient)
+    case ingredientRemoved(id: String)
+    /// Carries the step with the order it was inserted at; later steps shift down.
+    case instructionAdded(Instruction)
+    case instructionUpdated(id: String, description: String)
+    /// Later steps move up.
+    case instructionRemoved(id: String)
+    case instructionMoved(id: String, position: Int)
+    case tagAdded(Tag)
+    /// `previousName` is the name as it was stored.
+    case tagChanged(previousName: String, tag: Tag)
+    /// `name` is the name as it was stored.
+    case tagRemoved(name: String)
+    /// The draft became version `number` and was closed.
+    case versionCommitted(number: Int, savedAt: Timestamp, savedBy: String)
+    /// The draft was closed without a new version.
+    case draftDiscarded
+    /// The recipe left the list; its versions stay.
+    case recipeDeleted
+
+    /// A stable name for logs and history, e.g. "versionCommitted".
+    public var name: String {
+        switch self {
+        case .draftOpened: "draftOpened"
+        case .titleChanged: "titleChanged"
+        case .servingsChanged: "servingsChanged"
+        case .imageChanged: "imageChanged"
+        case .ingredientAdded: "ingredientAdded"
+        case .ingredientUpdated: "ingredientUpdated"
+        case .ingredientRemoved: "ingredientRemoved"
+        case .instructionAdded: "instructionAdded"
+        case .instructionUpdated: "instructionUpdated"
+        case .instructionRemoved: "instructionRemoved"
+        case .instructionMoved: "instructionMoved"
+        case .tagAdded: "tagAdded"
+        case .tagChanged: "tagChanged"
+        case .tagRemoved: "tagRemoved"
+        case .versionCommitted: "versionCommitted"
+        case .draftDiscarded: "draftDiscarded"
+        case .recipeDeleted: "recipeDeleted"
+        }
+    }
+}

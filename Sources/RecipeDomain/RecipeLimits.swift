@@ -1,0 +1,45 @@
+// MARK: - Limits
+
+/// Every bound the recipe rules enforce, in one place, so that the record decoder
+/// and the schemas in other modules use the very same numbers.
+///
+/// Text lengths count Unicode scalar values (code points), not grapheme clusters:
+/// that is what JSON Schema's `maxLength` counts, so a schema and the domain agree,
+/// and unlike grapheme breaking it does not shift between Unicode versions.
+public enum RecipeLimits {
+    /// Longest title.
+    public static let maxTitleLength = 200
+    /// Servings a recipe can be written for.
+    public static let servings: ClosedRange<Int> = 1...100
+    /// Longest image URL.
+    public static let maxImageURLLength = 2048
+
+    /// Most ingredients in one recipe.
+    public static let maxIngredients = 200
+    /// Longest ingredient name.
+    public static let maxIngredientNameLength = 200
+    /// Longest unit ("metric") of an ingredient.
+    public static let maxMetricLength = 200
+    /// Largest ingredient amount; keeps scaled amounts far from `Double`'s exact-integer range.
+    public static let maxIngredientAmount: Double = 1_000_000
+
+    /// Most instructions in one recipe.
+    public static let maxInstructions = 200
+    /// Longest instruction description.
+    public static let maxDescriptionLength = 5000
+
+    /// Most tags on one recipe.
+    public static let maxTags = 50
+    /// Longest tag name (without the `@`).
+    public static let maxTagNameLength = 64
+    /// Longest tag payload (between the parentheses, after trimming).
+    public static let maxTagPayloadLength = 1000
+    /// Longest text a `TagAdded` / `TagChanged` may carry, tag and surrounding words included.
+    public static let maxTagTextLength = 2048
+
+    /// Longest command id, and longest explicit ingredient or instruction id.
+    public static let maxIdentifierLength = 128
+
+    /// Guests a recipe can be scaled for.
+    public static let guests: ClosedRange<Int> = 1...1000
+}

@@ -1,0 +1,1 @@
+// placeholder until the record format lands; delete me

@@ -1,0 +1,139 @@
+import CRdKafkaBaseline
+import Foundation
+import Kafka
+
+/// `recipes bench`: throughput figures, each next to a raw baseline measured in the same run.
+enum BenchCommand {
+    static let spec = CommandSpec(
+        name: "recipes bench",
+        summary: "Measure throughput against a raw baseline in the same run. Build with -c release first.",
+        usage: "recipes bench <kafka|fold> [options]",
+        discussion: """
+            Benchmarks:
+              kafka   Records/s appended by the Swift producer vs a plain C librdkafka loop.
+              fold    Commands/s folded by the recipe domain on one core.
+
+            Run `recipes bench <name> --help` for its options.
+            """)
+
+    static func run(_ arguments: [String]) async throws {
+        switch arguments.first {
+        case "kafka": try await KafkaBenchmark.run(Array(arguments.dropFirst()))
+        case "fold": try FoldBenchmarkCommand.run(Array(arguments.dropFirst()))
+        case nil, "--help": throw HelpRequested(spec: spec)
+        case let other?: throw UsageError("unknown benchmark \"\(other)\" (kafka, fold)")
+        }
+    }
+}
+
+/// `recipes bench kafka`.
+enum KafkaBenchmark {
+    static let spec = CommandSpec(
+        name: "recipes bench kafka",
+        summary: "Produce records to the embedded broker with the Swift producer and with raw librdkafka (C), alternating, and print records/s.",
+        usage: "recipes bench kafka [--records N] [--size BYTES] [--partitions P] [--brokers N] [--rounds R]",
+        options: [
+            .value("records", "N", "Records per run.", default: "1000000"),
+            .value("size", "BYTES", "Value size of each record.", default: "200"),
+            .value("partitions", "P", "Partitions of each run's topic.", default: "12"),
+            .value("brokers", "N", "Brokers of the embedded cluster.", default: "3"),
+            .value("rounds", "R", "Runs of each producer; the best of each is compared.", default: "3"),
+            .value("keys", "K", "Distinct keys (recipe-0 … recipe-K-1).", default: "10000"),
+        ],
+        discussion: "Both producers use the same settings (idempotent, acks=all, murmur2_random, lz4, linger.ms=5), keys, value bytes and header, and count every delivery report.")
+
+    static func run(_ arguments: [String]) async throws {
+        let args = try ParsedArguments(arguments, spec: spec)
+        try args.expectNoPositionals()
+        let records = try args.int("records", in: 1...100_000_000)!
+        let size = try args.int("size", in: 1...1_000_000)!
+        let partitions = try args.int("partitions", in: 1...1000)!
+        let brokers = try args.int("brokers", in: 1...16)!
+        let rounds = try args.int("rounds", in: 1...100)!
+        let keys = try args.int("keys", in: 1...10_000_000)!
+
+        let kafka = try EmbeddedKafka(brokers: brokers)
+        let value = sampleValue(size: size)
+        say("bench kafka: \(records) records of \(size) bytes, \(keys) keys, \(partitions) partitions, \(brokers) brokers, \(rounds) rounds")
+        var best = (raw: 0.0, swift: 0.0)
+        for round in 1...rounds {
+            let rawTopic = "bench-raw-\(round)", swiftTopic = "bench-swift-\(round)"
+            try kafka.createTopic(rawTopic, partitions: partitions, replicationFactor: min(3, brokers))
+            try kafka.createTopic(swiftTopic, partitions: partitions, replicationFactor: min(3, brokers))
+
+            let raw = try produceRaw(kafka, topic: rawTopic, records: records, value: value, keys: keys)
+            say(String(format: "  round %d  raw librdkafka (C)    %10.0f records/s  (%.2f s)", round, raw.rate, raw.seconds))
+            let swift = try await produceSwift(kafka, topic: swiftTopic, records: records, value: value, keys: keys)
+            say(String(format: "  round %d  Swift KafkaProducer   %10.0f records/s  (%.2f s)", round, swift.rate, swift.seconds))
+            best = (max(best.raw, raw.rate), max(best.swift, swift.rate))
+        }
+        say(String(format: "best: raw %.0f records/s, Swift %.0f records/s = %.1f%% of raw",
+                   best.raw, best.swift, 100 * best.swift / best.raw))
+    }
+
+    struct Run { let seconds: Double; let rate: Double }
+
+    /// A JSON-like value of exactly `size` bytes, as compressible as a real record.
+    static func sampleValue(size: Int) -> [UInt8] {
+        let template = Array(#"{"specversion":"1.0","type":"recipes.IngredientAdded.v1","data":{"name":"Flour","amount":250,"metric":"g"},"pad":""#.utf8)
+        var value = Array(template.prefix(size))
+        var filler = UInt8(ascii: "a")
+        while value.count < size {
+            value.append(filler)
+            filler = filler == UInt8(ascii: "z") ? UInt8(ascii: "a") : filler + 1
+        }
+        return value
+    }
+
+    static func produceRaw(_ kafka: EmbeddedKafka, topic: String, records: Int, value: [UInt8], keys: Int) throws -> Run {
+        var result = crdk_baseline_result()
+        let status = value.withUnsafeBufferPointer { buffer in
+            crdk_baseline_produce(kafka.bootstrapServers, topic, records, buffer.baseAddress, buffer.count, keys, &result)
+        }
+        let error = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard status == 0, result.failed == 0, result.delivered == records else {
+            throw BenchmarkError("raw producer: \(result.delivered) of \(records) delivered, \(result.failed) failed: \(error)")
+        }
+        return Run(seconds: result.seconds, rate: Double(records) / result.seconds)
+    }
+
+    static func produceSwift(_ kafka: EmbeddedKafka, topic: String, records: Int, value: [UInt8], keys: Int) async throws -> Run {
+        let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
+        let header = [KafkaHeader(key: "content-type", value: "application/cloudevents+json")]
+        let batchSize = 10_000, window = 8
+        let start = ContinuousClock.now
+        let failed = await withTaskGroup(of: Int.self) { group in
+            var failed = 0, inFlight = 0
+            for first in stride(from: 0, to: records, by: batchSize) {
+                if inFlight == window {
+                    failed += await group.next()!
+                    inFlight -= 1
+                }
+                group.addTask {
+                    let messages = (first..<min(first + batchSize, records)).map {
+                        KafkaProducerMessage(topic: topic, key: "recipe-\($0 % keys)", value: value, headers: header)
+                    }
+                    return await producer.sendBatch(messages).reduce(0) { count, result in
+                        if case .failure = result { count + 1 } else { count }
+                    }
+                }
+                inFlight += 1
+            }
+            for await count in group { failed += count }
+            return failed
+        }
+        let seconds = (ContinuousClock.now - start).seconds
+        try await producer.shutdown()
+        guard failed == 0 else { throw BenchmarkError("Swift producer: \(failed) of \(records) records failed") }
+        return Run(seconds: seconds, rate: Double(records) / seconds)
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Kafka
+
+/// `recipes broker`: the embedded Kafka cluster, for development and tests.
+enum BrokerCommand {
+    static let spec = CommandSpec(
+        name: "recipes broker",
+        summary: "Run librdkafka's embedded Kafka cluster on loopback with the recipes topic, until Ctrl-C.",
+        usage: "recipes broker [--brokers N] [--partitions P]",
+        options: [
+            .value("brokers", "N", "Number of brokers.", default: "3"),
+            .value("partitions", "P", "Partitions of the topic (fixed for its life).", default: "6"),
+            .value("topic", "NAME", "Topic to create.", default: "recipes.edits"),
+        ],
+        discussion: """
+            Prints `kafka: <bootstrap servers>`; any Kafka client (kcat, kafka-python) can connect.
+            The embedded broker keeps at most 5 MiB per partition and forgets everything on exit.
+            """)
+
+    static func run(_ arguments: [String]) async throws {
+        let args = try ParsedArguments(arguments, spec: spec)
+        try args.expectNoPositionals()
+        let brokers = try args.int("brokers", in: 1...32)!
+        let partitions = try args.int("partitions", in: 1...1000)!
+        let topic = args.string("topic")!
+        let kafka = try EmbeddedKafka(brokers: brokers)
+        try kafka.createTopic(topic, partitions: partitions, replicationFactor: min(3, brokers))
+        say("kafka: \(kafka.bootstrapServers)")
+        say("topic: \(topic) (\(partitions) partitions, \(brokers) brokers); Ctrl-C stops")
+        await waitForTerminationSignal()
+        say("stopping")
+        withExtendedLifetime(kafka) {}
+    }
+}
+
+/// Returns when the process gets SIGINT or SIGTERM.
+func waitForTerminationSignal() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let once = SignalOnce(continuation)
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { once.fire() }
+            source.resume()
+            once.retain(source)
+        }
+    }
+}
+
+/// Resumes a continuation on the first signal only, keeping the signal sources alive.
+private final class SignalOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+
+    func retain(_ source: DispatchSourceSignal) {
+        lock.withLock { sources.append(source) }
+    }
+
+    func fire() {
+        let pending = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume()
+    }
+}

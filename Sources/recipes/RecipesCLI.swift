@@ -1,0 +1,51 @@
+import Foundation
+
+/// `recipes`: dispatches to one subcommand, turns errors into one line and an exit status.
+enum RecipesCLI {
+    static let spec = CommandSpec(
+        name: "recipes",
+        summary: "Recipe Ledger: an event-sourced recipe service on Apache Kafka.",
+        usage: "recipes <command> [options]",
+        discussion: """
+            Commands:
+              broker   Run the embedded Kafka broker with the recipes topic.
+              bench    Measure throughput against raw baselines (kafka, fold).
+
+            Run `recipes <command> --help` for a command's options.
+            """)
+
+    static let commands: [String: @Sendable ([String]) async throws -> Void] = [
+        "broker": BrokerCommand.run,
+        "bench": BenchCommand.run,
+    ]
+
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let name = arguments.first, name != "--help", name != "help" else {
+            print(spec.help, terminator: "")
+            exit(arguments.isEmpty ? 2 : 0)
+        }
+        guard let command = commands[name] else {
+            fail("unknown command \"\(name)\" (see recipes --help)", status: 2)
+        }
+        do {
+            try await command(Array(arguments.dropFirst()))
+        } catch let help as HelpRequested {
+            print(help.spec.help, terminator: "")
+        } catch let error as UsageError {
+            fail("recipes \(name): \(error)", status: 2)
+        } catch {
+            fail("recipes \(name): \(error)", status: 1)
+        }
+    }
+
+    static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(status)
+    }
+}
+
+/// Writes a line unbuffered, so it reaches a pipe while the process runs on.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Kafka
+import Testing
+
+@Suite("Producer lifecycle and failures")
+struct ProducerLifecycleTests {
+    @Test("shutdown waits for outstanding deliveries, and sends after it fail as closed")
+    func shutdownWaits() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic()
+        try kafka.createTopic(topic, partitions: 2)
+        let producer = try KafkaProducer(config: .embedded(kafka))
+        _ = try await producer.send(topic: topic, key: "warm", value: [0])
+        // Slow answers keep the batch in flight long enough to see it there.
+        kafka.setRoundTripTime(1, milliseconds: 3_000)
+        let messages = (0..<500).map { KafkaProducerMessage(topic: topic, key: "k\($0)", value: [UInt8($0 % 256)]) }
+        async let results = producer.sendBatch(messages)
+        try await waitUntilAsync("records are in flight") { producer.outstandingCount > 0 }
+        try await producer.shutdown()
+        let delivered = await results
+        #expect(delivered.allSatisfy { if case .success = $0 { true } else { false } })
+        await #expect { _ = try await producer.send(topic: topic, key: "late", value: [1]) } throws: { error in
+            (error as? KafkaError)?.code == .closed
+        }
+    }
+
+    @Test("a record over the size limit is a typed error for that record only")
+    func oversizedRecord() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic()
+        try kafka.createTopic(topic, partitions: 1)
+        var config = KafkaConfig.embedded(kafka)
+        config["message.max.bytes"] = "10000"
+        let producer = try KafkaProducer(config: config)
+        let results = await producer.sendBatch([
+            KafkaProducerMessage(topic: topic, key: "a", value: [1]),
+            KafkaProducerMessage(topic: topic, key: "b", value: [UInt8](repeating: 7, count: 20_000)),
+            KafkaProducerMessage(topic: topic, key: "c", value: [3]),
+        ])
+        #expect(try results[0].get().offset == 0)
+        #expect(throws: KafkaError.self) { try results[1].get() }
+        if case .failure(let error) = results[1] { #expect(error.code == .produceFailed) }
+        #expect(try results[2].get().offset == 1)
+        try await producer.shutdown()
+    }
+
+    @Test("a shutdown that cannot deliver in time fails the records instead of hanging")
+    func shutdownTimeout() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic()
+        try kafka.createTopic(topic, partitions: 1)
+        let producer = try KafkaProducer(config: .embedded(kafka))
+        _ = try await producer.send(topic: topic, key: "warm", value: [0])
+        kafka.setRoundTripTime(1, milliseconds: 5_000)
+        async let results = producer.sendBatch((0..<10).map { KafkaProducerMessage(topic: topic, key: "k", value: [UInt8($0)]) })
+        try await waitUntilAsync("records are queued") { producer.outstandingCount > 0 }
+        await #expect { try await producer.shutdown(timeout: .milliseconds(300)) } throws: { error in
+            (error as? KafkaError)?.code == .timedOut
+        }
+        let failed = await results
+        #expect(failed.count == 10)
+        #expect(failed.allSatisfy { if case .failure(let error) = $0 { error.code == .deliveryFailed } else { false } })
+    }
+}
