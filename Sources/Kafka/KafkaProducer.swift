@@ -31,6 +31,7 @@ public final class KafkaProducer: Sendable {
     private let client: RDKafkaClient
     private let state = Mutex(State())
     private let pollThread: RDKafkaPollThread
+    private let enqueuers = DispatchGroup()
 
     private struct State {
         var lifecycle = Lifecycle.running
@@ -72,21 +73,45 @@ public final class KafkaProducer: Sendable {
     /// result per message in the same order: a report, or the error of that
     /// record. Records of one key keep their relative order.
     public func sendBatch(_ messages: [KafkaProducerMessage]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
-        if messages.isEmpty { return [] }
-        return await withCheckedContinuation { continuation in
-            let batch = BatchDelivery(messages: messages, continuation: continuation)
-            var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?
-            for index in messages.indices {
-                let message = messages[index]
-                if topic?.name != message.topic { topic = (message.topic, topicHandle(message.topic)) }
-                let error: KafkaError?
-                switch topic!.handle {
-                case .success(let handle): error = enqueue(message, topic: handle, opaque: batch.slot(index))
-                case .failure(let failure): error = failure
-                }
-                if let error { batch.complete(index, .failure(error)) }
-            }
+        await enqueue(messages).results()
+    }
+
+    /// Hands records to librdkafka without waiting for their delivery: the
+    /// throughput path. Keep several batches pending and await each one's
+    /// `results()` later; every record still gets its report or its error.
+    ///
+    /// ```swift
+    /// let pending = producer.enqueue(batch)
+    /// // … enqueue more …
+    /// for case .failure(let error) in await pending.results() { log(error) }
+    /// ```
+    public func enqueue(_ messages: [KafkaProducerMessage]) -> KafkaPendingBatch {
+        let batch = BatchDelivery(messages: messages)
+        // Shutdown waits for enqueuers to leave before it releases the handle.
+        let admitted = state.withLock { state in
+            if state.lifecycle == .running { enqueuers.enter() }
+            return state.lifecycle == .running
         }
+        guard admitted else {
+            for index in messages.indices { batch.complete(index, .failure(KafkaError(.closed, "the producer is shut down"))) }
+            return KafkaPendingBatch(batch: batch)
+        }
+        defer { enqueuers.leave() }
+        var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?
+        for index in messages.indices {
+            let message = messages[index]
+            if topic?.name != message.topic { topic = (message.topic, topicHandle(message.topic)) }
+            let error: KafkaError?
+            switch topic!.handle {
+            case .success(let handle): error = enqueue(message, topic: handle, opaque: batch.slot(index))
+            case .failure(let failure): error = failure
+            }
+            if let error { batch.complete(index, .failure(error)) }
+            // Serving delivery reports here too, as a plain C loop does, frees
+            // records on the thread that allocated them: far less malloc contention.
+            rd_kafka_poll(client.handle, 0)
+        }
+        return KafkaPendingBatch(batch: batch)
     }
 
     /// Records enqueued and not yet delivered or failed (plus librdkafka's own requests).
@@ -118,6 +143,7 @@ public final class KafkaProducer: Sendable {
             return true
         }
         guard proceed else { return .success(()) }
+        enqueuers.wait()
         var result = Result<Void, KafkaError>.success(())
         if rd_kafka_flush(client.handle, timeout.milliseconds) != RD_KAFKA_RESP_ERR_NO_ERROR {
             let left = rd_kafka_outq_len(client.handle)
@@ -169,26 +195,26 @@ public final class KafkaProducer: Sendable {
                          headers: OpaquePointer?, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
         message.value.withUnsafeBytes { value in
             withOptionalBytes(message.key) { key in
-              withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 6) { values in
-                values.initialize(repeating: rd_kafka_vu_t())
-                values[0].vtype = RD_KAFKA_VTYPE_RKT
-                values[0].u.rkt = topic
-                values[1].vtype = RD_KAFKA_VTYPE_VALUE
-                values[1].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: value.baseAddress), size: value.count)
-                values[2].vtype = RD_KAFKA_VTYPE_KEY
-                values[2].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: key?.baseAddress), size: key?.count ?? 0)
-                values[3].vtype = RD_KAFKA_VTYPE_HEADERS
-                values[3].u.headers = headers
-                values[4].vtype = RD_KAFKA_VTYPE_OPAQUE
-                values[4].u.ptr = opaque
-                values[5].vtype = RD_KAFKA_VTYPE_MSGFLAGS
-                values[5].u.i = RD_KAFKA_MSG_F_COPY
-                guard let error = rd_kafka_produceva(client.handle, values.baseAddress, values.count) else {
-                    return RD_KAFKA_RESP_ERR_NO_ERROR
+                withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 6) { values in
+                    values.initialize(repeating: rd_kafka_vu_t())
+                    values[0].vtype = RD_KAFKA_VTYPE_RKT
+                    values[0].u.rkt = topic
+                    values[1].vtype = RD_KAFKA_VTYPE_VALUE
+                    values[1].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: value.baseAddress), size: value.count)
+                    values[2].vtype = RD_KAFKA_VTYPE_KEY
+                    values[2].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: key?.baseAddress), size: key?.count ?? 0)
+                    values[3].vtype = RD_KAFKA_VTYPE_HEADERS
+                    values[3].u.headers = headers
+                    values[4].vtype = RD_KAFKA_VTYPE_OPAQUE
+                    values[4].u.ptr = opaque
+                    values[5].vtype = RD_KAFKA_VTYPE_MSGFLAGS
+                    values[5].u.i = RD_KAFKA_MSG_F_COPY
+                    guard let error = rd_kafka_produceva(client.handle, values.baseAddress, values.count) else {
+                        return RD_KAFKA_RESP_ERR_NO_ERROR
+                    }
+                    defer { rd_kafka_error_destroy(error) }
+                    return rd_kafka_error_code(error)
                 }
-                defer { rd_kafka_error_destroy(error) }
-                return rd_kafka_error_code(error)
-              }
             }
         }
     }
@@ -216,26 +242,36 @@ struct TopicHandle: @unchecked Sendable {
 
 // MARK: - Delivery reports
 
-/// The results of one `sendBatch`, filled in by delivery reports.
+/// Records handed to the producer whose delivery reports may still be coming.
+public struct KafkaPendingBatch: Sendable {
+    let batch: BatchDelivery
+
+    /// One result per record, in the order given, once every record has its report.
+    public func results() async -> [Result<KafkaDeliveryReport, KafkaError>] {
+        await batch.results()
+    }
+}
+
+/// The results of one batch, filled in by delivery reports.
 ///
 /// Each record's opaque points into `slots`, one allocation per batch, whose
 /// entries name the batch and the record's index. The batch keeps itself
 /// alive (a retain taken at creation) until its last record completes.
 final class BatchDelivery: @unchecked Sendable {
+    typealias Results = [Result<KafkaDeliveryReport, KafkaError>]
     private let messages: [KafkaProducerMessage]
-    private var results: [Result<KafkaDeliveryReport, KafkaError>]
+    private var outcomes: Results
     private var remaining: Int
+    private var waiter: CheckedContinuation<Results, Never>?
     private let lock = NSLock()
-    private let continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>
     private let slots: UnsafeMutablePointer<DeliverySlot>
 
-    init(messages: [KafkaProducerMessage],
-         continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>) {
+    init(messages: [KafkaProducerMessage]) {
         self.messages = messages
-        results = Array(repeating: .failure(KafkaError(.deliveryFailed, "no delivery report")), count: messages.count)
+        outcomes = Array(repeating: .failure(KafkaError(.deliveryFailed, "no delivery report")), count: messages.count)
         remaining = messages.count
-        self.continuation = continuation
-        slots = .allocate(capacity: messages.count)
+        slots = .allocate(capacity: max(1, messages.count))
+        if messages.isEmpty { return }
         let retained = Unmanaged.passRetained(self)
         for index in messages.indices {
             (slots + index).initialize(to: DeliverySlot(batch: retained, index: index))
@@ -249,16 +285,31 @@ final class BatchDelivery: @unchecked Sendable {
 
     func topic(_ index: Int) -> String { messages[index].topic }
 
-    /// Records one result; the last one resumes the caller and drops the self-retain.
+    /// Records one result; the last one resumes a waiting caller and drops the self-retain.
     func complete(_ index: Int, _ result: Result<KafkaDeliveryReport, KafkaError>) {
         lock.lock()
-        results[index] = result
+        outcomes[index] = result
         remaining -= 1
         let done = remaining == 0
+        let waiting = done ? waiter : nil
+        if done { waiter = nil }
         lock.unlock()
         if done {
-            continuation.resume(returning: results)
+            waiting?.resume(returning: outcomes)
             Unmanaged.passUnretained(self).release()
+        }
+    }
+
+    func results() async -> Results {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if remaining == 0 {
+                lock.unlock()
+                continuation.resume(returning: outcomes)
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
         }
     }
 }
