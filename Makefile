@@ -5,7 +5,7 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 RELEASE_BIN = .build/release/recipes
 
-.PHONY: run test build release deps bench clean
+.PHONY: run test build release deps bench fuzz clean
 
 deps:
 	@scripts/install-packages
@@ -26,6 +26,12 @@ test: deps
 bench: release
 	$(RELEASE_BIN) bench kafka
 	$(RELEASE_BIN) bench fold
+	$(RELEASE_BIN) bench wire
+	$(RELEASE_BIN) bench project
+
+# libFuzzer on the record decoder (FUZZ_SECONDS, default 60).
+fuzz: deps
+	scripts/fuzz-wire
 
 clean:
 	rm -rf .build

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Kafka", targets: ["Kafka"]),
         .library(name: "RecipeDomain", targets: ["RecipeDomain"]),
         .library(name: "RecipeWire", targets: ["RecipeWire"]),
+        .library(name: "RecipeProjection", targets: ["RecipeProjection"]),
         .executable(name: "recipes", targets: ["recipes"]),
     ],
     targets: [
@@ -28,14 +29,16 @@ let package = Package(
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
         .target(name: "RecipeDomain"),
         .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
+        .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
         .executableTarget(
             name: "recipes",
-            dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CRdKafkaBaseline"]
+            dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "CRdKafkaBaseline"]
         ),
 
         .testTarget(name: "KafkaTests", dependencies: ["Kafka"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
-        .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire"]),
+        .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain"]),
     ],
     swiftLanguageModes: [.v6]
 )

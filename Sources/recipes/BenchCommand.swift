@@ -7,11 +7,13 @@ enum BenchCommand {
     static let spec = CommandSpec(
         name: "recipes bench",
         summary: "Measure throughput against a raw baseline in the same run. Build with -c release first.",
-        usage: "recipes bench <kafka|fold> [options]",
+        usage: "recipes bench <kafka|fold|wire|project> [options]",
         discussion: """
             Benchmarks:
-              kafka   Records/s appended by the Swift producer vs a plain C librdkafka loop.
-              fold    Commands/s folded by the recipe domain on one core.
+              kafka     Records/s appended by the Swift producer vs a plain C librdkafka loop.
+              fold      Commands/s folded by the recipe domain on one core.
+              wire      Records/s decoded and encoded vs a JSONSerialization parse.
+              project   Commands/s projected into a fresh store vs raw consumption, and peak memory.
 
             Run `recipes bench <name> --help` for its options.
             """)
@@ -20,8 +22,10 @@ enum BenchCommand {
         switch arguments.first {
         case "kafka": try await KafkaBenchmark.run(Array(arguments.dropFirst()))
         case "fold": try FoldBenchmarkCommand.run(Array(arguments.dropFirst()))
+        case "wire": try WireBenchmarkCommand.run(Array(arguments.dropFirst()))
+        case "project": try await ProjectBenchmark.run(Array(arguments.dropFirst()))
         case nil, "--help": throw HelpRequested(spec: spec)
-        case let other?: throw UsageError("unknown benchmark \"\(other)\" (kafka, fold)")
+        case let other?: throw UsageError("unknown benchmark \"\(other)\" (kafka, fold, wire, project)")
         }
     }
 }

@@ -36,34 +36,37 @@ enum BrokerCommand {
 /// Returns when the process gets SIGINT or SIGTERM.
 func waitForTerminationSignal() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let once = SignalOnce(continuation)
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { once.fire() }
-            source.resume()
-            once.retain(source)
-        }
+        let signals = TerminationSignals { continuation.resume() }
+        // Kept alive by the handler's own reference until the process ends.
+        signals.keepAlive()
     }
 }
 
-/// Resumes a continuation on the first signal only, keeping the signal sources alive.
-private final class SignalOnce: @unchecked Sendable {
+/// Calls `handler` once, on the first SIGINT or SIGTERM.
+final class TerminationSignals: @unchecked Sendable {
     private let lock = NSLock()
-    private var continuation: CheckedContinuation<Void, Never>?
+    private var handler: (@Sendable () -> Void)?
     private var sources: [DispatchSourceSignal] = []
+    private var selfReference: TerminationSignals?
 
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-
-    func retain(_ source: DispatchSourceSignal) {
-        lock.withLock { sources.append(source) }
+    init(_ handler: @escaping @Sendable () -> Void) {
+        self.handler = handler
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { [weak self] in self?.fire() }
+            source.resume()
+            sources.append(source)
+        }
     }
 
-    func fire() {
-        let pending = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            defer { continuation = nil }
-            return continuation
+    func keepAlive() { lock.withLock { selfReference = self } }
+
+    private func fire() {
+        let pending = lock.withLock { () -> (@Sendable () -> Void)? in
+            defer { handler = nil }
+            return handler
         }
-        pending?.resume()
+        pending?()
     }
 }

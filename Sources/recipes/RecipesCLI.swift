@@ -8,14 +8,26 @@ enum RecipesCLI {
         usage: "recipes <command> [options]",
         discussion: """
             Commands:
-              broker   Run the embedded Kafka broker with the recipes topic.
-              bench    Measure throughput against raw baselines (kafka, fold).
+              broker       Run the embedded Kafka broker with the recipes topic.
+              project      Keep a store's read models current from the log.
+              list         List committed recipes from a store.
+              show         Show a recipe, any version, scaled for guests.
+              drafts       List open drafts.
+              history      A recipe's records and their outcomes.
+              rejections   Rejected and undecodable records.
+              bench        Measure throughput against raw baselines (kafka, fold, wire).
 
             Run `recipes <command> --help` for a command's options.
             """)
 
     static let commands: [String: @Sendable ([String]) async throws -> Void] = [
         "broker": BrokerCommand.run,
+        "project": ProjectCommand.run,
+        "list": QueryCommands.runList,
+        "show": QueryCommands.runShow,
+        "drafts": QueryCommands.runDrafts,
+        "history": QueryCommands.runHistory,
+        "rejections": QueryCommands.runRejections,
         "bench": BenchCommand.run,
     ]
 

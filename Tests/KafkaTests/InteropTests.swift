@@ -54,6 +54,8 @@ struct InteropTests {
         for key in keys {
             let report = try await producer.send(topic: topic, key: key, value: Array("y".utf8))
             #expect(report.partition == pythonPartitions[key], "key \(key)")
+            // And the check a consumer makes agrees with both.
+            #expect(KafkaPartitioner.partition(forKey: Array(key.utf8), partitionCount: 6) == report.partition)
         }
         try await producer.shutdown()
     }

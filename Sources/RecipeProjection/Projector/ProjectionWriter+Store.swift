@@ -1,0 +1,136 @@
+import RecipeDomain
+import RecipeWire
+
+// MARK: - Store I/O of the projection writer
+
+extension ProjectionWriter {
+    func write(_ batch: PendingBatch) throws {
+        for (id, projected) in batch.touched {
+            try writeRecipe(id, projected, listingChanged: batch.listingChanged.contains(id))
+        }
+        let version = try db.statement("INSERT INTO versions(recipe_id, version, content, saved_at, saved_by) VALUES(?, ?, ?, ?, ?)")
+        for (id, saved) in batch.newVersions {
+            try version.bind(.text(id), .int(saved.number), .text(ContentCoding.json(saved.content)),
+                             .integer(saved.savedAt.millisecondsSinceEpoch), .text(saved.savedBy)).run()
+            version.reset()
+        }
+        let history = try db.statement("""
+            INSERT INTO history(partition, offset, recipe_id, command_id, time, actor, type, outcome,
+                                reason_code, reason_message, revision) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for entry in batch.history {
+            try history.bind(.int(Int(entry.partition)), .integer(entry.offset), .string(entry.recipeID),
+                             .string(entry.commandID), entry.time.map { .integer($0) }, .string(entry.actor),
+                             .text(entry.type), .text(entry.outcome), .string(entry.reasonCode),
+                             .string(entry.reasonMessage), .int(entry.revision)).run()
+            history.reset()
+        }
+        let rejection = try db.statement("""
+            INSERT INTO rejections(partition, offset, key, command_id, type, reason_code, reason_message, log_time)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for entry in batch.rejections {
+            try rejection.bind(.int(Int(entry.partition)), .integer(entry.offset), .string(entry.recipeID),
+                               .string(entry.commandID), .text(entry.type), .string(entry.reasonCode),
+                               .string(entry.reasonMessage), entry.logTime.map { .integer($0) }).run()
+            rejection.reset()
+        }
+        let position = try db.statement("INSERT OR REPLACE INTO positions(topic, partition, next_offset) VALUES(?, ?, ?)")
+        for (partition, next) in batch.positions {
+            try position.bind(.text(topic), .int(Int(partition)), .integer(next)).run()
+            position.reset()
+        }
+    }
+
+    private func writeRecipe(_ id: String, _ projected: ProjectedRecipe, listingChanged: Bool) throws {
+        let recipe = projected.recipe
+        let latest = recipe.latestVersion
+        let listed = latest != nil && !recipe.isDeleted
+        try db.statement("""
+            INSERT OR REPLACE INTO recipes(recipe_id, revision, deleted, draft_base, latest_version, listed, title,
+                title_key, servings, image, ingredient_count, tags, updated_at)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).bind(
+                .text(id), .int(recipe.revision), .int(recipe.isDeleted ? 1 : 0), .int(recipe.draftBaseVersion),
+                .int(latest?.number ?? 0), .int(listed ? 1 : 0), .string(latest?.content.title),
+                .string(latest.map { ListOrder.titleKey($0.content.title) }), .int(latest?.content.servings),
+                .string(latest?.content.image), .int(latest?.content.ingredients.count),
+                .string(latest.map { Self.tagsJSON($0.content.tags) }),
+                latest.map { .integer($0.savedAt.millisecondsSinceEpoch) }
+            ).run()
+        if let draft = recipe.draft {
+            try db.statement("""
+                INSERT OR REPLACE INTO drafts(recipe_id, content, base_version, revision, updated_at, last_rejection)
+                VALUES(?, ?, ?, ?, ?, ?)
+                """).bind(.text(id), .text(ContentCoding.json(draft.content)), .int(draft.baseVersion),
+                          .int(recipe.revision), .integer(projected.updatedAt), .string(projected.lastRejection)).run()
+        } else {
+            try db.statement("DELETE FROM drafts WHERE recipe_id = ?").bind(.text(id)).run()
+        }
+        if listingChanged {
+            try db.statement("DELETE FROM recipe_tags WHERE recipe_id = ?").bind(.text(id)).run()
+            if listed, let latest {
+                let insert = try db.statement("INSERT OR IGNORE INTO recipe_tags(tag, recipe_id) VALUES(?, ?)")
+                for tag in latest.content.tags {
+                    try insert.bind(.text(ListOrder.tagKey(tag.name)), .text(id)).run()
+                    insert.reset()
+                }
+            }
+        }
+    }
+
+    /// A recipe as the store has it, or nil if the log never touched it.
+    func load(_ id: String) throws -> ProjectedRecipe? {
+        let header = try db.statement("SELECT revision, deleted, draft_base FROM recipes WHERE recipe_id = ?").bind(.text(id))
+        guard try header.step() else { return nil }
+        let (revision, deleted, draftBase) = (header.int(0), header.int(1) != 0, header.optionalInt(2))
+        let versions = try db.statement("""
+            SELECT version, content, saved_at, saved_by FROM versions WHERE recipe_id = ? ORDER BY version
+            """).bind(.text(id)).rows {
+                RecipeVersion(number: $0.int(0), content: try ContentCoding.content(fromJSON: $0.text(1)),
+                              savedAt: Timestamp(millisecondsSinceEpoch: $0.int64(2)), savedBy: $0.text(3))
+            }
+        var draft: RecipeDraft?
+        var lastRejection: String?
+        var updatedAt: Int64 = 0
+        if let draftBase {
+            let row = try db.statement("SELECT content, last_rejection, updated_at FROM drafts WHERE recipe_id = ?")
+                .bind(.text(id))
+            guard try row.step() else { throw StoreError.corrupted("recipe \(id) has an open draft but no drafts row") }
+            draft = RecipeDraft(content: try ContentCoding.content(fromJSON: row.text(0)), baseVersion: draftBase)
+            lastRejection = row.optionalText(1)
+            updatedAt = row.int64(2)
+        }
+        let applied = try db.statement("""
+            SELECT command_id FROM history WHERE recipe_id = ? AND outcome = 'accepted' ORDER BY offset
+            """).bind(.text(id)).rows { $0.text(0) }
+        let recipe = Recipe(id: id, versions: versions, draft: draft, revision: revision, isDeleted: deleted,
+                            appliedCommandIDs: applied)
+        return ProjectedRecipe(recipe: recipe, lastRejection: lastRejection, updatedAt: updatedAt)
+    }
+
+    static func tagsJSON(_ tags: [Tag]) -> String {
+        var writer = JSONWriter(capacity: 64)
+        writer.raw("[")
+        for (index, tag) in tags.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.key("name", first: true)
+            writer.string(tag.name)
+            writer.key("payload")
+            if let payload = tag.payload { writer.string(payload) } else { writer.raw("null") }
+            writer.raw("}")
+        }
+        writer.raw("]")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// Keys the list is ordered and filtered by.
+enum ListOrder {
+    /// Case-insensitive title order (Unicode lowercase), so "apple" and "Apple" sort together.
+    static func titleKey(_ title: String) -> String { title.lowercased() }
+    /// Tag names match ignoring case and a leading `@`, as the domain compares them.
+    static func tagKey(_ name: String) -> String {
+        (name.hasPrefix("@") ? String(name.dropFirst()) : name).lowercased()
+    }
+}

@@ -1,0 +1,182 @@
+import Kafka
+import RecipeDomain
+import RecipeWire
+
+/// Folds batches of records into the store, one SQLite transaction per batch:
+/// the changed read-model rows and the next offset of every partition it
+/// consumed commit together, so a projector killed at any instant resumes
+/// exactly after its last transaction.
+///
+/// Used from one thread (the projector's).
+final class ProjectionWriter {
+    let db: SQLiteConnection
+    let topic: String
+    private let decoder = RecordDecoder()
+    /// Recipes as of the last commit. Bounded: cleared when it grows past
+    /// `cacheLimit`, so memory does not grow with the log.
+    private var cache: [String: ProjectedRecipe] = [:]
+    private let cacheLimit: Int
+
+    init(path: String, topic: String, cacheLimit: Int = 20_000) throws {
+        db = try SQLiteConnection(path: path)
+        try StoreSchema.migrate(db)
+        self.topic = topic
+        self.cacheLimit = cacheLimit
+    }
+
+    /// Forgets cached recipes: another process may have changed them (group mode rebalance).
+    func dropCache() { cache.removeAll(keepingCapacity: true) }
+
+    func storedPositions() throws -> [Int32: Int64] {
+        let rows = try db.statement("SELECT partition, next_offset FROM positions WHERE topic = ?").bind(.text(topic))
+        return Dictionary(uniqueKeysWithValues: try rows.rows { (Int32($0.int(0)), $0.int64(1)) })
+    }
+
+    // MARK: - One batch
+
+    /// Applies `records` (in the order of each partition) and commits.
+    @discardableResult
+    func project(_ records: [KafkaConsumerRecord], partitionCount: Int) throws -> BatchSummary {
+        var batch = PendingBatch()
+        do {
+            let summary = try db.transaction { () throws -> BatchSummary in
+                // Read inside the transaction: another process sharing the store may have moved them.
+                var positions = try storedPositions()
+                var summary = BatchSummary()
+                for record in records where record.topic == topic {
+                    if let next = positions[record.partition], record.offset < next {
+                        summary.skipped += 1
+                        continue
+                    }
+                    try project(record, partitionCount: partitionCount, into: &batch, summary: &summary)
+                    positions[record.partition] = record.offset + 1
+                    batch.positions[record.partition] = record.offset + 1
+                }
+                try write(batch)
+                return summary
+            }
+            for (id, projected) in batch.touched { cache[id] = projected }
+            if cache.count > cacheLimit { cache.removeAll(keepingCapacity: true) }
+            return summary
+        } catch {
+            // The rows rolled back; cached states may hold the batch's changes.
+            cache.removeAll()
+            throw error
+        }
+    }
+
+    private func project(_ record: KafkaConsumerRecord, partitionCount: Int,
+                         into batch: inout PendingBatch, summary: inout BatchSummary) throws {
+        let key = record.keyString
+        var entry = HistoryEntry(partition: record.partition, offset: record.offset, recipeID: key,
+                                 type: "unknown", outcome: "rejected", logTime: record.timestamp)
+        if let rawKey = record.key, KafkaPartitioner.partition(forKey: rawKey, partitionCount: partitionCount) != record.partition {
+            let expected = KafkaPartitioner.partition(forKey: rawKey, partitionCount: partitionCount)
+            reject(&entry, Rejection(.wrongPartition, "key \(key ?? "") hashes to partition \(expected), not \(record.partition)"),
+                   into: &batch)
+            batch.history.append(entry)
+            summary.rejected += 1
+            return
+        }
+        let decoded: DecodedRecord
+        switch decoder.decode(key: record.key, value: record.value) {
+        case .failure(let error):
+            entry.commandID = error.commandID
+            if let recipeID = key ?? error.recipeID {
+                entry.recipeID = recipeID
+                // A record that breaks the schema is still the last word on an open draft.
+                if var projected = try takeRecipe(recipeID, from: &batch) {
+                    if projected.recipe.hasOpenDraft {
+                        projected.lastRejection = Self.rejectionJSON(error.rejection, entry: entry)
+                    }
+                    batch.touched[recipeID] = projected
+                }
+            }
+            reject(&entry, error.rejection, into: &batch)
+            batch.history.append(entry)
+            summary.rejected += 1
+            return
+        case .success(let value): decoded = value
+        }
+        let envelope = decoded.envelope
+        entry.recipeID = envelope.recipeID
+        entry.commandID = envelope.commandID
+        entry.time = envelope.time.millisecondsSinceEpoch
+        entry.actor = envelope.actor
+        entry.type = envelope.command.name
+
+        var projected = try takeRecipe(envelope.recipeID, from: &batch)
+            ?? ProjectedRecipe(recipe: Recipe(id: envelope.recipeID), lastRejection: nil, updatedAt: 0)
+        let versionsBefore = projected.recipe.versions.count
+        let deletedBefore = projected.recipe.isDeleted
+        switch projected.recipe.apply(envelope) {
+        case .accepted:
+            entry.outcome = "accepted"
+            entry.revision = projected.recipe.revision
+            projected.updatedAt = envelope.time.millisecondsSinceEpoch
+            if !projected.recipe.hasOpenDraft { projected.lastRejection = nil }
+            for version in projected.recipe.versions[versionsBefore...] {
+                batch.newVersions.append((envelope.recipeID, version))
+            }
+            if projected.recipe.versions.count != versionsBefore || projected.recipe.isDeleted != deletedBefore {
+                batch.listingChanged.insert(envelope.recipeID)
+            }
+            summary.accepted += 1
+        case .duplicate:
+            entry.outcome = "duplicate"
+            entry.revision = projected.recipe.revision
+            summary.duplicates += 1
+        case .rejected(let rejection):
+            entry.revision = projected.recipe.revision
+            if projected.recipe.hasOpenDraft {
+                projected.lastRejection = Self.rejectionJSON(rejection, entry: entry)
+            }
+            reject(&entry, rejection, into: &batch)
+            summary.rejected += 1
+        }
+        batch.history.append(entry)
+        batch.touched[envelope.recipeID] = projected
+    }
+
+    /// The recipe's latest state, moved out of the batch or the cache so that
+    /// folding into it mutates in place instead of copying its versions.
+    /// The batch takes it back; a failed batch clears the cache anyway.
+    private func takeRecipe(_ id: String, from batch: inout PendingBatch) throws -> ProjectedRecipe? {
+        if let projected = batch.touched.removeValue(forKey: id) ?? cache.removeValue(forKey: id) { return projected }
+        return try load(id)
+    }
+
+    private func reject(_ entry: inout HistoryEntry, _ rejection: Rejection, into batch: inout PendingBatch) {
+        entry.outcome = "rejected"
+        entry.reasonCode = rejection.code.rawValue
+        entry.reasonMessage = rejection.message
+        batch.rejections.append(entry)
+    }
+
+    static func rejectionJSON(_ rejection: Rejection, entry: HistoryEntry) -> String {
+        var writer = JSONWriter(capacity: 128)
+        writer.key("code", first: true)
+        writer.string(rejection.code.rawValue)
+        writer.key("message")
+        writer.string(rejection.message)
+        writer.key("type")
+        writer.string(entry.type)
+        writer.key("commandId")
+        writer.string(entry.commandID ?? "")
+        writer.key("position")
+        writer.string("\(entry.partition):\(entry.offset)")
+        writer.raw("}")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// What a batch changes, written at its end.
+struct PendingBatch {
+    var touched: [String: ProjectedRecipe] = [:]
+    var newVersions: [(String, RecipeVersion)] = []
+    var history: [HistoryEntry] = []
+    var rejections: [HistoryEntry] = []
+    var positions: [Int32: Int64] = [:]
+    /// Recipes whose list entry (latest version, deleted) changed.
+    var listingChanged: Set<String> = []
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Kafka
+import Synchronization
+
+/// Consumes the edits topic and keeps a store's read models current.
+///
+/// ```swift
+/// let projector = try Projector(storePath: "recipes.db", kafka: config, topic: "recipes.edits")
+/// try projector.run(until: stop) { progress in print(progress) }
+/// ```
+///
+/// Modes: `.replica` assigns every partition and starts each from the store's
+/// own positions (no consumer group; every replica holds the full read model).
+/// `.group(name)` subscribes, and on every assignment seeks to the store's
+/// positions, so that several processes can share one store.
+///
+/// Threads: `run` blocks its caller; every SQLite write and every rebalance
+/// callback happens on that thread. `stop` may be set from any thread: the
+/// loop finishes its transaction and returns.
+public final class Projector: Sendable {
+    public enum Mode: Sendable, Equatable {
+        case replica
+        case group(String)
+    }
+
+    public struct Progress: Sendable {
+        /// Totals since `run` started.
+        public var totals: BatchSummary
+        /// Next offset of each partition, as stored.
+        public var positions: [Int32: Int64]
+        /// Records behind the high watermark, per partition (when known).
+        public var lag: [Int32: Int64]
+    }
+
+    private let writer: LockedWriter
+    private let consumer: KafkaConsumer
+    private let topic: String
+    private let mode: Mode
+    private let batchSize: Int
+
+    public init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 5_000) throws {
+        writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic))
+        var config = kafka
+        if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
+        if case .group(let name) = mode {
+            consumer = try KafkaConsumer(config: config, groupID: name)
+        } else {
+            consumer = try KafkaConsumer(config: config)
+        }
+        self.topic = topic
+        self.mode = mode
+        self.batchSize = batchSize
+    }
+
+    /// Consumes until `stop` is set, committing one transaction per batch.
+    /// `progress` is called after each batch at most once per `progressInterval`.
+    public func run(until stop: StopSignal, progressInterval: Duration = .seconds(5),
+                    progress: (Progress) -> Void = { _ in }) throws {
+        let partitions = try consumer.partitions(of: topic)
+        let partitionCount = partitions.count
+        try start(partitions)
+        var totals = BatchSummary()
+        var lastReport = ContinuousClock.now
+        while !stop.isSet {
+            let records = try consumer.poll(maxRecords: batchSize, timeout: .milliseconds(100))
+            if !records.isEmpty {
+                totals += try writer.withLock { try $0.writer.project(records, partitionCount: partitionCount) }
+            }
+            if ContinuousClock.now - lastReport >= progressInterval {
+                lastReport = ContinuousClock.now
+                progress(try report(totals, partitions: partitions))
+            }
+        }
+        progress(try report(totals, partitions: partitions))
+        consumer.close()
+    }
+
+    /// Applies whatever is in the topic now and returns once every partition's
+    /// stored position reaches the high watermark seen at the start.
+    public func catchUp(timeout: Duration = .seconds(60), progress: (BatchSummary) -> Void = { _ in }) throws -> BatchSummary {
+        let partitions = try consumer.partitions(of: topic)
+        try start(partitions)
+        let targets = try Dictionary(uniqueKeysWithValues: partitions.map {
+            ($0, try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: $0)).high)
+        })
+        var totals = BatchSummary()
+        let deadline = ContinuousClock.now + timeout
+        while try !reached(targets) {
+            guard ContinuousClock.now < deadline else {
+                throw KafkaError(.timedOut, "projector did not catch up with \(targets) within \(timeout)")
+            }
+            let records = try consumer.poll(maxRecords: batchSize, timeout: .milliseconds(100))
+            if !records.isEmpty {
+                totals += try writer.withLock { try $0.writer.project(records, partitionCount: partitions.count) }
+                progress(totals)
+            }
+        }
+        consumer.close()
+        return totals
+    }
+
+    private func reached(_ targets: [Int32: Int64]) throws -> Bool {
+        let stored = try writer.withLock { try $0.writer.storedPositions() }
+        return targets.allSatisfy { partition, high in high == 0 || (stored[partition] ?? 0) >= high }
+    }
+
+    private func start(_ partitions: [Int32]) throws {
+        let stored = try writer.withLock { try $0.writer.storedPositions() }
+        switch mode {
+        case .replica:
+            try consumer.assign(topic: topic, from: stored.mapValues { .offset($0) })
+        case .group:
+            let topic = self.topic
+            let writer = self.writer
+            try consumer.subscribe(topics: [topic], rebalance: KafkaRebalanceHandler(
+                onAssign: { assigned in
+                    // Another member may have moved these partitions on: start from the store, forget the cache.
+                    let positions: [Int32: Int64] = (try? writer.withLock { box in
+                        box.writer.dropCache()
+                        return try box.writer.storedPositions()
+                    }) ?? [:]
+                    return Dictionary(uniqueKeysWithValues: assigned.map { tp -> (KafkaTopicPartition, KafkaOffset) in
+                        (tp, positions[tp.partition].map { KafkaOffset.offset($0) } ?? .beginning)
+                    })
+                },
+                onRevoke: { _ in writer.withLock { $0.writer.dropCache() } }))
+        }
+    }
+
+    private func report(_ totals: BatchSummary, partitions: [Int32]) throws -> Progress {
+        let positions = try writer.withLock { try $0.writer.storedPositions() }
+        var lag: [Int32: Int64] = [:]
+        for partition in partitions {
+            if let high = try? consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition), timeout: .seconds(2)).high {
+                lag[partition] = max(0, high - (positions[partition] ?? 0))
+            }
+        }
+        return Progress(totals: totals, positions: positions, lag: lag)
+    }
+}
+
+/// The non-Sendable writer behind a lock, so a Sendable projector (and its
+/// rebalance callback) can reach it: one thread uses it at a time.
+final class LockedWriter: @unchecked Sendable {
+    private let writer: ProjectionWriter
+    private let lock = NSLock()
+
+    init(_ writer: ProjectionWriter) { self.writer = writer }
+
+    func withLock<T>(_ body: (ProjectionWriterAccess) throws -> T) rethrows -> T {
+        try lock.withLock { try body(ProjectionWriterAccess(writer: writer)) }
+    }
+}
+
+struct ProjectionWriterAccess {
+    let writer: ProjectionWriter
+}
+
+/// A flag set from any thread (a signal handler's queue, a test) to stop a loop.
+public final class StopSignal: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public var isSet: Bool { flag.load(ordering: .acquiring) }
+    public func set() { flag.store(true, ordering: .releasing) }
+}

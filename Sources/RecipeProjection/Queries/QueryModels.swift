@@ -1,0 +1,137 @@
+// The shapes queries return: the JSON of the HTTP API (DESIGN.md, "Shapes"),
+// also printed by the CLI's `--json`. Fields may be added, never renamed.
+
+public struct TagView: Codable, Sendable, Equatable {
+    public var name: String
+    public var payload: String?
+
+    public init(name: String, payload: String?) {
+        self.name = name
+        self.payload = payload
+    }
+}
+
+public struct RecipeSummary: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var version: Int
+    public var servings: Int?
+    public var tags: [TagView]
+    public var ingredientCount: Int
+    public var image: String?
+    /// RFC 3339 time of the latest version's save.
+    public var updatedAt: String
+}
+
+public struct RecipeList: Codable, Sendable, Equatable {
+    public var items: [RecipeSummary]
+    /// Pass as `cursor` for the next page; nil on the last page.
+    public var nextCursor: String?
+}
+
+public struct IngredientView: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var amount: Double
+    public var metric: String
+    /// The readable quantity, e.g. "1½ cup" or "375 g".
+    public var display: String
+}
+
+public struct InstructionView: Codable, Sendable, Equatable {
+    public var id: String
+    public var order: Int
+    public var description: String
+}
+
+public struct RecipeDetail: Codable, Sendable, Equatable {
+    public var id: String
+    public var version: Int
+    public var title: String
+    public var servings: Int?
+    public var image: String?
+    /// The number of guests amounts are scaled for, when asked.
+    public var guests: Int?
+    public var ingredients: [IngredientView]
+    public var instructions: [InstructionView]
+    public var tags: [TagView]
+    public var updatedAt: String
+    public var savedBy: String
+    public var hasDraft: Bool
+}
+
+public struct ReasonView: Codable, Sendable, Equatable {
+    public var code: String
+    public var message: String
+}
+
+public struct LastRejection: Codable, Sendable, Equatable {
+    public var code: String
+    public var message: String
+    public var type: String
+    public var commandId: String
+    public var position: String
+}
+
+public struct DraftView: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var servings: Int?
+    public var image: String?
+    public var ingredients: [IngredientView]
+    public var instructions: [InstructionView]
+    public var tags: [TagView]
+    public var revision: Int
+    /// The version the draft was copied from; 0 for a recipe never saved.
+    public var baseVersion: Int
+    /// What a save still needs: "title", "ingredients".
+    public var missing: [String]
+    public var lastRejection: LastRejection?
+    public var updatedAt: String
+}
+
+public struct HistoryItem: Codable, Sendable, Equatable {
+    public var position: String
+    public var time: String?
+    public var actor: String?
+    public var type: String
+    public var commandId: String?
+    /// "accepted", "rejected" or "duplicate".
+    public var outcome: String
+    public var reason: ReasonView?
+    /// The recipe's revision after the record.
+    public var revision: Int?
+}
+
+public struct RecipeHistory: Codable, Sendable, Equatable {
+    public var items: [HistoryItem]
+}
+
+public struct RejectionItem: Codable, Sendable, Equatable {
+    public var position: String
+    public var key: String?
+    public var commandId: String?
+    public var type: String
+    public var reason: ReasonView
+}
+
+/// Why a query has no answer.
+public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notFound(String)
+    case deleted(String)
+    case noSuchVersion(String, Int)
+    case noDraft(String)
+    case cannotScale(String)
+    case badCursor
+
+    public var description: String {
+        switch self {
+        case .notFound(let id): "no recipe \(id)"
+        case .deleted(let id): "recipe \(id) was deleted"
+        case .noSuchVersion(let id, let version): "recipe \(id) has no version \(version)"
+        case .noDraft(let id): "recipe \(id) has no open draft"
+        case .cannotScale(let why): why
+        case .badCursor: "the cursor is not one this service gave out"
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import RecipeDomain
+import RecipeWire
+
+/// Answers queries from a store that a projector keeps current: the recipes
+/// list, details (any version, scaled), drafts, history, rejections and the
+/// stored positions. Any number of readers may run beside the one writer.
+///
+/// Threads: calls are serialized on one read connection; safe from any thread.
+public final class ReadModel: @unchecked Sendable {
+    private let db: SQLiteConnection
+    private let lock = NSLock()
+
+    /// Opens a store; it must exist (a projector creates it).
+    public init(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.corrupted("no store at \(path) (run `recipes project` to create one)")
+        }
+        db = try SQLiteConnection(path: path)
+        let version = try StoreSchema.installedVersion(db)
+        if version > StoreSchema.version { throw StoreError.newerSchema(found: version, supported: StoreSchema.version) }
+        if version == 0 { throw StoreError.corrupted("\(path) is not a recipes store") }
+    }
+
+    private func read<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock { try db.transaction(writing: false, body) }
+    }
+
+    // MARK: - Positions
+
+    /// The next offset of every partition the store has consumed.
+    public func positions() throws -> [Int32: Int64] {
+        try read {
+            try db.statement("SELECT partition, next_offset FROM positions").rows { (Int32($0.int(0)), $0.int64(1)) }
+                .reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
+    /// Whether the store has applied the record at each `partition: offset`.
+    public func hasReached(_ positions: [Int32: Int64]) throws -> Bool {
+        let stored = try self.positions()
+        return positions.allSatisfy { partition, offset in (stored[partition] ?? 0) > offset }
+    }
+
+    /// Waits until the store has applied every given position, checking every
+    /// few milliseconds; false if `timeout` passed first.
+    public func waitUntilReached(_ positions: [Int32: Int64], timeout: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while try !hasReached(positions) {
+            if ContinuousClock.now >= deadline { return false }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
+    // MARK: - Recipes
+
+    /// Committed, not deleted recipes in title order; `tag` matches a tag name
+    /// (case and `@` ignored), `query` a part of the title (case ignored).
+    public func list(tag: String? = nil, query: String? = nil, limit: Int = 50, cursor: String? = nil) throws -> RecipeList {
+        var after = ("", "")
+        if let cursor {
+            guard let decoded = ListCursor.decode(cursor) else { throw QueryError.badCursor }
+            after = decoded
+        }
+        var sql = "SELECT r.recipe_id, r.title, r.latest_version, r.servings, r.tags, r.ingredient_count, r.image, r.updated_at, r.title_key FROM recipes r"
+        var values: [SQLiteValue?] = []
+        if let tag {
+            sql += " JOIN recipe_tags t ON t.recipe_id = r.recipe_id AND t.tag = ?"
+            values.append(.text(ListOrder.tagKey(tag)))
+        }
+        sql += " WHERE r.listed = 1 AND (r.title_key, r.recipe_id) > (?, ?)"
+        values += [.text(after.0), .text(after.1)]
+        if let query, !query.isEmpty {
+            sql += " AND instr(r.title_key, ?) > 0"
+            values.append(.text(ListOrder.titleKey(query)))
+        }
+        sql += " ORDER BY r.title_key, r.recipe_id LIMIT ?"
+        values.append(.int(limit + 1))
+        return try read {
+            let statement = try db.statement(sql)
+            for (index, value) in values.enumerated() { statement.bind(value, at: Int32(index + 1)) }
+            var rows = try statement.rows { row in
+                (RecipeSummary(id: row.text(0), title: row.text(1), version: row.int(2), servings: row.optionalInt(3),
+                               tags: try Self.tags(fromJSON: row.text(4)), ingredientCount: row.int(5),
+                               image: row.optionalText(6), updatedAt: Self.time(row.int64(7))), row.text(8))
+            }
+            var next: String?
+            if rows.count > limit {
+                rows.removeLast()
+                next = rows.last.map { ListCursor.encode(titleKey: $0.1, id: $0.0.id) }
+            }
+            return RecipeList(items: rows.map(\.0), nextCursor: next)
+        }
+    }
+
+    /// A committed version (the latest by default), scaled for `guests` when given.
+    public func detail(_ id: String, version: Int? = nil, guests: Int? = nil) throws -> RecipeDetail {
+        try read {
+            let header = try db.statement("SELECT deleted, latest_version, draft_base FROM recipes WHERE recipe_id = ?").bind(.text(id))
+            guard try header.step(), header.int(1) > 0 else { throw QueryError.notFound(id) }
+            if header.int(0) != 0 { throw QueryError.deleted(id) }
+            let number = version ?? header.int(1)
+            let hasDraft = !header.isNull(2)
+            let row = try db.statement("SELECT content, saved_at, saved_by FROM versions WHERE recipe_id = ? AND version = ?")
+                .bind(.text(id), .int(number))
+            guard try row.step() else { throw QueryError.noSuchVersion(id, number) }
+            var content = try ContentCoding.content(fromJSON: row.text(0))
+            if let guests {
+                do {
+                    content.ingredients = try content.scaledIngredients(forGuests: guests)
+                } catch let error as ScalingError {
+                    throw QueryError.cannotScale(Self.scalingMessage(error, id: id))
+                }
+            }
+            return RecipeDetail(id: id, version: number, title: content.title, servings: content.servings,
+                                image: content.image, guests: guests, ingredients: content.ingredients.map(Self.view),
+                                instructions: content.instructions.map(Self.view), tags: content.tags.map(Self.view),
+                                updatedAt: Self.time(row.int64(1)), savedBy: row.text(2), hasDraft: hasDraft)
+        }
+    }
+
+    // MARK: - Drafts
+
+    public func draft(_ id: String) throws -> DraftView {
+        try read {
+            let row = try db.statement("""
+                SELECT recipe_id, content, base_version, revision, updated_at, last_rejection FROM drafts WHERE recipe_id = ?
+                """).bind(.text(id))
+            guard try row.step() else {
+                let known = try db.statement("SELECT deleted FROM recipes WHERE recipe_id = ?").bind(.text(id))
+                guard try known.step() else { throw QueryError.notFound(id) }
+                throw known.int(0) != 0 ? QueryError.deleted(id) : QueryError.noDraft(id)
+            }
+            return try Self.draft(row)
+        }
+    }
+
+    /// Every open draft, most recently edited first.
+    public func drafts(limit: Int = 100) throws -> [DraftView] {
+        try read {
+            try db.statement("""
+                SELECT recipe_id, content, base_version, revision, updated_at, last_rejection FROM drafts
+                ORDER BY updated_at DESC, recipe_id LIMIT ?
+                """).bind(.int(limit)).rows(Self.draft)
+        }
+    }
+
+    private static func draft(_ row: SQLiteStatement) throws -> DraftView {
+        let content = try ContentCoding.content(fromJSON: row.text(1))
+        var missing: [String] = []
+        if content.title.allSatisfy(\.isWhitespace) { missing.append("title") }
+        if content.ingredients.isEmpty { missing.append("ingredients") }
+        let rejection = try row.optionalText(5).map {
+            try JSONDecoder().decode(LastRejection.self, from: Data($0.utf8))
+        }
+        return DraftView(id: row.text(0), title: content.title, servings: content.servings, image: content.image,
+                         ingredients: content.ingredients.map(view), instructions: content.instructions.map(view),
+                         tags: content.tags.map(view), revision: row.int(3), baseVersion: row.int(2),
+                         missing: missing, lastRejection: rejection, updatedAt: time(row.int64(4)))
+    }
+
+    // MARK: - History and rejections
+
+    /// Every record of the recipe in log order, with its outcome.
+    public func history(_ id: String) throws -> RecipeHistory {
+        try read {
+            let items = try db.statement("""
+                SELECT partition, offset, time, actor, type, command_id, outcome, reason_code, reason_message, revision
+                FROM history WHERE recipe_id = ? ORDER BY offset
+                """).bind(.text(id)).rows { row in
+                    HistoryItem(position: "\(row.int(0)):\(row.int64(1))", time: row.isNull(2) ? nil : Self.time(row.int64(2)),
+                                actor: row.optionalText(3), type: row.text(4), commandId: row.optionalText(5),
+                                outcome: row.text(6), reason: Self.reason(row, 7), revision: row.optionalInt(9))
+                }
+            if items.isEmpty { throw QueryError.notFound(id) }
+            return RecipeHistory(items: items)
+        }
+    }
+
+    /// The outcome of the record at a position, once the store has it.
+    public func outcome(partition: Int32, offset: Int64) throws -> HistoryItem? {
+        try read {
+            let row = try db.statement("""
+                SELECT partition, offset, time, actor, type, command_id, outcome, reason_code, reason_message, revision
+                FROM history WHERE partition = ? AND offset = ?
+                """).bind(.int(Int(partition)), .integer(offset))
+            guard try row.step() else { return nil }
+            return HistoryItem(position: "\(partition):\(offset)", time: row.isNull(2) ? nil : Self.time(row.int64(2)),
+                               actor: row.optionalText(3), type: row.text(4), commandId: row.optionalText(5),
+                               outcome: row.text(6), reason: Self.reason(row, 7), revision: row.optionalInt(9))
+        }
+    }
+
+    /// The most recent rejected or undecodable records, newest first.
+    public func rejections(limit: Int = 100) throws -> [RejectionItem] {
+        try read {
+            try db.statement("""
+                SELECT partition, offset, key, command_id, type, reason_code, reason_message FROM rejections
+                ORDER BY log_time DESC, partition, offset DESC LIMIT ?
+                """).bind(.int(limit)).rows { row in
+                    RejectionItem(position: "\(row.int(0)):\(row.int64(1))", key: row.optionalText(2),
+                                  commandId: row.optionalText(3), type: row.text(4),
+                                  reason: ReasonView(code: row.text(5), message: row.text(6)))
+                }
+        }
+    }
+
+    // MARK: - Conversions
+
+    static func view(_ ingredient: Ingredient) -> IngredientView {
+        IngredientView(id: ingredient.id, name: ingredient.name, amount: ingredient.amount, metric: ingredient.metric,
+                       display: ingredient.readableQuantity)
+    }
+
+    static func view(_ instruction: Instruction) -> InstructionView {
+        InstructionView(id: instruction.id, order: instruction.order, description: instruction.description)
+    }
+
+    static func view(_ tag: Tag) -> TagView { TagView(name: tag.name, payload: tag.payload) }
+
+    static func time(_ milliseconds: Int64) -> String {
+        RFC3339.string(Timestamp(millisecondsSinceEpoch: milliseconds))
+    }
+
+    static func tags(fromJSON text: String) throws -> [TagView] {
+        try JSONDecoder().decode([TagView].self, from: Data(text.utf8))
+    }
+
+    static func reason(_ row: SQLiteStatement, _ column: Int32) -> ReasonView? {
+        row.isNull(column) ? nil : ReasonView(code: row.text(column), message: row.text(column + 1))
+    }
+
+    static func scalingMessage(_ error: ScalingError, id: String) -> String {
+        switch error {
+        case .recipeHasNoServings: "recipe \(id) has no servings, so it cannot be scaled for guests"
+        case .guestsOutOfRange(let guests):
+            "guests must be in \(RecipeLimits.guests.lowerBound)…\(RecipeLimits.guests.upperBound), got \(guests)"
+        }
+    }
+}
+
+/// An opaque list cursor: the title key and id of the last item returned.
+enum ListCursor {
+    static func encode(titleKey: String, id: String) -> String {
+        Data((titleKey + "\u{0}" + id).utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    }
+
+    static func decode(_ cursor: String) -> (String, String)? {
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
+        let parts = text.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return (String(parts[0]), String(parts[1]))
+    }
+}

@@ -1,0 +1,72 @@
+/// The read-model tables and their migrations. The version lives in the
+/// store; a store newer than the code is refused rather than misread.
+enum StoreSchema {
+    static let version = 1
+
+    /// `migrations[n]` takes a store from version n to n+1.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE store_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE positions(
+            topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL,
+            PRIMARY KEY(topic, partition)) WITHOUT ROWID;
+        -- One row per recipe the log has touched: the fold's header and, when it
+        -- has a version and is not deleted, its list entry.
+        CREATE TABLE recipes(
+            recipe_id TEXT PRIMARY KEY,
+            revision INTEGER NOT NULL,
+            deleted INTEGER NOT NULL,
+            draft_base INTEGER,
+            latest_version INTEGER NOT NULL,
+            listed INTEGER NOT NULL,
+            title TEXT, title_key TEXT, servings INTEGER, image TEXT,
+            ingredient_count INTEGER, tags TEXT, updated_at INTEGER) WITHOUT ROWID;
+        CREATE INDEX recipes_list ON recipes(listed, title_key, recipe_id);
+        CREATE TABLE recipe_tags(tag TEXT NOT NULL, recipe_id TEXT NOT NULL, PRIMARY KEY(tag, recipe_id)) WITHOUT ROWID;
+        CREATE TABLE versions(
+            recipe_id TEXT NOT NULL, version INTEGER NOT NULL, content TEXT NOT NULL,
+            saved_at INTEGER NOT NULL, saved_by TEXT NOT NULL,
+            PRIMARY KEY(recipe_id, version)) WITHOUT ROWID;
+        CREATE TABLE drafts(
+            recipe_id TEXT PRIMARY KEY, content TEXT NOT NULL, base_version INTEGER NOT NULL,
+            revision INTEGER NOT NULL, updated_at INTEGER NOT NULL, last_rejection TEXT) WITHOUT ROWID;
+        CREATE TABLE history(
+            partition INTEGER NOT NULL, offset INTEGER NOT NULL, recipe_id TEXT,
+            command_id TEXT, time INTEGER, actor TEXT, type TEXT NOT NULL,
+            outcome TEXT NOT NULL, reason_code TEXT, reason_message TEXT, revision INTEGER,
+            PRIMARY KEY(partition, offset)) WITHOUT ROWID;
+        CREATE INDEX history_recipe ON history(recipe_id, offset);
+        -- log_time: the Kafka timestamp of the record, the order of "most recent".
+        CREATE TABLE rejections(
+            partition INTEGER NOT NULL, offset INTEGER NOT NULL, key TEXT, command_id TEXT, type TEXT,
+            reason_code TEXT NOT NULL, reason_message TEXT NOT NULL, log_time INTEGER,
+            PRIMARY KEY(partition, offset)) WITHOUT ROWID;
+        CREATE INDEX rejections_recent ON rejections(log_time);
+        """,
+    ]
+
+    static func migrate(_ db: SQLiteConnection) throws {
+        // WAL: readers never block the writer. A larger page cache, memory-mapped
+        // reads and rarer checkpoints keep the random-page writes of big batches cheap.
+        try db.execute("""
+            PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;
+            PRAGMA mmap_size=268435456; PRAGMA wal_autocheckpoint=16384;
+            """)
+        let current = try installedVersion(db)
+        if current > version { throw StoreError.newerSchema(found: current, supported: version) }
+        guard current < version else { return }
+        try db.transaction {
+            for step in current..<version { try db.execute(migrations[step]) }
+            try db.statement("INSERT OR REPLACE INTO store_meta(key, value) VALUES('schema_version', ?)")
+                .bind(.text(String(version))).run()
+        }
+    }
+
+    static func installedVersion(_ db: SQLiteConnection) throws -> Int {
+        let exists = try db.statement("SELECT count(*) FROM sqlite_master WHERE name = 'store_meta'")
+        guard try exists.step(), exists.int(0) == 1 else { return 0 }
+        let row = try db.statement("SELECT value FROM store_meta WHERE key = 'schema_version'")
+        guard try row.step(), let version = Int(row.text(0)) else { throw StoreError.corrupted("no schema version") }
+        return version
+    }
+}

@@ -1,0 +1,67 @@
+import RecipeDomain
+
+// MARK: - Attribute reader
+
+/// Typed access to the envelope attributes found by `EnvelopeAttributes`; every
+/// failure names the attribute.
+struct AttributeReader {
+    typealias Name = EnvelopeAttributes.Name
+
+    let attributes: EnvelopeAttributes
+    let scanner: JSONScanner
+
+    /// A required string attribute.
+    func string(_ name: Name) throws(WireError) -> String {
+        scanner.text(try stringToken(name))
+    }
+
+    func optionalString(_ name: Name) throws(WireError) -> String? {
+        guard attributes[name] != nil else { return nil }
+        return try string(name)
+    }
+
+    /// An optional attribute that, when present, must be a non-empty string (as
+    /// CloudEvents says of `dataschema`); checked without making a String.
+    func checkNonEmptyIfPresent(_ name: Name) throws(WireError) {
+        guard attributes[name] != nil else { return }
+        let token = try stringToken(name)
+        guard token.end > token.start else { throw .malformed("\(name.spelling) must not be empty.", field: "\(name.spelling)") }
+    }
+
+    /// Whether a required string attribute is exactly `literal`, without making a String.
+    func stringToken(_ name: Name, equals literal: StaticString) throws(WireError) -> Bool {
+        scanner.text(try stringToken(name), equals: literal)
+    }
+
+    func optionalInteger(_ name: Name) throws(WireError) -> Int? {
+        guard let token = attributes[name] else { return nil }
+        guard token.kind == .number else { throw .wrongType("\(name.spelling)", expected: "an integer, not \(token.kind.article)") }
+        switch JSONNumber.integer(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]), isPlainInteger: token.flag) {
+        case .value(let value): return value
+        case .notInteger: throw .wrongType("\(name.spelling)", expected: "an integer, not a fraction")
+        case .outOfRange: throw .invalid("\(name.spelling)", "is out of range")
+        }
+    }
+
+    /// `time`, an RFC 3339 date-time.
+    func time() throws(WireError) -> Timestamp {
+        let token = try stringToken(.time)
+        let time: Timestamp?
+        if token.flag {
+            time = scanner.textBytes(token).withUnsafeBytes { RFC3339.parse($0) }
+        } else {
+            time = RFC3339.parse(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
+        }
+        guard let time else {
+            throw .malformed("time \(quoted(scanner.text(token))) is not an RFC 3339 date-time (2026-12-01T10:15:00Z).",
+                             field: "time")
+        }
+        return time
+    }
+
+    private func stringToken(_ name: Name) throws(WireError) -> JSONToken {
+        guard let token = attributes[name] else { throw .missing("\(name.spelling)") }
+        guard token.kind == .string else { throw .wrongType("\(name.spelling)", expected: "a string, not \(token.kind.article)") }
+        return token
+    }
+}

@@ -1,0 +1,159 @@
+// MARK: - Data fields
+
+/// The members of one `data` object, matched to the field names of its data
+/// format, with typed accessors for the format's reader.
+///
+/// A member the format does not name, or one given twice, is `malformed`: within a
+/// version the shape of `data` is closed, so a field this reader does not know is
+/// never silently dropped (a new field means a new version; see Schemas/README.md).
+struct DataFields {
+    /// Most fields any data format has; formats are checked against it.
+    static let capacity = 4
+
+    private let scanner: JSONScanner
+    private let names: [StaticString]
+    private var slot0, slot1, slot2, slot3: JSONToken?
+
+    /// Reads the object `token` found in `bytes`; the envelope pass has already
+    /// checked it is well-formed JSON.
+    init(object token: JSONToken, in bytes: UnsafeRawBufferPointer, names: [StaticString]) throws(WireError) {
+        self.names = names
+        scanner = JSONScanner(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
+        var reader = scanner
+        try reader.openObject(depth: 2)
+        var first = true
+        while let key = try reader.nextKey(first: &first) {
+            let value = try reader.value(depth: 3)
+            guard let index = names.firstIndex(where: { reader.text(key, equals: $0) }) else {
+                let known = names.isEmpty ? "none" : names.map { "\($0)" }.joined(separator: ", ")
+                throw .malformed(
+                    "data has an unknown field \(quoted(reader.text(key))) (fields of this type: \(known)).", field: "data")
+            }
+            guard self[index] == nil else {
+                throw .malformed("data.\(names[index]) appears twice.", field: "data.\(names[index])")
+            }
+            self[index] = value
+        }
+    }
+
+    private subscript(index: Int) -> JSONToken? {
+        get {
+            switch index {
+            case 0: slot0
+            case 1: slot1
+            case 2: slot2
+            default: slot3
+            }
+        }
+        set {
+            switch index {
+            case 0: slot0 = newValue
+            case 1: slot1 = newValue
+            case 2: slot2 = newValue
+            default: slot3 = newValue
+            }
+        }
+    }
+
+    // MARK: - Typed access
+
+    /// A field that must be a string.
+    func string(_ name: StaticString) throws(WireError) -> String {
+        guard let token = token(name) else { throw .missing(path(name)) }
+        return try text(token, name)
+    }
+
+    /// A field that may be absent (nil) or a string. `null` is not absent: within a
+    /// version each field has one type, and the canonical form omits the member.
+    func optionalString(_ name: StaticString) throws(WireError) -> String? {
+        guard let token = token(name) else { return nil }
+        return try text(token, name)
+    }
+
+    /// A field that must be present, as a string or `null` (nil).
+    func nullableString(_ name: StaticString) throws(WireError) -> String? {
+        guard let token = token(name) else { throw .missing(path(name)) }
+        if token.kind == .null { return nil }
+        guard token.kind == .string else { throw wrongType(token, name, "a string or null") }
+        return scanner.text(token)
+    }
+
+    /// A field that must be an integer (`4`, or `4.0` as JSON Schema allows).
+    func integer(_ name: StaticString) throws(WireError) -> Int {
+        guard let token = token(name) else { throw .missing(path(name)) }
+        return try integer(token, name)
+    }
+
+    func optionalInteger(_ name: StaticString) throws(WireError) -> Int? {
+        guard let token = token(name) else { return nil }
+        return try integer(token, name)
+    }
+
+    /// A field that must be a number; may come back infinite (`1e999`), which
+    /// `RecordLimits` then rejects as `invalid`.
+    func number(_ name: StaticString) throws(WireError) -> Double {
+        guard let token = token(name) else { throw .missing(path(name)) }
+        return try number(token, name)
+    }
+
+    func optionalNumber(_ name: StaticString) throws(WireError) -> Double? {
+        guard let token = token(name) else { return nil }
+        return try number(token, name)
+    }
+
+    // MARK: - Conversion
+
+    private func token(_ name: StaticString) -> JSONToken? {
+        for index in names.indices where names[index].utf8Start == name.utf8Start || Self.same(names[index], name) {
+            return self[index]
+        }
+        assertionFailure("data field \(name) is not declared by its format")
+        return nil
+    }
+
+    private func text(_ token: JSONToken, _ name: StaticString) throws(WireError) -> String {
+        guard token.kind == .string else { throw wrongType(token, name, "a string") }
+        return scanner.text(token)
+    }
+
+    private func integer(_ token: JSONToken, _ name: StaticString) throws(WireError) -> Int {
+        guard token.kind == .number else { throw wrongType(token, name, "an integer") }
+        switch JSONNumber.integer(raw(token), isPlainInteger: token.flag) {
+        case .value(let value): return value
+        case .notInteger: throw .wrongType(path(name), expected: "an integer, not a fraction")
+        case .outOfRange: throw .invalid(path(name), "is out of range")
+        }
+    }
+
+    private func number(_ token: JSONToken, _ name: StaticString) throws(WireError) -> Double {
+        guard token.kind == .number else { throw wrongType(token, name, "a number") }
+        return JSONNumber.double(raw(token))
+    }
+
+    private func raw(_ token: JSONToken) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end])
+    }
+
+    private func path(_ name: StaticString) -> String { "data.\(name)" }
+
+    private func wrongType(_ token: JSONToken, _ name: StaticString, _ expected: String) -> WireError {
+        .wrongType(path(name), expected: "\(expected), not \(token.kind.article)")
+    }
+
+    private static func same(_ lhs: StaticString, _ rhs: StaticString) -> Bool {
+        JSONScanner.same(
+            UnsafeRawBufferPointer(start: lhs.utf8Start, count: lhs.utf8CodeUnitCount),
+            UnsafeRawBufferPointer(start: rhs.utf8Start, count: rhs.utf8CodeUnitCount))
+    }
+}
+
+// MARK: - Quoting in messages
+
+/// `text` in quotes for a message, control characters escaped and cut to 80
+/// characters: records are untrusted, and messages end up in logs and read models.
+func quoted(_ text: String) -> String {
+    let scalars = text.unicodeScalars
+    guard scalars.count > 80 else { return text.debugDescription }
+    let cut = String(String.UnicodeScalarView(scalars.prefix(80))).debugDescription
+    return cut.dropLast() + "…\""
+}

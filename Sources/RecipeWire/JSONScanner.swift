@@ -1,0 +1,311 @@
+// MARK: - JSON scanner
+//
+// A byte-level scanner of RFC 8259 JSON over a borrowed buffer. It reads one
+// token at a time and builds no tree: the record decoder asks for the members it
+// expects and skips the rest. Whatever it accepts is valid JSON — strict grammar,
+// UTF-8 checked byte by byte, escapes and surrogate pairs checked — so tokens can
+// be converted later without checking again. Containers deeper than
+// `WireFormat.maxNestingDepth` are refused, which bounds the recursion, so no
+// input can exhaust the stack; the caller bounds the input size.
+
+/// A value found in the buffer, not yet converted.
+struct JSONToken {
+    enum Kind: UInt8 {
+        case string, number, object, array, bool, null
+
+        /// How messages name it.
+        var article: String {
+            switch self {
+            case .string: "a string"
+            case .number: "a number"
+            case .object: "an object"
+            case .array: "an array"
+            case .bool: "a boolean"
+            case .null: "null"
+            }
+        }
+    }
+
+    var kind: Kind
+    /// String: the first byte after the opening quote. Others: the first byte.
+    var start: Int
+    /// String: the closing quote. Others: one past the last byte.
+    var end: Int
+    /// String: holds a backslash escape. Number: a plain integer (no fraction or
+    /// exponent). Bool: true.
+    var flag: Bool
+}
+
+struct JSONScanner {
+    let bytes: UnsafeRawBufferPointer
+    private(set) var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    // MARK: - Structure
+
+    mutating func skipWhitespace() {
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x20, 0x0A, 0x0D, 0x09: offset &+= 1
+            default: return
+            }
+        }
+    }
+
+    /// Consumes `{` (after whitespace) as a container at `depth`.
+    mutating func openObject(depth: Int) throws(WireError) {
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "{") else { throw syntaxError("expected an object") }
+        guard depth <= WireFormat.maxNestingDepth else { throw tooDeep() }
+        offset &+= 1
+    }
+
+    /// The next member's key of an object opened with `openObject`, with its `:`
+    /// consumed; nil once the closing `}` is consumed. `first` tracks whether a
+    /// comma is due.
+    mutating func nextKey(first: inout Bool) throws(WireError) -> JSONToken? {
+        skipWhitespace()
+        guard offset < bytes.count else { throw syntaxError("unexpected end inside an object") }
+        if bytes[offset] == UInt8(ascii: "}") {
+            // Ends the object right after `{` or after a member; a `}` after a comma
+            // is refused below, where a key is demanded.
+            offset &+= 1
+            return nil
+        }
+        if !first {
+            guard bytes[offset] == UInt8(ascii: ",") else { throw syntaxError("expected , or } after a member") }
+            offset &+= 1
+            skipWhitespace()
+            guard offset < bytes.count else { throw syntaxError("unexpected end inside an object") }
+        }
+        guard bytes[offset] == UInt8(ascii: "\"") else { throw syntaxError("expected a member name in quotes") }
+        first = false
+        let key = try string()
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw syntaxError("expected : after a member name") }
+        offset &+= 1
+        return key
+    }
+
+    /// Any value. An object or array at `depth` is checked through to its end and
+    /// returned whole.
+    mutating func value(depth: Int) throws(WireError) -> JSONToken {
+        skipWhitespace()
+        guard offset < bytes.count else { throw syntaxError("expected a value") }
+        let start = offset
+        switch bytes[offset] {
+        case UInt8(ascii: "\""):
+            return try string()
+        case UInt8(ascii: "{"):
+            try openObject(depth: depth)
+            var first = true
+            while try nextKey(first: &first) != nil {
+                _ = try value(depth: depth &+ 1)
+            }
+            return JSONToken(kind: .object, start: start, end: offset, flag: false)
+        case UInt8(ascii: "["):
+            guard depth <= WireFormat.maxNestingDepth else { throw tooDeep() }
+            offset &+= 1
+            try skipArrayElements(depth: depth)
+            return JSONToken(kind: .array, start: start, end: offset, flag: false)
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return JSONToken(kind: .bool, start: start, end: offset, flag: true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return JSONToken(kind: .bool, start: start, end: offset, flag: false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return JSONToken(kind: .null, start: start, end: offset, flag: false)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try number()
+        default:
+            throw syntaxError("expected a value")
+        }
+    }
+
+    /// Only whitespace may follow the top-level value.
+    mutating func expectEnd() throws(WireError) {
+        skipWhitespace()
+        guard offset == bytes.count else { throw syntaxError("unexpected bytes after the record") }
+    }
+
+    private mutating func skipArrayElements(depth: Int) throws(WireError) {
+        skipWhitespace()
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+            offset &+= 1
+            return
+        }
+        while true {
+            _ = try value(depth: depth &+ 1)
+            skipWhitespace()
+            guard offset < bytes.count else { throw syntaxError("unexpected end inside an array") }
+            switch bytes[offset] {
+            case UInt8(ascii: ","): offset &+= 1
+            case UInt8(ascii: "]"): offset &+= 1; return
+            default: throw syntaxError("expected , or ] after an element")
+            }
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(WireError) {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count &- offset >= count else { throw syntaxError("expected a value") }
+        for index in 0..<count where bytes[offset &+ index] != word.utf8Start[index] {
+            throw syntaxError("expected a value")
+        }
+        offset &+= count
+    }
+
+    // MARK: - Numbers
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    private mutating func number() throws(WireError) -> JSONToken {
+        let start = offset
+        var plainInteger = true
+        if bytes[offset] == UInt8(ascii: "-") { offset &+= 1 }
+        guard offset < bytes.count, isDigit(bytes[offset]) else { throw syntaxError("expected a digit") }
+        if bytes[offset] == UInt8(ascii: "0") {
+            offset &+= 1
+        } else {
+            skipDigits()
+        }
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
+            plainInteger = false
+            offset &+= 1
+            guard offset < bytes.count, isDigit(bytes[offset]) else { throw syntaxError("expected a digit after .") }
+            skipDigits()
+        }
+        if offset < bytes.count, bytes[offset] | 0x20 == UInt8(ascii: "e") {
+            plainInteger = false
+            offset &+= 1
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") { offset &+= 1 }
+            guard offset < bytes.count, isDigit(bytes[offset]) else { throw syntaxError("expected a digit in the exponent") }
+            skipDigits()
+        }
+        return JSONToken(kind: .number, start: start, end: offset, flag: plainInteger)
+    }
+
+    private mutating func skipDigits() {
+        while offset < bytes.count, isDigit(bytes[offset]) { offset &+= 1 }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    // MARK: - Strings
+
+    /// A string starting at the opening quote under `offset`; leaves `offset` after
+    /// the closing quote.
+    private mutating func string() throws(WireError) -> JSONToken {
+        offset &+= 1
+        let start = offset
+        var escaped = false
+        let count = bytes.count
+        while offset < count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                let token = JSONToken(kind: .string, start: start, end: offset, flag: escaped)
+                offset &+= 1
+                return token
+            }
+            if byte < 0x80 {
+                // Plain ASCII is by far the most common case; keep it one compare away.
+                if byte >= 0x20, byte != UInt8(ascii: "\\") {
+                    offset &+= 1
+                    continue
+                }
+                if byte < 0x20 { throw syntaxError("control character in a string (write it as an escape)") }
+                escaped = true
+                try escape()
+            } else {
+                try utf8Sequence(lead: byte)
+            }
+        }
+        throw syntaxError("unterminated string")
+    }
+
+    /// The escape whose backslash is under `offset`.
+    private mutating func escape() throws(WireError) {
+        guard offset &+ 1 < bytes.count else { throw syntaxError("unterminated string") }
+        switch bytes[offset &+ 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            offset &+= 2
+        case UInt8(ascii: "u"):
+            let unit = try hex4(at: offset &+ 2)
+            offset &+= 6
+            switch unit {
+            case 0xD800...0xDBFF:
+                // A high surrogate must be followed by an escaped low one: Swift
+                // strings hold Unicode scalars, and a lone half is none.
+                guard offset &+ 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset &+ 1] == UInt8(ascii: "u"),
+                      case 0xDC00...0xDFFF = try hex4(at: offset &+ 2)
+                else { throw syntaxError("unpaired surrogate in a \\u escape") }
+                offset &+= 6
+            case 0xDC00...0xDFFF:
+                throw syntaxError("unpaired surrogate in a \\u escape")
+            default:
+                break
+            }
+        default:
+            throw syntaxError("unknown escape in a string")
+        }
+    }
+
+    private func hex4(at index: Int) throws(WireError) -> UInt16 {
+        guard index &+ 4 <= bytes.count else { throw syntaxError("unterminated \\u escape") }
+        var unit: UInt16 = 0
+        for position in index..<(index &+ 4) {
+            guard let digit = Self.hexValue(bytes[position]) else { throw syntaxError("bad hex digit in a \\u escape") }
+            unit = unit << 4 | UInt16(digit)
+        }
+        return unit
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- UInt8(ascii: "A") &+ 10
+        default: nil
+        }
+    }
+
+    /// One well-formed UTF-8 sequence (Unicode 15, table 3-7): no overlong forms,
+    /// no surrogates, nothing above U+10FFFF.
+    private mutating func utf8Sequence(lead: UInt8) throws(WireError) {
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw syntaxError("invalid UTF-8")
+        }
+        guard offset &+ length <= bytes.count else { throw syntaxError("invalid UTF-8") }
+        let second = bytes[offset &+ 1]
+        guard second >= low, second <= high else { throw syntaxError("invalid UTF-8") }
+        for index in 2..<max(2, length) where bytes[offset &+ index] & 0xC0 != 0x80 {
+            throw syntaxError("invalid UTF-8")
+        }
+        offset &+= length
+    }
+
+    // MARK: - Errors
+
+    /// Built only when the input is bad, so valid records pay for no strings.
+    func syntaxError(_ reason: String) -> WireError {
+        .malformed("Not valid JSON at byte \(offset): \(reason).")
+    }
+
+    private func tooDeep() -> WireError {
+        .malformed("Not valid JSON at byte \(offset): nested deeper than \(WireFormat.maxNestingDepth) levels.")
+    }
+}

@@ -1,0 +1,67 @@
+// MARK: - Topics
+
+/// The names of the recipe topics, with an environment prefix (`--topic-prefix`).
+/// Every layer takes topic names from here, never spelling them itself.
+///
+/// ```swift
+/// RecipeTopics().edits                     // "recipes.edits"
+/// RecipeTopics(prefix: "staging.").edits   // "staging.recipes.edits"
+/// ```
+public struct RecipeTopics: Sendable, Hashable {
+    /// Put before every name; empty by default.
+    public var prefix: String
+
+    public init(prefix: String = "") {
+        self.prefix = prefix
+    }
+
+    /// The log of commands: one CloudEvents record per command, keyed by recipe id.
+    public var edits: String { prefix + "recipes.edits" }
+
+    /// The latest committed snapshot of each recipe (compacted; later).
+    public var committed: String { prefix + "recipes.committed" }
+
+    /// Why `prefix` cannot start topic names, or nil when it can. Kafka allows
+    /// ASCII letters, digits, `.`, `_` and `-`, and names up to 249 characters.
+    ///
+    /// ```swift
+    /// if let problem = RecipeTopics.problem(withPrefix: value) { throw UsageError("--topic-prefix: \(problem)") }
+    /// ```
+    public static func problem(withPrefix prefix: String) -> String? {
+        let allowed = prefix.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
+            default:
+                false
+            }
+        }
+        guard allowed else { return "a topic prefix may hold only ASCII letters, digits, '.', '_' and '-'" }
+        let longest = max(RecipeTopics().edits.utf8.count, RecipeTopics().committed.utf8.count)
+        guard prefix.utf8.count + longest <= 249 else { return "the prefix makes topic names longer than 249 characters" }
+        return nil
+    }
+}
+
+// MARK: - Keys
+
+/// The Kafka key of a record: the recipe id's UTF-8 bytes, so that every command of
+/// one recipe lands on one partition, in order.
+///
+/// ```swift
+/// let key = RecordKey.key(forRecipe: envelope.recipeID)   // Array("5a8f2c1e-…".utf8)
+/// ```
+public enum RecordKey {
+    public static func key(forRecipe recipeID: String) -> [UInt8] {
+        Array(recipeID.utf8)
+    }
+
+    /// The recipe id a key names, or nil when the key is absent or not UTF-8.
+    public static func recipeID(fromKey key: [UInt8]?) -> String? {
+        guard let key else { return nil }
+        // Decoding repairs invalid UTF-8; if the bytes changed, they were not UTF-8.
+        let text = String(decoding: key, as: UTF8.self)
+        return text.utf8.elementsEqual(key) ? text : nil
+    }
+}

@@ -1,0 +1,184 @@
+import RecipeDomain
+
+// MARK: - Record decoder
+
+/// Reads a record of `recipes.edits` back into a command. Total: any bytes give
+/// either a `DecodedRecord` or a `WireError`, never a crash, and the work and
+/// memory are bounded by the record size cap (64 KiB, checked first) and the
+/// nesting cap (32).
+///
+/// ```swift
+/// switch RecordDecoder().decode(key: record.key, value: record.value) {
+/// case .success(let decoded): recipe.apply(decoded.envelope)
+/// case .failure(let error): rejections.add(partition, offset, error.code, error.message)
+/// }
+/// ```
+///
+/// Checks, in this order, each with its code: size (`tooLarge`); JSON syntax, UTF-8,
+/// nesting, repeated keys (`malformed`); `specversion` (`unsupportedVersion` unless
+/// 1.0); `type` (`unknownType`, or `unsupportedVersion` for a version this decoder
+/// does not read); the other attributes' presence and types (`malformed`); key =
+/// `subject` (`keyMismatch`); the shape of `data` (`malformed`); the domain's
+/// record-level limits (`invalid`, see `RecordLimits`).
+///
+/// Accepted beyond the canonical form: any member order and whitespace,
+/// extension attributes (ignored), any RFC 3339 time, integers written as `4.0`,
+/// `datacontenttype` and `dataschema` absent. A record's `dataschema` is not
+/// consulted: `type` alone decides how `data` is read.
+public struct RecordDecoder: Sendable {
+    let formats: DataFormats
+
+    public init() {
+        formats = .standard
+    }
+
+    /// With another upcasting table (tests of future versions).
+    init(formats: DataFormats) {
+        self.formats = formats
+    }
+
+    /// Decodes a record as consumed from Kafka. The key must be present and equal
+    /// the record's `subject` byte for byte.
+    public func decode(key: [UInt8]?, value: [UInt8]) -> Result<DecodedRecord, WireError> {
+        value.withUnsafeBytes { value in
+            guard let key else { return decode(value, key: .absent) }
+            return key.withUnsafeBytes { decode(value, key: .present($0)) }
+        }
+    }
+
+    /// Decodes a record without a key to compare with: for records read from files,
+    /// `recipes send` input, tests.
+    public func decode(value: [UInt8]) -> Result<DecodedRecord, WireError> {
+        value.withUnsafeBytes { decode($0, key: .unchecked) }
+    }
+
+    /// Decodes straight from borrowed memory (a consumer's own buffers); a nil key
+    /// is an absent key, as above.
+    public func decode(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer) -> Result<DecodedRecord, WireError> {
+        decode(value, key: key.map(KeyCheck.present) ?? .absent)
+    }
+
+    /// Decodes from borrowed memory without a key to compare with.
+    public func decode(value: UnsafeRawBufferPointer) -> Result<DecodedRecord, WireError> {
+        decode(value, key: .unchecked)
+    }
+
+    // MARK: - Steps
+
+    enum KeyCheck {
+        case present(UnsafeRawBufferPointer)
+        case absent
+        case unchecked
+    }
+
+    func decode(_ bytes: UnsafeRawBufferPointer, key: KeyCheck) -> Result<DecodedRecord, WireError> {
+        guard bytes.count <= WireFormat.maxRecordSize else {
+            return .failure(WireError(.tooLarge, "The record is \(bytes.count) bytes; at most \(WireFormat.maxRecordSize) are read."))
+        }
+        do throws(WireError) {
+            var scanner = JSONScanner(bytes)
+            let attributes = try EnvelopeAttributes(scanning: &scanner)
+            return .success(try decode(attributes, scanner, key: key))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func decode(_ attributes: EnvelopeAttributes, _ scanner: JSONScanner, key: KeyCheck) throws(WireError) -> DecodedRecord {
+        let reader = AttributeReader(attributes: attributes, scanner: scanner)
+        do throws(WireError) {
+            return try decode(reader, key: key)
+        } catch {
+            // Say which command and recipe the record meant, where it says so, so
+            // the rejection can be shown beside that recipe.
+            var error = error
+            error.commandID = try? reader.string(.id)
+            error.recipeID = try? reader.string(.subject)
+            throw error
+        }
+    }
+
+    private func decode(_ reader: AttributeReader, key: KeyCheck) throws(WireError) -> DecodedRecord {
+        guard try reader.stringToken(.specversion, equals: "1.0") else {
+            let version = quoted(try reader.string(.specversion))
+            throw WireError(.unsupportedVersion, "specversion \(version) is not supported; records are CloudEvents 1.0.",
+                            field: "specversion")
+        }
+        let format = try dataFormat(reader)
+        let commandID = try reader.string(.id)
+        let recipeID = try reader.string(.subject)
+        let source = try reader.string(.source)
+        if source.isEmpty { throw .malformed("source must not be empty.", field: "source") }
+        let time = try reader.time()
+        let actor = try reader.string(.actor)
+        if let contentType = reader.attributes[.datacontenttype] {
+            guard try reader.stringToken(.datacontenttype, equals: "application/json") else {
+                throw .malformed("datacontenttype must be application/json, not \(quoted(reader.scanner.text(contentType))).",
+                                 field: "datacontenttype")
+            }
+        }
+        try reader.checkNonEmptyIfPresent(.dataschema)
+        let expectedRevision = try reader.optionalInteger(.expectedrevision)
+
+        switch key {
+        case .unchecked:
+            break
+        case .absent:
+            throw WireError(.keyMismatch, "The record has no key; it must equal subject \(quoted(recipeID)), the recipe id.",
+                            field: "subject")
+        case .present(let key):
+            guard recipeID.utf8.elementsEqual(key) else {
+                throw WireError(.keyMismatch,
+                                "subject \(quoted(recipeID)) differs from the record key \(quoted(String(decoding: key, as: UTF8.self))).",
+                                field: "subject")
+            }
+        }
+
+        guard let dataToken = reader.attributes[.data] else { throw .missing("data") }
+        guard dataToken.kind == .object else { throw .wrongType("data", expected: "an object, not \(dataToken.kind.article)") }
+        let fields = try DataFields(object: dataToken, in: reader.scanner.bytes, names: format.fields)
+        let command = try format.read(fields)
+
+        let envelope = CommandEnvelope(
+            commandID: commandID, recipeID: recipeID, actor: actor, time: time,
+            expectedRevision: expectedRevision, command: command)
+        if let violation = RecordLimits.violation(in: envelope) { throw violation }
+        return DecodedRecord(envelope: envelope, source: source, typeVersion: format.version)
+    }
+
+    // MARK: - Type and version
+
+    /// `recipes.<Command>.v<N>` → the format that reads it.
+    private func dataFormat(_ reader: AttributeReader) throws(WireError) -> DataFormat {
+        guard let token = reader.attributes[.type] else { throw .missing("type") }
+        guard token.kind == .string else { throw .wrongType("type", expected: "a string, not \(token.kind.article)") }
+        let text = reader.scanner.textBytes(token)
+        let prefix = Array(WireFormat.typePrefix.utf8)
+        let unknown = { () -> WireError in
+            WireError(.unknownType,
+                      "type \(quoted(reader.scanner.text(token))) is not a recipes command (recipes.<Command>.v<N>).",
+                      field: "type")
+        }
+        guard text.starts(with: prefix), let dot = text.lastIndex(of: UInt8(ascii: ".")), dot >= prefix.count else {
+            throw unknown()
+        }
+        let kind = text.withUnsafeBytes { DataFormats.kind(named: UnsafeRawBufferPointer(rebasing: $0[prefix.count..<dot])) }
+        let versionText = text[(dot + 1)...]
+        guard let kind, let version = Self.version(versionText) else { throw unknown() }
+        guard let format = formats.format(kind, version: version) else {
+            let known = formats.versions(of: kind).map { "v\($0)" }.joined(separator: ", ")
+            throw WireError(.unsupportedVersion,
+                            "type \(quoted(reader.scanner.text(token))): this reader knows \(kind.rawValue) \(known) only.",
+                            field: "type")
+        }
+        return format
+    }
+
+    /// `v` and a positive decimal without leading zeros, at most six digits.
+    private static func version(_ text: ArraySlice<UInt8>) -> Int? {
+        guard text.first == UInt8(ascii: "v"), text.count >= 2, text.count <= 7 else { return nil }
+        let digits = text.dropFirst()
+        guard digits.first != UInt8(ascii: "0"), digits.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+}

@@ -1,0 +1,96 @@
+import RecipeDomain
+
+// MARK: - Record limits
+
+/// The domain's limits that a record is checked against on its own, without the
+/// recipe it is for: text lengths and number ranges from `RecipeLimits`, the same
+/// numbers the schemas in Schemas/ state as `maxLength`, `minimum`, `maximum`.
+///
+/// What is *not* checked here, and left to the fold so that it shows in the
+/// recipe's history with the domain's own code: rules that need judgement (blank
+/// text, the URL's form, the tag grammar, "an update changes something") and
+/// rules that need the recipe (unknown ids, counts, positions beyond the list).
+/// Ids and tag names that are only looked up (`ingredientId` of an update, `name`
+/// of `TagRemoved`) are not bounded either: a long one is simply not found.
+///
+/// The decoder rejects a record breaking a limit as `invalid`; producers call
+/// `violation(in:)` before appending, to refuse what every reader would reject:
+///
+/// ```swift
+/// if let problem = RecordLimits.violation(in: envelope) { return .badRequest(problem.code, problem.message) }
+/// ```
+public enum RecordLimits {
+    /// The first reason a reader would reject `envelope` once encoded, or nil.
+    /// An empty `id` or recipe id is `malformed` (CloudEvents requires both);
+    /// every other problem is `invalid` and names its field.
+    public static func violation(in envelope: CommandEnvelope) -> WireError? {
+        if envelope.commandID.isEmpty { return .malformed("id must not be empty.", field: "id") }
+        if let problem = maxLength(envelope.commandID, RecipeLimits.maxIdentifierLength, "id") { return problem }
+        if envelope.recipeID.isEmpty { return .malformed("subject must not be empty.", field: "subject") }
+        if let revision = envelope.expectedRevision, !(0...JSONNumber.maxSafeInteger).contains(revision) {
+            return .invalid("expectedrevision", "must be from 0 to \(JSONNumber.maxSafeInteger), not \(revision)")
+        }
+        return violation(in: envelope.command)
+    }
+
+    /// The first field of `command`'s data that breaks a record-level limit, or nil.
+    public static func violation(in command: RecipeCommand) -> WireError? {
+        switch command {
+        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .ingredientRemoved, .instructionRemoved,
+             .tagRemoved:
+            return nil
+        case .titleChanged(let title):
+            return maxLength(title, RecipeLimits.maxTitleLength, "data.title")
+        case .servingsChanged(let servings):
+            return range(servings, RecipeLimits.servings, "data.servings")
+        case .imageChanged(let url):
+            return url.flatMap { maxLength($0, RecipeLimits.maxImageURLLength, "data.url") }
+        case .ingredientAdded(let name, let amount, let metric, let ingredientID):
+            return maxLength(name, RecipeLimits.maxIngredientNameLength, "data.name")
+                ?? self.amount(amount)
+                ?? maxLength(metric, RecipeLimits.maxMetricLength, "data.metric")
+                ?? ingredientID.flatMap { maxLength($0, RecipeLimits.maxIdentifierLength, "data.ingredientId") }
+        case .ingredientUpdated(_, let name, let amount, let metric):
+            return name.flatMap { maxLength($0, RecipeLimits.maxIngredientNameLength, "data.name") }
+                ?? amount.flatMap(self.amount)
+                ?? metric.flatMap { maxLength($0, RecipeLimits.maxMetricLength, "data.metric") }
+        case .instructionAdded(let description, let position, let instructionID):
+            return maxLength(description, RecipeLimits.maxDescriptionLength, "data.description")
+                ?? position.flatMap { range($0, 1...(RecipeLimits.maxInstructions + 1), "data.position") }
+                ?? instructionID.flatMap { maxLength($0, RecipeLimits.maxIdentifierLength, "data.instructionId") }
+        case .instructionUpdated(_, let description):
+            return maxLength(description, RecipeLimits.maxDescriptionLength, "data.description")
+        case .instructionMoved(_, let position):
+            return range(position, 1...RecipeLimits.maxInstructions, "data.position")
+        case .tagAdded(let text), .tagChanged(_, let text):
+            return maxLength(text, RecipeLimits.maxTagTextLength, "data.text")
+        }
+    }
+
+    // MARK: - Checks
+
+    /// Amounts: finite, greater than zero, at most `RecipeLimits.maxIngredientAmount`.
+    private static func amount(_ amount: Double) -> WireError? {
+        guard amount.isFinite else { return .invalid("data.amount", "must be a finite number") }
+        // Written so that NaN fails too, though it cannot get here.
+        guard amount > 0, amount <= RecipeLimits.maxIngredientAmount else {
+            return .invalid("data.amount", "must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount))")
+        }
+        return nil
+    }
+
+    private static func range(_ value: Int, _ range: ClosedRange<Int>, _ field: String) -> WireError? {
+        guard !range.contains(value) else { return nil }
+        return .invalid(field, "must be from \(range.lowerBound) to \(range.upperBound), not \(value)")
+    }
+
+    /// Lengths count Unicode scalars, as the domain and JSON Schema's `maxLength` do.
+    private static func maxLength(_ text: String, _ limit: Int, _ field: String) -> WireError? {
+        // UTF-8 takes 1…4 bytes per scalar: the byte count (O(1) for native
+        // strings) settles nearly every case without walking the text.
+        let bytes = text.utf8.count
+        if bytes <= limit { return nil }
+        if bytes <= limit * 4, text.unicodeScalars.count <= limit { return nil }
+        return .invalid(field, "is longer than \(limit) characters")
+    }
+}

@@ -1,0 +1,111 @@
+import RecipeDomain
+
+// MARK: - Data formats and upcasting
+//
+// Every (command, version) the decoder reads has one `DataFormat`: the field
+// names of its `data` and a reader that turns them into *today's* command. There
+// is no chain v1 → v2 → v3: each version's reader maps straight to the current
+// `RecipeCommand`, so one place per version holds all it takes to read it, and
+// when the domain's command changes the compiler points at every reader to adjust.
+//
+// Adding version 2 of a command:
+// 1. Schemas/commands/<Command>.v2.schema.json, and its line in envelope.schema.json.
+// 2. A `DataFormat(.<kind>, version: 2, …)` in a new file DataFormats+V2.swift,
+//    listed in `DataFormats.standard` below.
+// 3. The encoder's case for the command writes the v2 shape (it always writes
+//    the newest version); the v1 reader stays, so old records keep decoding.
+// A version the table lacks is `unsupportedVersion`, never guessed at.
+
+/// How to read one version of one command's `data`.
+struct DataFormat: Sendable {
+    typealias Reader = @Sendable (DataFields) throws(WireError) -> RecipeCommand
+
+    let kind: RecipeCommand.Kind
+    let version: Int
+    /// The members `data` may have, in canonical order; the reader says which are required.
+    let fields: [StaticString]
+    let read: Reader
+
+    init(_ kind: RecipeCommand.Kind, version: Int, fields: [StaticString], read: @escaping Reader) {
+        precondition(fields.count <= DataFields.capacity, "a data format has at most \(DataFields.capacity) fields")
+        precondition(version >= 1)
+        self.kind = kind
+        self.version = version
+        self.fields = fields
+        self.read = read
+    }
+}
+
+/// The upcasting table: every data version the decoder reads, per command.
+struct DataFormats: Sendable {
+    /// Today's table. A new version's formats are appended here.
+    static let standard = DataFormats(version1)
+
+    /// Indexed by `kind.ordinal`, then by version - 1; nil for a missing version.
+    private let table: [[DataFormat?]]
+
+    init(_ formats: [DataFormat]) {
+        var table = [[DataFormat?]](repeating: [], count: RecipeCommand.Kind.allCases.count)
+        for format in formats {
+            let ordinal = format.kind.ordinal
+            if table[ordinal].count < format.version {
+                table[ordinal] += Array(repeating: nil, count: format.version - table[ordinal].count)
+            }
+            precondition(table[ordinal][format.version - 1] == nil, "\(format.kind) v\(format.version) listed twice")
+            table[ordinal][format.version - 1] = format
+        }
+        self.table = table
+    }
+
+    func format(_ kind: RecipeCommand.Kind, version: Int) -> DataFormat? {
+        let versions = table[kind.ordinal]
+        guard version >= 1, version <= versions.count else { return nil }
+        return versions[version - 1]
+    }
+
+    func currentVersion(of kind: RecipeCommand.Kind) -> Int {
+        table[kind.ordinal].count
+    }
+
+    func versions(of kind: RecipeCommand.Kind) -> [Int] {
+        table[kind.ordinal].compactMap { $0?.version }
+    }
+
+    // MARK: - Command names
+
+    private static let names: [(name: [UInt8], kind: RecipeCommand.Kind)] =
+        RecipeCommand.Kind.allCases.map { (Array($0.rawValue.utf8), $0) }
+
+    /// The command whose name is `name` exactly (case-sensitive), if any.
+    static func kind(named name: UnsafeRawBufferPointer) -> RecipeCommand.Kind? {
+        for entry in names where entry.name.withUnsafeBytes({ JSONScanner.same($0, name) }) {
+            return entry.kind
+        }
+        return nil
+    }
+}
+
+extension RecipeCommand.Kind {
+    /// Position in `allCases`, without hashing or searching.
+    var ordinal: Int {
+        switch self {
+        case .draftStarted: 0
+        case .titleChanged: 1
+        case .servingsChanged: 2
+        case .imageChanged: 3
+        case .ingredientAdded: 4
+        case .ingredientUpdated: 5
+        case .ingredientRemoved: 6
+        case .instructionAdded: 7
+        case .instructionUpdated: 8
+        case .instructionRemoved: 9
+        case .instructionMoved: 10
+        case .tagAdded: 11
+        case .tagChanged: 12
+        case .tagRemoved: 13
+        case .recipeSaved: 14
+        case .draftDiscarded: 15
+        case .recipeDeleted: 16
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import RecipeDomain
+
+// MARK: - Wire format constants
+
+/// The fixed facts of the record format on `recipes.edits`, in one place, for the
+/// producer side (headers), the decoder (limits) and the tests (schema paths).
+///
+/// ```swift
+/// let header = KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)
+/// ```
+public enum WireFormat {
+    /// Name of the Kafka header every record carries.
+    public static let contentTypeHeaderName = "content-type"
+    /// Its value: a CloudEvent in structured mode, JSON.
+    public static let contentType = "application/cloudevents+json"
+    /// The CloudEvents version written and the only one read.
+    public static let specVersion = "1.0"
+    /// `datacontenttype` of every record: `data` is a JSON object.
+    public static let dataContentType = "application/json"
+
+    /// Largest record value, in bytes, that is decoded; checked before parsing.
+    public static let maxRecordSize = 64 * 1024
+    /// Deepest nesting of objects and arrays a record may have. The envelope is
+    /// depth 1 and `data` depth 2; the rest is headroom for extensions. Bounding it
+    /// bounds the stack the parser uses, whatever the bytes.
+    public static let maxNestingDepth = 32
+
+    /// Prefix of every `type`, e.g. `recipes.IngredientAdded.v1`.
+    public static let typePrefix = "recipes."
+
+    /// The CloudEvents `type` of a command kind at a data version.
+    ///
+    /// ```swift
+    /// WireFormat.typeName(.ingredientAdded, version: 1) // "recipes.IngredientAdded.v1"
+    /// ```
+    public static func typeName(_ kind: RecipeCommand.Kind, version: Int) -> String {
+        "\(typePrefix)\(kind.rawValue).v\(version)"
+    }
+
+    /// The `dataschema` of a command kind at a data version: the schema file of its
+    /// `data`, relative to the repository root.
+    ///
+    /// ```swift
+    /// WireFormat.dataSchema(.tagAdded, version: 1) // "Schemas/commands/TagAdded.v1.schema.json"
+    /// ```
+    public static func dataSchema(_ kind: RecipeCommand.Kind, version: Int) -> String {
+        "Schemas/commands/\(kind.rawValue).v\(version).schema.json"
+    }
+
+    /// The data version the encoder writes for `kind`: the newest the decoder reads.
+    public static func currentVersion(of kind: RecipeCommand.Kind) -> Int {
+        DataFormats.standard.currentVersion(of: kind)
+    }
+
+    /// Every data version the decoder reads for `kind`, oldest first.
+    public static func knownVersions(of kind: RecipeCommand.Kind) -> [Int] {
+        DataFormats.standard.versions(of: kind)
+    }
+}

@@ -1,1 +1,0 @@
-// placeholder until the record format lands; delete me

@@ -1,0 +1,116 @@
+import Foundation
+import Kafka
+import RecipeDomain
+import RecipeProjection
+import RecipeWire
+
+/// `recipes bench project`.
+enum ProjectBenchmark {
+    static let spec = CommandSpec(
+        name: "recipes bench project",
+        summary: "Project a topic of recipe commands into a fresh store, next to raw consumption of the same topic, and print commands/s and peak memory.",
+        usage: "recipes bench project [--commands N] [--recipes R] [--partitions P] [--db FILE]",
+        options: [
+            .value("commands", "N", "Commands in the topic.", default: "1000000"),
+            .value("recipes", "R", "Recipes they edit.", default: "10000"),
+            .value("partitions", "P", "Partitions (the embedded broker keeps 5 MiB each).", default: "128"),
+            .value("db", "FILE", "Store to create (deleted first).", default: "/tmp/recipes-bench.db"),
+            .value("seed", "S", "Seed of the command mix.", default: "1"),
+        ])
+
+    static func run(_ arguments: [String]) async throws {
+        let args = try ParsedArguments(arguments, spec: spec)
+        try args.expectNoPositionals()
+        let commands = try args.int("commands", in: 1...10_000_000)!
+        let recipes = try args.int("recipes", in: 1...1_000_000)!
+        let partitions = try args.int("partitions", in: 1...1024)!
+        let path = args.string("db")!
+        let seed = try args.int("seed", in: 0...Int.max)!
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = RecipeTopics().edits
+        try kafka.createTopic(topic, partitions: partitions)
+        let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
+        say("bench project: \(commands) commands over \(recipes) recipes, \(partitions) partitions")
+        let bytes = try await publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
+        say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))
+
+        let rawStart = ContinuousClock.now
+        let consumed = try consumeRaw(topic: topic, config: config, records: commands)
+        let rawSeconds = (ContinuousClock.now - rawStart).seconds
+        say(String(format: "  raw consumption      %10.0f records/s  (%d records, %.2f s)", Double(consumed) / rawSeconds, consumed, rawSeconds))
+
+        resetPeakMemory()
+        var rssAtTenth: Int?
+        let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: 10_000)
+        let start = ContinuousClock.now
+        let totals = try projector.catchUp(timeout: .seconds(3600)) { totals in
+            if rssAtTenth == nil, totals.records >= commands / 10 { rssAtTenth = peakMemoryKB() }
+        }
+        let seconds = (ContinuousClock.now - start).seconds
+        let rssAtEnd = peakMemoryKB()
+        say(String(format: "  projection           %10.0f commands/s  (%d commands: %d accepted, %d rejected, %d duplicates; %.2f s)",
+                   Double(totals.records) / seconds, totals.records, totals.accepted, totals.rejected, totals.duplicates, seconds))
+        say(String(format: "  = %.1f%% of raw consumption", 100 * (Double(totals.records) / seconds) / (Double(consumed) / rawSeconds)))
+        say("  peak RSS: \(rssAtTenth.map { "\($0 / 1024) MiB" } ?? "?") at \(commands / 10) commands, \(rssAtEnd / 1024) MiB at \(totals.records)")
+    }
+
+    /// Generates the mix in chunks and appends it, so the whole log never sits in memory.
+    static func publish(commands: Int, recipes: Int, seed: UInt64, topic: String, config: KafkaConfig) async throws -> Int {
+        let producer = try KafkaProducer(config: config)
+        let encoder = RecordEncoder(source: "bench")
+        var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.02, duplicateRate: 0.01, expectedRevisionRate: 0.02)
+        var states = (0..<recipes).map { _ in Recipe(id: generator.uuid()) }
+        let header = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
+        var bytes = 0, sent = 0
+        var pending: [KafkaPendingBatch] = []
+        while sent < commands {
+            var batch: [KafkaProducerMessage] = []
+            for _ in 0..<min(10_000, commands - sent) {
+                let index = Int(generator.random.next() % UInt64(recipes))
+                // A deleted recipe takes no more edits in real use: a new one takes its place.
+                if states[index].isDeleted { states[index] = Recipe(id: generator.uuid()) }
+                let envelope = generator.nextEnvelope(for: states[index])
+                _ = states[index].apply(envelope)
+                let value = encoder.encode(envelope)
+                bytes += value.count
+                batch.append(KafkaProducerMessage(topic: topic, key: envelope.recipeID, value: value, headers: header))
+            }
+            sent += batch.count
+            pending.append(producer.enqueue(batch))
+            if pending.count == 8 { try await pending.removeFirst().results().forEach { _ = try $0.get() } }
+        }
+        for batch in pending { try await batch.results().forEach { _ = try $0.get() } }
+        try await producer.shutdown()
+        return bytes
+    }
+
+    static func consumeRaw(topic: String, config: KafkaConfig, records: Int) throws -> Int {
+        var consumerConfig = config
+        consumerConfig["fetch.max.bytes"] = String(32 << 20)
+        let consumer = try KafkaConsumer(config: consumerConfig)
+        defer { consumer.close() }
+        try consumer.assign(topic: topic)
+        var count = 0
+        let deadline = ContinuousClock.now + .seconds(600)
+        while count < records, ContinuousClock.now < deadline {
+            count += try consumer.poll(maxRecords: 10_000, timeout: .milliseconds(100)).count
+        }
+        return count
+    }
+}
+
+/// Peak resident memory of this process (VmHWM), in KiB.
+func peakMemoryKB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+    }
+    return 0
+}
+
+/// Starts peak-memory accounting afresh (Linux: writing 5 to clear_refs resets VmHWM).
+func resetPeakMemory() {
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Kafka
+import RecipeProjection
+
+/// `recipes project`: a projector worker.
+enum ProjectCommand {
+    static let spec = CommandSpec(
+        name: "recipes project",
+        summary: "Consume the edits topic and keep a store's read models current, until SIGTERM or Ctrl-C.",
+        usage: "recipes project --brokers B [--db FILE] [--group NAME] [options]",
+        options: KafkaOptions.specs + [
+            StoreOptions.db,
+            .value("group", "NAME", "Share the store with other workers in this consumer group (default: replica mode, every partition)."),
+            .value("batch", "N", "Records per transaction at most.", default: "5000"),
+            .value("progress", "SECONDS", "Seconds between progress lines.", default: "5"),
+        ],
+        discussion: """
+            Each transaction writes the changed rows and the next offset of every partition it consumed,
+            so a worker killed at any moment resumes exactly where it stopped. On SIGTERM or Ctrl-C it
+            finishes the transaction in progress and exits 0.
+            """)
+
+    static func run(_ arguments: [String]) async throws {
+        let args = try ParsedArguments(arguments, spec: spec)
+        try args.expectNoPositionals()
+        let config = try KafkaOptions.config(args)
+        let topic = try KafkaOptions.topics(args).edits
+        let path = args.string("db")!
+        let mode: Projector.Mode = args.string("group").map { .group($0) } ?? .replica
+        let batch = try args.int("batch", in: 1...1_000_000)!
+        let interval = try args.int("progress", in: 1...3600)!
+
+        let projector = try Projector(storePath: path, kafka: config, topic: topic, mode: mode, batchSize: batch)
+        let stop = StopSignal()
+        let signals = TerminationSignals { stop.set() }
+        say("projecting \(topic) from \(config.bootstrapServers) into \(path) (\(mode == .replica ? "replica mode" : "group \(args.string("group")!)"))")
+        try projector.run(until: stop, progressInterval: .seconds(interval)) { progress in
+            let totals = progress.totals
+            let lag = progress.lag.values.reduce(0, +)
+            let perPartition = progress.lag.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
+            say("records \(totals.records) (accepted \(totals.accepted), rejected \(totals.rejected), duplicates \(totals.duplicates)); lag \(lag) [\(perPartition)]")
+        }
+        withExtendedLifetime(signals) {}
+        say("stopped")
+    }
+}

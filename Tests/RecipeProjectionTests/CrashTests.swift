@@ -1,0 +1,138 @@
+import Foundation
+import Kafka
+import RecipeDomain
+import RecipeProjection
+import RecipeWire
+import Testing
+
+/// The `recipes` executable that `swift build --build-tests` built beside the tests.
+let recipesExecutable: String = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return root.appendingPathComponent(".build/debug/recipes").path
+}()
+
+/// A random but realistic stream: drafts of edits, saves, discards, deletes,
+/// a few invalid commands and duplicates, over many recipes, interleaved.
+func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnvelope] {
+    var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.03, duplicateRate: 0.01, expectedRevisionRate: 0.05)
+    var states = (0..<recipes).map { _ in Recipe(id: generator.uuid()) }
+    var stream: [CommandEnvelope] = []
+    stream.reserveCapacity(count)
+    while stream.count < count {
+        let index = Int(generator.random.next() % UInt64(recipes))
+        let envelope = generator.nextEnvelope(for: states[index])
+        _ = states[index].apply(envelope)
+        stream.append(envelope)
+    }
+    return stream
+}
+
+/// Starts `recipes project` against the fixture's broker and store.
+func startProjectorProcess(_ fixture: ProjectionFixture, storePath: String, extra: [String] = []) throws -> Process {
+    guard FileManager.default.isExecutableFile(atPath: recipesExecutable) else {
+        throw ProjectorProcessError(description: "\(recipesExecutable) is missing: build with `swift build --build-tests`")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: recipesExecutable)
+    process.arguments = ["project", "--brokers", fixture.kafka.bootstrapServers, "--db", storePath, "--progress", "1"] + extra
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    // A killed group member is noticed after the session timeout: keep it short.
+    process.environment = ProcessInfo.processInfo.environment.merging(
+        ["KAFKA_SESSION_TIMEOUT_MS": "6000", "KAFKA_HEARTBEAT_INTERVAL_MS": "500"]) { $1 }
+    try process.run()
+    return process
+}
+
+struct ProjectorProcessError: Error, CustomStringConvertible { let description: String }
+
+/// Waits until the store at `path` has consumed every partition up to its high watermark.
+func waitUntilCaughtUp(_ fixture: ProjectionFixture, storePath: String, deadline: Duration = .seconds(120)) async throws {
+    let consumer = try KafkaConsumer(config: fixture.config)
+    defer { consumer.close() }
+    let highs = try (0..<Int32(fixture.partitions)).map {
+        ($0, try consumer.watermarks(KafkaTopicPartition(topic: fixture.topic, partition: $0)).high)
+    }
+    let end = ContinuousClock.now + deadline
+    while true {
+        if FileManager.default.fileExists(atPath: storePath),
+           let stored = try? ReadModel(path: storePath).positions(),
+           highs.allSatisfy({ partition, high in (stored[partition] ?? 0) >= high }) {
+            return
+        }
+        guard ContinuousClock.now < end else {
+            Issue.record("the projector did not catch up within \(deadline)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+}
+
+@Suite("Crash safety and group mode, with real projector processes")
+struct CrashTests {
+    @Test("a projector killed with SIGKILL at random moments ends with the same store as one that never stopped")
+    func killedProjectorMatchesUninterrupted() async throws {
+        let fixture = try ProjectionFixture(partitions: 16)
+        let stream = commandStream(count: 50_000, recipes: 1_000, seed: 7)
+        let crashedStore = fixture.storePath + ".crashed.db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: crashedStore + suffix) } }
+
+        // Publish while the projector is killed and restarted.
+        let publishing = Task {
+            for start in stride(from: 0, to: stream.count, by: 2_000) {
+                try await fixture.send(Array(stream[start..<min(start + 2_000, stream.count)]))
+            }
+        }
+        var random = SplitMix64(seed: 99)
+        for _ in 0..<12 {
+            let process = try startProjectorProcess(fixture, storePath: crashedStore)
+            try await Task.sleep(for: .milliseconds(150 + Int(random.next() % 600)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+        }
+        try await publishing.value
+        let last = try startProjectorProcess(fixture, storePath: crashedStore)
+        try await waitUntilCaughtUp(fixture, storePath: crashedStore)
+        last.terminate()
+        last.waitUntilExit()
+        #expect(last.terminationStatus == 0, "SIGTERM stops the projector cleanly")
+
+        let summary = try fixture.project()
+        #expect(summary.accepted > 40_000)
+        let reference = try StoreDump.string(storeAt: fixture.storePath)
+        let crashed = try StoreDump.string(storeAt: crashedStore)
+        #expect(crashed.count == reference.count)
+        #expect(crashed == reference, "first difference: \(firstDifference(crashed, reference))")
+    }
+
+    @Test("two projector processes in a group share a store; when one is killed the other takes over")
+    func groupModeTakeover() async throws {
+        let fixture = try ProjectionFixture(partitions: 8)
+        let stream = commandStream(count: 8_000, recipes: 200, seed: 11)
+        try await fixture.send(Array(stream[..<4_000]))
+        let shared = fixture.storePath + ".shared.db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: shared + suffix) } }
+        let group = "projectors-\(UUID().uuidString.prefix(8))"
+        let first = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group])
+        let second = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group])
+        try await waitUntilCaughtUp(fixture, storePath: shared)
+        kill(second.processIdentifier, SIGKILL)
+        second.waitUntilExit()
+        try await fixture.send(Array(stream[4_000...]))
+        try await waitUntilCaughtUp(fixture, storePath: shared)
+        first.terminate()
+        first.waitUntilExit()
+
+        try fixture.project()
+        let reference = try StoreDump.string(storeAt: fixture.storePath)
+        let groupDump = try StoreDump.string(storeAt: shared)
+        #expect(groupDump == reference, "first difference: \(firstDifference(groupDump, reference))")
+    }
+}
+
+func firstDifference(_ a: String, _ b: String) -> String {
+    let (linesA, linesB) = (a.split(separator: "\n"), b.split(separator: "\n"))
+    for (x, y) in zip(linesA, linesB) where x != y { return "\(x.prefix(300)) ≠ \(y.prefix(300))" }
+    return linesA.count == linesB.count ? "none" : "line counts \(linesA.count) vs \(linesB.count)"
+}

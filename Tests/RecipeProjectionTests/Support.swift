@@ -1,0 +1,60 @@
+import Foundation
+import Kafka
+import RecipeDomain
+import RecipeProjection
+import RecipeWire
+import Testing
+
+/// An embedded cluster with the edits topic, a producer of encoded commands,
+/// and a fresh store file: what every projection test starts from.
+final class ProjectionFixture: Sendable {
+    let kafka: EmbeddedKafka
+    let producer: KafkaProducer
+    let topic = RecipeTopics().edits
+    let storePath: String
+    let partitions: Int
+    private let encoder = RecordEncoder(source: "projection-tests")
+
+    init(partitions: Int = 4) throws {
+        kafka = try EmbeddedKafka(brokers: 1)
+        try kafka.createTopic(topic, partitions: partitions)
+        producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
+        storePath = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).db").path
+        self.partitions = partitions
+    }
+
+    deinit {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
+    }
+
+    var config: KafkaConfig { KafkaConfig(bootstrapServers: kafka.bootstrapServers) }
+
+    /// Appends commands for one recipe, in order, and returns their positions.
+    @discardableResult
+    func send(_ recipeID: String, _ commands: [RecipeCommand], actor: String = "alice",
+              time: Int64 = 1_796_000_000_000) async throws -> [KafkaDeliveryReport] {
+        try await send(commands.enumerated().map { index, command in
+            CommandEnvelope(commandID: UUID().uuidString, recipeID: recipeID, actor: actor,
+                            time: Timestamp(millisecondsSinceEpoch: time + Int64(index) * 1000), command: command)
+        })
+    }
+
+    @discardableResult
+    func send(_ envelopes: [CommandEnvelope]) async throws -> [KafkaDeliveryReport] {
+        let messages = envelopes.map {
+            KafkaProducerMessage(topic: topic, key: $0.recipeID, value: encoder.encode($0),
+                                 headers: [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)])
+        }
+        return try await producer.sendBatch(messages).map { try $0.get() }
+    }
+
+    /// Runs a projector until it has applied everything in the topic.
+    @discardableResult
+    func project(mode: Projector.Mode = .replica) throws -> BatchSummary {
+        try Projector(storePath: storePath, kafka: config, topic: topic, mode: mode).catchUp()
+    }
+
+    func readModel() throws -> ReadModel { try ReadModel(path: storePath) }
+}
+
+func newRecipeID() -> String { UUID().uuidString.lowercased() }

@@ -1,0 +1,36 @@
+import Foundation
+import RecipeDomain
+import RecipeWire
+import Testing
+
+/// A record as someone would type it for `kcat -P`: pretty-printed, members in
+/// another order, escapes, an offset time, `2.5e2` and `4.0` for integers, and
+/// an extension attribute (`traceparent`) to ignore.
+@Suite("Hand-written records")
+struct HandWrittenRecordTests {
+    @Test func aPrettyPrintedRecordInAnotherOrderDecodes() throws {
+        let bytes = try [UInt8](Data(contentsOf: WireTestSupport.fixturesDirectory.appendingPathComponent("kcat-IngredientAdded.json")))
+        let decoded = try WireTestSupport.decode(bytes).get()
+        #expect(decoded.envelope == GoldenCases.all.first { $0.name == "IngredientAdded" }!.envelope)
+        #expect(decoded.source == "kcat")
+        #expect(decoded.typeVersion == 1)
+        // Written back, it is the canonical record (but for the source).
+        let canonical = try String(contentsOf: GoldenCases.goldenFile("IngredientAdded"), encoding: .utf8)
+        #expect(WireTestSupport.text(RecordEncoder(source: "kcat").encode(decoded.envelope))
+                == canonical.replacingOccurrences(of: "recipes-cli", with: "kcat"))
+    }
+
+    @Test func optionalAttributesMayBeLeftOut() throws {
+        let minimal = #"{"specversion":"1.0","id":"c1","source":"/tools/import","type":"recipes.RecipeSaved.v1","subject":"r1","time":"2026-12-01t10:15:00z","actor":"","data":{}}"#
+        let decoded = try WireTestSupport.decode(minimal, key: "r1").get()
+        #expect(decoded.envelope == CommandEnvelope(
+            commandID: "c1", recipeID: "r1", actor: "", time: GoldenCases.time, expectedRevision: nil, command: .recipeSaved))
+    }
+
+    @Test func imageChangedWithNullRemovesThePicture() throws {
+        let record = WrongExamples.record("ImageChanged", data: #"{"url":null}"#)
+        #expect(try WireTestSupport.decode(record).get().envelope.command == .imageChanged(url: nil))
+        let encoded = WireTestSupport.text(WireTestSupport.encoder.encode(GoldenCases.envelope(.imageChanged(url: nil))))
+        #expect(encoded.hasSuffix(#""data":{"url":null}}"#))
+    }
+}

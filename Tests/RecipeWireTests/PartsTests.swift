@@ -1,0 +1,149 @@
+import RecipeDomain
+@testable import RecipeWire
+import Testing
+
+@Suite("Topics, keys, header")
+struct TopicsTests {
+    @Test func topicNamesTakeThePrefix() {
+        #expect(RecipeTopics().edits == "recipes.edits")
+        #expect(RecipeTopics(prefix: "staging.").edits == "staging.recipes.edits")
+        #expect(RecipeTopics(prefix: "dev-").committed == "dev-recipes.committed")
+    }
+
+    @Test func prefixesAreCheckedAgainstKafkasRules() {
+        #expect(RecipeTopics.problem(withPrefix: "") == nil)
+        #expect(RecipeTopics.problem(withPrefix: "team_a.staging-1.") == nil)
+        #expect(RecipeTopics.problem(withPrefix: "staging/") != nil)
+        #expect(RecipeTopics.problem(withPrefix: "prod ") != nil)
+        #expect(RecipeTopics.problem(withPrefix: String(repeating: "a", count: 240)) != nil)
+    }
+
+    @Test func theKeyIsTheRecipeIdsUTF8() {
+        #expect(RecordKey.key(forRecipe: "5a8f-é") == Array("5a8f-é".utf8))
+        #expect(RecordKey.recipeID(fromKey: Array("r-1".utf8)) == "r-1")
+        #expect(RecordKey.recipeID(fromKey: [0xFF]) == nil)
+        #expect(RecordKey.recipeID(fromKey: nil) == nil)
+    }
+
+    @Test func theHeaderIsCloudEventsJSON() {
+        #expect(WireFormat.contentTypeHeaderName == "content-type")
+        #expect(WireFormat.contentType == "application/cloudevents+json")
+        #expect(WireFormat.typeName(.ingredientAdded, version: 1) == "recipes.IngredientAdded.v1")
+        #expect(WireFormat.dataSchema(.tagAdded, version: 1) == "Schemas/commands/TagAdded.v1.schema.json")
+    }
+}
+
+@Suite("RFC 3339")
+struct RFC3339Tests {
+    func parse(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { RFC3339.parse(UnsafeRawBufferPointer($0))?.millisecondsSinceEpoch }
+    }
+
+    @Test func writesUTCWithMillisecondsOnlyWhenNotZero() {
+        #expect(RFC3339.string(Timestamp(millisecondsSinceEpoch: 0)) == "1970-01-01T00:00:00Z")
+        #expect(RFC3339.string(GoldenCases.time) == "2026-12-01T10:15:00Z")
+        #expect(RFC3339.string(Timestamp(millisecondsSinceEpoch: 1_796_120_100_123)) == "2026-12-01T10:15:00.123Z")
+        #expect(RFC3339.string(Timestamp(millisecondsSinceEpoch: 1_796_120_100_007)) == "2026-12-01T10:15:00.007Z")
+        #expect(RFC3339.string(Timestamp(millisecondsSinceEpoch: -1)) == "1969-12-31T23:59:59.999Z")
+        #expect(RFC3339.string(Timestamp(millisecondsSinceEpoch: 951_782_400_000)) == "2000-02-29T00:00:00Z")
+        #expect(RFC3339.string(Timestamp(millisecondsSinceEpoch: .max)) == "9999-12-31T23:59:59.999Z")
+        #expect(RFC3339.string(Timestamp(millisecondsSinceEpoch: .min)) == "0000-01-01T00:00:00Z")
+    }
+
+    @Test func readsEveryRFC3339Form() {
+        let expected: Int64 = 1_796_120_100_000
+        #expect(parse("2026-12-01T10:15:00Z") == expected)
+        #expect(parse("2026-12-01t10:15:00z") == expected)
+        #expect(parse("2026-12-01T11:15:00+01:00") == expected)
+        #expect(parse("2026-12-01T05:45:00-04:30") == expected)
+        #expect(parse("2026-12-01T10:15:00.000Z") == expected)
+        #expect(parse("2026-12-01T10:15:00.1Z") == expected + 100)
+        #expect(parse("2026-12-01T10:15:00.123999999Z") == expected + 123)
+        #expect(parse("2026-12-01T10:15:00-00:00") == expected)
+        #expect(parse("2016-12-31T23:59:60Z") == parse("2017-01-01T00:00:00Z"))
+        #expect(parse("2024-02-29T00:00:00Z") != nil)
+    }
+
+    @Test func refusesWhatIsNotADateTime() {
+        for text in ["", "2026-12-01", "2026-12-01T10:15Z", "2026-12-01T10:15:00", "2026-12-01 10:15:00Z",
+                     "2026-13-01T10:15:00Z", "2026-02-29T10:15:00Z", "2026-04-31T10:15:00Z", "2026-12-01T24:00:00Z",
+                     "2026-12-01T10:60:00Z", "2026-12-01T10:15:61Z", "2026-12-01T10:15:00.Z", "2026-12-01T10:15:00+0100",
+                     "2026-12-01T10:15:00+24:00", "+2026-12-01T10:15:00Z", "2026-12-01T10:15:00Z ", "２026-12-01T10:15:00Z"] {
+            #expect(parse(text) == nil, "\(text)")
+        }
+    }
+}
+
+@Suite("JSON numbers and strings")
+struct JSONPartsTests {
+    func double(_ text: String) -> Double {
+        var text = text
+        return text.withUTF8 { JSONNumber.double(UnsafeRawBufferPointer($0)) }
+    }
+
+    func integer(_ text: String) -> JSONNumber.IntegerValue {
+        var text = text
+        let plain = !text.contains(where: { ".eE".contains($0) })
+        return text.withUTF8 { JSONNumber.integer(UnsafeRawBufferPointer($0), isPlainInteger: plain) }
+    }
+
+    @Test func doublesAreCorrectlyRounded() {
+        var random = SplitMix64(seed: 1)
+        var texts = ["0", "-0", "250", "0.5", "1.2345", "0.1", "1e-7", "2.5e2", "1E+2", "123456789012345678901234567890",
+                     "0.30000000000000004", "9007199254740993", "4.9e-324", "2.2250738585072011e-308", "1.7976931348623157e308",
+                     "0.000000000000000000000000000001", "1e23", "8.41e21", "1448997445238699"]
+        for _ in 0..<2000 {
+            texts.append(String(Double(bitPattern: random.next() & ~(1 << 63)).description))
+            texts.append("\(random.int(in: 0...999_999)).\(random.int(in: 0...999_999))e\(random.int(in: -30...30))")
+        }
+        for text in texts where !text.contains("inf") && !text.contains("nan") {
+            let expected = Double(text)!
+            #expect(double(text).bitPattern == expected.bitPattern, "\(text)")
+        }
+        #expect(double("1e999") == .infinity)
+        #expect(double("-1e999") == -.infinity)
+        #expect(double("-0").sign == .minus)
+    }
+
+    @Test func integersFollowJSONSchema() {
+        #expect(integer("42") == .value(42))
+        #expect(integer("-7") == .value(-7))
+        #expect(integer("4.0") == .value(4))
+        #expect(integer("4e2") == .value(400))
+        #expect(integer("2.5") == .notInteger)
+        #expect(integer("9007199254740991") == .value(9_007_199_254_740_991))
+        #expect(integer("9007199254740992") == .outOfRange)
+        #expect(integer("99999999999999999999") == .outOfRange)
+        #expect(integer("1e999") == .outOfRange)
+    }
+
+    @Test func stringsAreEscapedOneWay() {
+        var writer = JSONWriter(capacity: 0)
+        writer.string("a\"b\\c/d\u{0}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}é🍰\u{2028}")
+        #expect(WireTestSupport.text(writer.bytes) == #""a\"b\\c/d\u0000\b\t\n\f\r\u001f"# + "\u{7F}é🍰\u{2028}\"")
+    }
+
+    @Test func numbersAreWrittenInTheirShortestForm() {
+        func written(_ value: Double) -> String {
+            var writer = JSONWriter(capacity: 0)
+            writer.number(value)
+            return WireTestSupport.text(writer.bytes)
+        }
+        #expect(written(250) == "250")
+        #expect(written(-0.0) == "-0")
+        #expect(written(0.5) == "0.5")
+        #expect(written(1.0 / 3) == "0.3333333333333333")
+        #expect(written(1e-7) == "1e-07")
+        #expect(written(1e300) == "1e+300")
+        #expect(written(9007199254740992) == "9007199254740992")
+        #expect(written(9007199254740994) == "9.007199254740994e+15")
+        #expect(written(1.5) == "1.5")
+        #expect(written(.nan) == "null")
+    }
+
+    @Test func escapedTextIsDecoded() throws {
+        let record = WrongExamples.record("TitleChanged", data: #"{"title":"\u00e9\ud83c\udf70\n\"\/\\"}"#)
+        #expect(try WireTestSupport.decode(record).get().envelope.command == .titleChanged(title: "é🍰\n\"/\\"))
+    }
+}

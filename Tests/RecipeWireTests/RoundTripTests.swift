@@ -1,0 +1,129 @@
+import RecipeDomain
+@testable import RecipeWire
+import Testing
+
+/// encode → decode gives the envelope back, for thousands of random commands;
+/// what breaks a record-level limit comes back as `invalid` naming the field.
+@Suite("Round trip")
+struct RoundTripTests {
+    @Test func arbitraryCommandsComeBackOrAreRejectedForTheLimitTheyBreak() throws {
+        var generator = RandomCommandGenerator(seed: 7)
+        var returned = 0, rejected = 0
+        for _ in 0..<5000 {
+            let envelope = generator.arbitraryEnvelope()
+            let bytes = WireTestSupport.encoder.encode(envelope)
+            let result = WireTestSupport.decode(bytes, key: envelope.recipeID)
+            if let field = LimitOracle.brokenField(envelope) {
+                rejected += 1
+                guard case .failure(let error) = result else {
+                    Issue.record("expected \(field) to be rejected: \(envelope)")
+                    continue
+                }
+                #expect(error.field == field, "\(error)")
+                #expect(error.code == (field == "id" && envelope.commandID.isEmpty ? .malformed : .invalid), "\(error)")
+                #expect(error.message.contains(field), "\(error)")
+                #expect(error.commandID == envelope.commandID && error.recipeID == envelope.recipeID)
+            } else {
+                returned += 1
+                let decoded = try result.get()
+                #expect(decoded.envelope == envelope)
+                #expect(decoded.source == "recipes-cli")
+                #expect(decoded.typeVersion == 1)
+                #expect(Self.amountBits(decoded.envelope.command) == Self.amountBits(envelope.command))
+                // Canonical: what was read is written back to the same bytes.
+                #expect(WireTestSupport.encoder.encode(decoded.envelope) == bytes)
+            }
+        }
+        #expect(returned > 2500 && rejected > 200, "returned \(returned), rejected \(rejected)")
+    }
+
+    @Test func plausibleCommandsComeBackExactly() throws {
+        for envelope in RandomEnvelopes.mixed(count: 6000, seed: 99) where LimitOracle.brokenField(envelope) == nil {
+            let decoded = try WireTestSupport.decode(WireTestSupport.encoder.encode(envelope), key: envelope.recipeID).get()
+            #expect(decoded.envelope == envelope)
+        }
+    }
+
+    @Test func amountsComeBackBitForBit() throws {
+        var random = SplitMix64(seed: 5)
+        var amounts: [Double] = [1.0 / 3, 2.0 / 3, 0.1, 0.2 + 0.1, 1e-300, 999_999.999_999_999_9, 1_000_000, 123.456,
+                                 0.000_001, 4503599627370496.5, 0.5, 1e-7, 2.5e-5, 9007199254740992, .leastNonzeroMagnitude]
+        for _ in 0..<3000 {
+            // Any finite positive double up to the limit, drawn from its bits.
+            let value = Double(bitPattern: random.next() >> 2) // exponents up to ~2^511
+            if value.isFinite, value > 0, value <= RecipeLimits.maxIngredientAmount { amounts.append(value) }
+            amounts.append(Double(random.next() % 1_000_000_000) / 1000)
+            amounts.append(random.unitInterval() * RecipeLimits.maxIngredientAmount)
+        }
+        for amount in amounts where amount > 0 && amount <= RecipeLimits.maxIngredientAmount {
+            let envelope = GoldenCases.envelope(.ingredientAdded(name: "x", amount: amount, metric: "g", ingredientID: nil))
+            let decoded = try WireTestSupport.decode(WireTestSupport.encoder.encode(envelope)).get()
+            guard case .ingredientAdded(_, let back, _, _) = decoded.envelope.command else {
+                Issue.record("wrong command")
+                continue
+            }
+            #expect(back.bitPattern == amount.bitPattern, "\(amount) came back as \(back)")
+        }
+    }
+
+    @Test func timesComeBackToTheMillisecond() throws {
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<3000 {
+            let milliseconds = Int64(random.int(in: Int(RFC3339.earliest.millisecondsSinceEpoch)...Int(RFC3339.latest.millisecondsSinceEpoch)))
+            let envelope = GoldenCases.envelope(.recipeSaved, milliseconds: milliseconds - GoldenCases.time.millisecondsSinceEpoch)
+            let decoded = try WireTestSupport.decode(WireTestSupport.encoder.encode(envelope)).get()
+            #expect(decoded.envelope.time == envelope.time)
+        }
+    }
+
+    static func amountBits(_ command: RecipeCommand) -> UInt64? {
+        switch command {
+        case .ingredientAdded(_, let amount, _, _): amount.bitPattern
+        case .ingredientUpdated(_, _, let amount?, _): amount.bitPattern
+        default: nil
+        }
+    }
+}
+
+/// An independent statement of the record-level limits (from RecipeLimits and
+/// DESIGN.md), to check the decoder against: the first field a command breaks.
+enum LimitOracle {
+    static func tooLong(_ text: String, _ limit: Int) -> Bool { text.unicodeScalars.count > limit }
+    static func badAmount(_ amount: Double) -> Bool { !(amount > 0 && amount <= RecipeLimits.maxIngredientAmount) }
+
+    static func brokenField(_ envelope: CommandEnvelope) -> String? {
+        if envelope.commandID.isEmpty || tooLong(envelope.commandID, RecipeLimits.maxIdentifierLength) { return "id" }
+        if envelope.recipeID.isEmpty { return "subject" }
+        if let revision = envelope.expectedRevision, revision < 0 { return "expectedrevision" }
+        switch envelope.command {
+        case .titleChanged(let title):
+            return tooLong(title, RecipeLimits.maxTitleLength) ? "data.title" : nil
+        case .servingsChanged(let servings):
+            return RecipeLimits.servings.contains(servings) ? nil : "data.servings"
+        case .imageChanged(let url):
+            return url.map { tooLong($0, RecipeLimits.maxImageURLLength) } == true ? "data.url" : nil
+        case .ingredientAdded(let name, let amount, let metric, let id):
+            if tooLong(name, RecipeLimits.maxIngredientNameLength) { return "data.name" }
+            if badAmount(amount) { return "data.amount" }
+            if tooLong(metric, RecipeLimits.maxMetricLength) { return "data.metric" }
+            return id.map { tooLong($0, RecipeLimits.maxIdentifierLength) } == true ? "data.ingredientId" : nil
+        case .ingredientUpdated(_, let name, let amount, let metric):
+            if let name, tooLong(name, RecipeLimits.maxIngredientNameLength) { return "data.name" }
+            if let amount, badAmount(amount) { return "data.amount" }
+            if let metric, tooLong(metric, RecipeLimits.maxMetricLength) { return "data.metric" }
+            return nil
+        case .instructionAdded(let description, let position, let id):
+            if tooLong(description, RecipeLimits.maxDescriptionLength) { return "data.description" }
+            if let position, !(1...RecipeLimits.maxInstructions + 1).contains(position) { return "data.position" }
+            return id.map { tooLong($0, RecipeLimits.maxIdentifierLength) } == true ? "data.instructionId" : nil
+        case .instructionUpdated(_, let description):
+            return tooLong(description, RecipeLimits.maxDescriptionLength) ? "data.description" : nil
+        case .instructionMoved(_, let position):
+            return (1...RecipeLimits.maxInstructions).contains(position) ? nil : "data.position"
+        case .tagAdded(let text), .tagChanged(_, let text):
+            return tooLong(text, RecipeLimits.maxTagTextLength) ? "data.text" : nil
+        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .ingredientRemoved, .instructionRemoved, .tagRemoved:
+            return nil
+        }
+    }
+}

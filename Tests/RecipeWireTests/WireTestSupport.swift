@@ -1,0 +1,81 @@
+import Foundation
+import RecipeDomain
+import RecipeWire
+import Testing
+
+// MARK: - Shared test support
+
+enum WireTestSupport {
+    /// This folder, found from the source path (not SwiftPM resources), symlinks resolved.
+    static let testsDirectory = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+    static let goldenDirectory = testsDirectory.appendingPathComponent("Golden")
+    static let fixturesDirectory = testsDirectory.appendingPathComponent("Fixtures")
+    static let repositoryRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
+    static let schemasDirectory = repositoryRoot.appendingPathComponent("Schemas")
+
+    static let encoder = RecordEncoder(source: "recipes-cli")
+    static let decoder = RecordDecoder()
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Decodes with the subject as key, as the projector would see a well-keyed record.
+    static func decode(_ value: [UInt8], key: String = GoldenCases.recipeID) -> Result<DecodedRecord, WireError> {
+        decoder.decode(key: Array(key.utf8), value: value)
+    }
+
+    static func decode(_ json: String, key: String = GoldenCases.recipeID) -> Result<DecodedRecord, WireError> {
+        decode(Array(json.utf8), key: key)
+    }
+
+    /// A fresh empty temporary folder.
+    static func temporaryDirectory(_ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("recipewire-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+// MARK: - Golden cases
+
+/// One envelope per command type, with the metadata of DESIGN.md's example and
+/// values that exercise escaping, non-ASCII, fractions and milliseconds.
+enum GoldenCases {
+    static let commandID = "0b0e7c52-2f1c-4a0e-9a51-6f9f3c2a1d10"
+    static let recipeID = "5a8f2c1e-8d7b-4e3a-9c41-2b7d9e0f6a55"
+    /// 2026-12-01T10:15:00Z
+    static let time = Timestamp(millisecondsSinceEpoch: 1_796_120_100_000)
+
+    static func envelope(_ command: RecipeCommand, revision: Int? = 4, milliseconds: Int64 = 0) -> CommandEnvelope {
+        CommandEnvelope(
+            commandID: commandID, recipeID: recipeID, actor: "alice",
+            time: Timestamp(millisecondsSinceEpoch: time.millisecondsSinceEpoch + milliseconds),
+            expectedRevision: revision, command: command)
+    }
+
+    static let all: [(name: String, envelope: CommandEnvelope)] = [
+        ("DraftStarted", envelope(.draftStarted, revision: nil)),
+        ("TitleChanged", envelope(.titleChanged(title: "Grandma's \"best\" crème brûlée 🍰\tv2\\final"), milliseconds: 123)),
+        ("ServingsChanged", envelope(.servingsChanged(servings: 4))),
+        ("ImageChanged", envelope(.imageChanged(url: "https://img.example.com/r/1.jpg?size=large&v=2"))),
+        ("IngredientAdded", envelope(.ingredientAdded(name: "Flour", amount: 250, metric: "g", ingredientID: nil))),
+        ("IngredientUpdated", envelope(.ingredientUpdated(
+            ingredientID: "flour-1", name: "Wholemeal flour", amount: 1.0 / 3, metric: "cup"), milliseconds: 5)),
+        ("IngredientRemoved", envelope(.ingredientRemoved(ingredientID: "flour-1"))),
+        ("InstructionAdded", envelope(.instructionAdded(
+            description: "Preheat the oven to 180 °C.\nGrease the tin.", position: 1, instructionID: "step-1"))),
+        ("InstructionUpdated", envelope(.instructionUpdated(instructionID: "step-1", description: "Preheat to 200 °C."))),
+        ("InstructionRemoved", envelope(.instructionRemoved(instructionID: "step-1"))),
+        ("InstructionMoved", envelope(.instructionMoved(instructionID: "step-1", position: 3))),
+        ("TagAdded", envelope(.tagAdded(text: "@source(grand-mère)"))),
+        ("TagChanged", envelope(.tagChanged(name: "spicy", text: "@spicy(3)"))),
+        ("TagRemoved", envelope(.tagRemoved(name: "vegan"))),
+        ("RecipeSaved", envelope(.recipeSaved)),
+        ("DraftDiscarded", envelope(.draftDiscarded, revision: nil)),
+        ("RecipeDeleted", envelope(.recipeDeleted)),
+    ]
+
+    static func goldenFile(_ name: String) -> URL {
+        WireTestSupport.goldenDirectory.appendingPathComponent("\(name).v1.json")
+    }
+}
