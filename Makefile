@@ -1,4 +1,4 @@
-# make run   — the service on the embedded broker (for now: the broker itself)
+# make run   — the whole service on the embedded broker: Kafka, projector, HTTP API on :8080, sample recipes
 # make test  — every test, against the embedded broker
 # Both install the Debian packages they need first (deploy/packages.txt).
 
@@ -17,7 +17,7 @@ release: deps
 	$(SWIFT) build -c release --product recipes
 
 run: release
-	$(RELEASE_BIN) broker
+	$(RELEASE_BIN) dev --seed
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -28,6 +28,7 @@ bench: release
 	$(RELEASE_BIN) bench fold
 	$(RELEASE_BIN) bench wire
 	$(RELEASE_BIN) bench project
+	$(RELEASE_BIN) bench http
 
 # libFuzzer on the record decoder (FUZZ_SECONDS, default 60).
 fuzz: deps

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RecipeDomain", targets: ["RecipeDomain"]),
         .library(name: "RecipeWire", targets: ["RecipeWire"]),
         .library(name: "RecipeProjection", targets: ["RecipeProjection"]),
+        .library(name: "RecipeHTTP", targets: ["RecipeHTTP"]),
         .executable(name: "recipes", targets: ["recipes"]),
     ],
     targets: [
@@ -23,6 +24,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libmicrohttpd, with a shim for what Swift cannot call (variadic functions).
+        .target(name: "CMicroHTTPD"),
         // The raw librdkafka producer loop that benchmarks measure the wrapper against.
         .target(name: "CRdKafkaBaseline", dependencies: ["CRdKafka"]),
 
@@ -30,14 +33,16 @@ let package = Package(
         .target(name: "RecipeDomain"),
         .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
         .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
+        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
         .executableTarget(
             name: "recipes",
-            dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "CRdKafkaBaseline"]
+            dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "CRdKafkaBaseline"]
         ),
 
         .testTarget(name: "KafkaTests", dependencies: ["Kafka"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain"]),
         .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain"]),
     ],
     swiftLanguageModes: [.v6]

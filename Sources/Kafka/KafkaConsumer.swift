@@ -118,9 +118,14 @@ public final class KafkaConsumer: Sendable {
             guard lifecycle == .open else { throw KafkaError(.closed, "the consumer is closed") }
             let buffer = UnsafeMutablePointer<UnsafeMutablePointer<rd_kafka_message_t>?>.allocate(capacity: maxRecords)
             defer { buffer.deallocate() }
-            let count = rd_kafka_consume_batch_queue(queue, timeout.milliseconds, buffer, maxRecords)
-            guard count >= 0 else {
-                throw KafkaError.rdKafka(.consumerFailed, "poll", rd_kafka_last_error())
+            // rd_kafka_consume_batch_queue waits its whole timeout unless the batch fills:
+            // wait for the first record alone, then take what else is queued without waiting.
+            guard let first = rd_kafka_consumer_poll(client.handle, timeout.milliseconds) else { return [] }
+            buffer[0] = first
+            var count = 1
+            if maxRecords > 1 {
+                let more = rd_kafka_consume_batch_queue(queue, 0, buffer + 1, maxRecords - 1)
+                if more > 0 { count += more }
             }
             var records: [KafkaConsumerRecord] = []
             records.reserveCapacity(count)

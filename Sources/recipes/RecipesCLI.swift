@@ -8,6 +8,9 @@ enum RecipesCLI {
         usage: "recipes <command> [options]",
         discussion: """
             Commands:
+              dev          Embedded Kafka, projector and HTTP API in one process (--seed for samples).
+              serve        Projector and HTTP API against a Kafka cluster.
+              send         Append commands: one from flags, or JSON lines from stdin.
               broker       Run the embedded Kafka broker with the recipes topic.
               project      Keep a store's read models current from the log.
               list         List committed recipes from a store.
@@ -21,6 +24,9 @@ enum RecipesCLI {
             """)
 
     static let commands: [String: @Sendable ([String]) async throws -> Void] = [
+        "dev": DevCommand.run,
+        "serve": ServeCommand.run,
+        "send": SendCommand.run,
         "broker": BrokerCommand.run,
         "project": ProjectCommand.run,
         "list": QueryCommands.runList,

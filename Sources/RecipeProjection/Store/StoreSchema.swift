@@ -22,7 +22,9 @@ enum StoreSchema {
             title TEXT, title_key TEXT, servings INTEGER, image TEXT,
             ingredient_count INTEGER, tags TEXT, updated_at INTEGER) WITHOUT ROWID;
         CREATE INDEX recipes_list ON recipes(listed, title_key, recipe_id);
-        CREATE TABLE recipe_tags(tag TEXT NOT NULL, recipe_id TEXT NOT NULL, PRIMARY KEY(tag, recipe_id)) WITHOUT ROWID;
+        -- Keyed by recipe (rewritten per recipe), indexed by tag (the list filter).
+        CREATE TABLE recipe_tags(recipe_id TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY(recipe_id, tag)) WITHOUT ROWID;
+        CREATE INDEX recipe_tags_by_tag ON recipe_tags(tag, recipe_id);
         CREATE TABLE versions(
             recipe_id TEXT NOT NULL, version INTEGER NOT NULL, content TEXT NOT NULL,
             saved_at INTEGER NOT NULL, saved_by TEXT NOT NULL,

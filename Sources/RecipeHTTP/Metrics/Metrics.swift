@@ -1,0 +1,87 @@
+import Foundation
+import RecipeProjection
+import Synchronization
+
+/// What `/metrics` shows, in Prometheus text format: HTTP requests by route
+/// and status, a request-latency histogram, and the projector's counts and
+/// lag per partition (from its progress reports).
+public final class Metrics: Sendable {
+    /// Upper bounds of the latency buckets, in seconds.
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct RequestKey: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    private struct State {
+        var requests: [RequestKey: Int] = [:]
+        var bucketCounts = [Int](repeating: 0, count: Metrics.buckets.count)
+        var latencyCount = 0
+        var latencySum = 0.0
+        var accepted = 0
+        var rejected = 0
+        var duplicates = 0
+        var lag: [Int32: Int64] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        state.withLock { state in
+            state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            if let bucket = Self.buckets.firstIndex(where: { seconds <= $0 }) { state.bucketCounts[bucket] += 1 }
+            state.latencyCount += 1
+            state.latencySum += seconds
+        }
+    }
+
+    public func recordProgress(_ progress: Projector.Progress) {
+        state.withLock { state in
+            state.accepted = progress.totals.accepted
+            state.rejected = progress.totals.rejected
+            state.duplicates = progress.totals.duplicates
+            state.lag = progress.lag
+        }
+    }
+
+    /// The exposition text; `positions` are the store's next offsets.
+    public func render(positions: [Int32: Int64]) -> String {
+        let state = state.withLock { $0 }
+        var text = ""
+        text += "# HELP recipes_http_requests_total HTTP requests by route pattern, method and status.\n"
+        text += "# TYPE recipes_http_requests_total counter\n"
+        for (key, count) in state.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            text += "recipes_http_requests_total{route=\"\(key.route)\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+        }
+        text += "# HELP recipes_http_request_duration_seconds Time to answer a request.\n"
+        text += "# TYPE recipes_http_request_duration_seconds histogram\n"
+        var cumulative = 0
+        for (bound, count) in zip(Self.buckets, state.bucketCounts) {
+            cumulative += count
+            text += "recipes_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        text += "recipes_http_request_duration_seconds_bucket{le=\"+Inf\"} \(state.latencyCount)\n"
+        text += "recipes_http_request_duration_seconds_sum \(state.latencySum)\n"
+        text += "recipes_http_request_duration_seconds_count \(state.latencyCount)\n"
+        text += "# HELP recipes_projector_commands_total Commands the projector applied since start, by outcome.\n"
+        text += "# TYPE recipes_projector_commands_total counter\n"
+        text += "recipes_projector_commands_total{outcome=\"accepted\"} \(state.accepted)\n"
+        text += "recipes_projector_commands_total{outcome=\"rejected\"} \(state.rejected)\n"
+        text += "recipes_projector_commands_total{outcome=\"duplicate\"} \(state.duplicates)\n"
+        text += "# HELP recipes_projector_lag_records Records between the high watermark and the store, per partition.\n"
+        text += "# TYPE recipes_projector_lag_records gauge\n"
+        for (partition, lag) in state.lag.sorted(by: { $0.key < $1.key }) {
+            text += "recipes_projector_lag_records{partition=\"\(partition)\"} \(lag)\n"
+        }
+        text += "# HELP recipes_projector_position Next offset the store will apply, per partition.\n"
+        text += "# TYPE recipes_projector_position gauge\n"
+        for (partition, offset) in positions.sorted(by: { $0.key < $1.key }) {
+            text += "recipes_projector_position{partition=\"\(partition)\"} \(offset)\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// One HTTP request as the routes see it: the body is complete (at most the
+/// server's body limit), the query is decoded, header names are lowercase.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The path without the query string, percent-decoded by the server.
+    public var path: String
+    public var query: [String: String]
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+                body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// What a route answers.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON body from any Encodable value.
+    public static func json<T: Encodable>(_ value: T, status: Int = 200) -> HTTPResponse {
+        do {
+            return HTTPResponse(status: status, headers: [("Content-Type", "application/json")],
+                                body: Array(try JSONCoding.encoder.encode(value)))
+        } catch {
+            return HTTPError.internal("cannot encode the response: \(error)").response
+        }
+    }
+
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
+    }
+}
+
+enum JSONCoding {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+/// An error a route throws: a status and a stable code. `response` is the one
+/// place that renders `{"error":{"code","message"}}` (plus `field` when one
+/// field of the input is at fault).
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public var status: Int
+    public var code: String
+    public var message: String
+    public var field: String?
+    public var headers: [(String, String)] = []
+
+    public init(_ status: Int, _ code: String, _ message: String, field: String? = nil, headers: [(String, String)] = []) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.headers = headers
+    }
+
+    public var description: String { "\(status) \(code): \(message)" }
+
+    public var response: HTTPResponse {
+        var response = HTTPResponse.json(Body(error: Detail(code: code, message: message, field: field)), status: status)
+        response.headers += headers
+        return response
+    }
+
+    private struct Body: Encodable { var error: Detail }
+    private struct Detail: Encodable {
+        var code: String
+        var message: String
+        var field: String?
+    }
+
+    // MARK: - Common errors
+
+    public static func badParameter(_ name: String, _ message: String) -> HTTPError {
+        HTTPError(400, "badParameter", message, field: name)
+    }
+
+    public static func malformedBody(_ message: String) -> HTTPError { HTTPError(400, "malformedJSON", message) }
+
+    public static func notFound(_ message: String) -> HTTPError { HTTPError(404, "notFound", message) }
+
+    public static func unauthorized(_ message: String) -> HTTPError {
+        HTTPError(401, "unauthorized", message, headers: [("WWW-Authenticate", "Bearer")])
+    }
+
+    public static func tooLarge(_ limit: Int) -> HTTPError {
+        HTTPError(413, "tooLarge", "the request body is larger than \(limit) bytes")
+    }
+
+    public static func stale(_ message: String) -> HTTPError { HTTPError(503, "stale", message) }
+
+    public static func `internal`(_ message: String) -> HTTPError { HTTPError(500, "internal", message) }
+}

@@ -1,0 +1,61 @@
+/// Matches a method and path to a route: `{name}` segments capture, the
+/// first matching pattern wins. A path that matches a pattern with another
+/// method is 405 with `Allow`; a path matching none is 404.
+public struct Router<Handler: Sendable>: Sendable {
+    public struct Match: Sendable {
+        public var handler: Handler
+        /// The pattern, e.g. `/v1/recipes/{id}`: the route's name in metrics.
+        public var pattern: String
+        public var parameters: [String: String]
+    }
+
+    private struct Route: Sendable {
+        var method: String
+        var pattern: String
+        var segments: [String]
+        var handler: Handler
+    }
+
+    private var routes: [Route] = []
+
+    public init() {}
+
+    public mutating func add(_ method: String, _ pattern: String, _ handler: Handler) {
+        routes.append(Route(method: method, pattern: pattern, segments: Self.segments(pattern), handler: handler))
+    }
+
+    /// The route for a request, or the error to answer: 404 or 405.
+    public func match(method: String, path: String) -> Result<Match, HTTPError> {
+        let segments = Self.segments(path)
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = Self.parameters(route.segments, segments) else { continue }
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return .success(Match(handler: route.handler, pattern: route.pattern, parameters: parameters))
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if allowed.isEmpty {
+            return .failure(.notFound("no route \(path)"))
+        }
+        return .failure(HTTPError(405, "methodNotAllowed", "\(method) is not allowed on \(path); allowed: \(allowed.joined(separator: ", "))",
+                                  headers: [("Allow", allowed.joined(separator: ", "))]))
+    }
+
+    private static func segments(_ path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    private static func parameters(_ pattern: [String], _ path: [String]) -> [String: String]? {
+        guard pattern.count == path.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (expected, actual) in zip(pattern, path) {
+            if expected.hasPrefix("{") && expected.hasSuffix("}") {
+                parameters[String(expected.dropFirst().dropLast())] = actual
+            } else if expected != actual {
+                return nil
+            }
+        }
+        return parameters
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Kafka
+import RecipeProjection
+import RecipeWire
+import Synchronization
+
+/// A projector (on its own thread) and the HTTP API over its store, in one
+/// process: what `recipes dev` and `recipes serve` run, and what the tests start.
+///
+/// ```swift
+/// let service = try RecipeService(options: .init(kafka: config, topic: RecipeTopics().edits, storePath: "recipes.db"))
+/// print("http://127.0.0.1:\(service.port)")
+/// await service.shutdown()
+/// ```
+public final class RecipeService: Sendable {
+    public struct Options: Sendable {
+        public var kafka: KafkaConfig
+        public var topic: String
+        public var storePath: String
+        public var mode: Projector.Mode = .replica
+        /// 0 picks a free port.
+        public var port: UInt16 = 8080
+        /// Listen on 127.0.0.1 only (dev, tests), else on every address.
+        public var loopbackOnly = true
+        public var api = RecipeAPI.Options()
+        /// How often the projector reports progress (metrics: counts and lag).
+        public var progressInterval: Duration = .seconds(1)
+        /// The projector consumer's `fetch.wait.max.ms` when the config does not set it. The
+        /// embedded broker answers a fetch only when this wait ends, so it bounds how soon a
+        /// write is visible; a real broker answers as soon as data arrives. Nil: librdkafka's 500.
+        public var fetchWaitMilliseconds: Int? = nil
+
+        public init(kafka: KafkaConfig, topic: String, storePath: String) {
+            self.kafka = kafka
+            self.topic = topic
+            self.storePath = storePath
+        }
+    }
+
+    public let api: RecipeAPI
+    public let server: HTTPServer
+    public let producer: KafkaProducer
+    private let stop = StopSignal()
+    private let projectorDone = DispatchSemaphore(value: 0)
+    private let state: ProjectorStatus
+
+    /// The projector thread's state, shared with the readiness check.
+    final class ProjectorStatus: Sendable {
+        let state: Mutex<ProjectorState>
+        init(_ state: ProjectorState) { self.state = Mutex(state) }
+        func withLock<T>(_ body: (inout ProjectorState) -> T) -> T { state.withLock { body(&$0) } }
+    }
+
+    struct ProjectorState {
+        /// High watermarks seen at start: ready once the store has passed them.
+        var targets: [Int32: Int64]
+        var caughtUp = false
+        var failure: String?
+        var stopped = false
+    }
+
+    public var port: UInt16 { server.port }
+
+    public init(options: Options) throws {
+        var projectorConfig = options.kafka
+        if projectorConfig["fetch.wait.max.ms"] == nil, let wait = options.fetchWaitMilliseconds {
+            projectorConfig["fetch.wait.max.ms"] = String(wait)
+        }
+        let projector = try Projector(storePath: options.storePath, kafka: projectorConfig, topic: options.topic, mode: options.mode)
+        let readModel = try ReadModel(path: options.storePath)
+        // The log's end at start: `/readyz` turns 200 when the store has applied it all.
+        let probe = try KafkaConsumer(config: options.kafka)
+        var targets: [Int32: Int64] = [:]
+        do {
+            for partition in try probe.partitions(of: options.topic) {
+                targets[partition] = try probe.watermarks(KafkaTopicPartition(topic: options.topic, partition: partition)).high
+            }
+        } catch {
+            probe.close()
+            throw error
+        }
+        probe.close()
+        state = ProjectorStatus(ProjectorState(targets: targets))
+        producer = try KafkaProducer(config: options.kafka)
+        let metrics = Metrics()
+        let state = self.state
+        api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topic),
+                        metrics: metrics, options: options.api) { [state, readModel] in
+            Self.readiness(state, readModel)
+        }
+        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly)
+
+        let stop = self.stop
+        let done = projectorDone
+        let thread = Thread { [state] in
+            do {
+                try projector.run(until: stop, progressInterval: options.progressInterval) { metrics.recordProgress($0) }
+            } catch {
+                state.withLock { $0.failure = "the projector stopped: \(error)" }
+            }
+            state.withLock { $0.stopped = true }
+            done.signal()
+        }
+        thread.name = "recipes-projector"
+        thread.start()
+    }
+
+    private static func readiness(_ state: ProjectorStatus, _ readModel: ReadModel) -> RecipeAPI.Readiness {
+        let snapshot = state.withLock { $0 }
+        if let failure = snapshot.failure { return .failed(failure) }
+        if snapshot.stopped { return .failed("the projector has stopped") }
+        if snapshot.caughtUp { return .ready }
+        guard let stored = try? readModel.positions() else { return .catchingUp("the store cannot be read") }
+        let behind = snapshot.targets.filter { partition, high in (stored[partition] ?? 0) < high }
+        if behind.isEmpty {
+            state.withLock { $0.caughtUp = true }
+            return .ready
+        }
+        let detail = behind.sorted { $0.key < $1.key }.map { "\($0.key):\(stored[$0.key] ?? 0)/\($0.value)" }.joined(separator: " ")
+        return .catchingUp("catching up with the log (partition:stored/target) \(detail)")
+    }
+
+    /// Waits until `/readyz` would answer 200, or `timeout` passes; false then.
+    public func waitUntilReady(timeout: Duration = .seconds(60)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            switch Self.readiness(state, api.readModel) {
+            case .ready: return true
+            case .failed: return false
+            case .catchingUp: try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return false
+    }
+
+    /// Stops serving, lets the projector finish its transaction, flushes the producer.
+    /// Returns false when the projector did not stop within `timeout` (its last
+    /// transaction is committed either way; what remains is its final progress
+    /// report, which asks the brokers and waits long when they are gone).
+    @discardableResult
+    public func shutdown(timeout: Duration = .seconds(15)) async -> Bool {
+        server.stop()
+        stop.set()
+        let stopped = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let done = projectorDone
+            let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            Thread.detachNewThread {
+                continuation.resume(returning: done.wait(timeout: .now() + .milliseconds(milliseconds)) == .success)
+            }
+        }
+        try? await producer.shutdown(timeout: .seconds(10))
+        return stopped
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Kafka
+import RecipeDomain
+import RecipeHTTP
+import RecipeProjection
+import RecipeWire
+
+/// `recipes dev`: the whole service in one process, for a laptop.
+enum DevCommand {
+    static let spec = CommandSpec(
+        name: "recipes dev",
+        summary: "Run an embedded Kafka cluster, a projector and the HTTP API in one process, until Ctrl-C.",
+        usage: "recipes dev [--seed] [--port 8080] [--info-file FILE] [--tokens FILE] [--db FILE]",
+        options: [
+            .flag("seed", "Append a handful of sample recipes (through the command gateway) at start."),
+            .value("port", "PORT", "HTTP port on 127.0.0.1 (0 picks a free one).", default: "8080"),
+            .value("info-file", "FILE", "Write {\"bootstrap\",\"http\"} here once ready to serve."),
+            .value("tokens", "FILE", "Bearer tokens, one `token actor` per line; without it anyone may write."),
+            .flag("private", "With --tokens: reading needs a token too."),
+            .value("db", "FILE", "The read-model store (default: a temporary file removed on exit)."),
+            .value("partitions", "P", "Partitions of the edits topic.", default: "6"),
+        ],
+        discussion: """
+            Prints `kafka: <bootstrap servers>` (any Kafka client can connect) and `http: <base URL>`.
+            Everything lives as long as the process: the embedded broker keeps at most 5 MiB per partition.
+            Example:
+              recipes dev --seed
+              curl -s localhost:8080/v1/recipes
+            """)
+
+    static func run(_ arguments: [String]) async throws {
+        let args = try ParsedArguments(arguments, spec: spec)
+        try args.expectNoPositionals()
+        let port = try args.int("port", in: 0...65535)!
+        let partitions = try args.int("partitions", in: 1...1000)!
+        let tokens = try ServeCommand.tokens(args)
+        if args.flag("private") && tokens == nil { throw UsageError("--private needs --tokens FILE") }
+        let temporaryStore = args.string("db") == nil
+        let storePath = args.string("db")
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("recipes-dev-\(UUID().uuidString).db").path
+        defer {
+            if temporaryStore {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
+            }
+        }
+
+        let kafka = try EmbeddedKafka(brokers: 3)
+        let topic = RecipeTopics().edits
+        try kafka.createTopic(topic, partitions: partitions, replicationFactor: 3)
+        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
+                                            storePath: storePath)
+        options.port = UInt16(port)
+        options.loopbackOnly = true
+        options.api = RecipeAPI.Options(tokens: tokens, privateReads: args.flag("private"))
+        // The embedded broker answers fetches only when their wait ends: keep it short.
+        options.fetchWaitMilliseconds = 10
+        let service: RecipeService
+        do {
+            service = try RecipeService(options: options)
+        } catch let error as HTTPServerError {
+            throw UsageError("\(error.message); try --port 0 or another port")
+        }
+        let http = "http://127.0.0.1:\(service.port)"
+        say("kafka: \(kafka.bootstrapServers)")
+        say("http: \(http)")
+        say("store: \(storePath)\(temporaryStore ? " (temporary)" : "")")
+        if let tokens {
+            say("auth: \(tokens.actors.count) token(s) from \(args.string("tokens")!)\(args.flag("private") ? ", reads need a token too" : "")")
+        } else {
+            say("open: no --tokens, anyone may write")
+        }
+
+        if args.flag("seed") {
+            let positions = try await SampleRecipes.append(through: service.api)
+            let reached = try await service.api.readModel.waitUntilReached(positions, timeout: .seconds(30))
+            say(reached ? "seeded \(SampleRecipes.recipes.count) recipes and a draft" : "seeded; the projector is still catching up")
+        }
+        _ = await service.waitUntilReady(timeout: .seconds(30))
+        if let infoFile = args.string("info-file") {
+            let info = try JSONSerialization.data(withJSONObject: ["bootstrap": kafka.bootstrapServers, "http": http],
+                                                  options: [.sortedKeys, .withoutEscapingSlashes])
+            try info.write(to: URL(fileURLWithPath: infoFile), options: .atomic)
+        }
+        say("ready; Ctrl-C stops")
+        await waitForTerminationSignal()
+        say("stopping")
+        await service.shutdown()
+        withExtendedLifetime(kafka) {}
+        say("stopped")
+    }
+}
+
+/// The recipes `recipes dev --seed` appends, each as the commands an app would send.
+enum SampleRecipes {
+    struct Sample {
+        var title: String
+        var servings: Int
+        var ingredients: [(String, Double, String)]
+        var steps: [String]
+        var tags: [String]
+    }
+
+    static let recipes: [Sample] = [
+        Sample(title: "Pancakes", servings: 4,
+               ingredients: [("Flour", 250, "g"), ("Milk", 500, "ml"), ("Eggs", 2, "pcs"), ("Sugar", 1, "tbsp")],
+               steps: ["Whisk everything into a smooth batter.", "Rest it for 10 minutes.", "Fry thin pancakes in butter."],
+               tags: ["@breakfast", "@source(grandma)"]),
+        Sample(title: "Tomato soup", servings: 4,
+               ingredients: [("Tomatoes", 800, "g"), ("Onion", 1, "pcs"), ("Vegetable stock", 500, "ml"), ("Olive oil", 2, "tbsp")],
+               steps: ["Soften the onion in the oil.", "Add tomatoes and stock, simmer 20 minutes.", "Blend until smooth."],
+               tags: ["@soup", "@vegetarian"]),
+        Sample(title: "Guacamole", servings: 2,
+               ingredients: [("Avocados", 2, "pcs"), ("Lime juice", 1, "tbsp"), ("Salt", 0.5, "tsp"), ("Coriander", 5, "g")],
+               steps: ["Mash the avocados.", "Stir in lime juice, salt and coriander."],
+               tags: ["@dip", "@vegan", "@quick"]),
+        Sample(title: "Banana bread", servings: 8,
+               ingredients: [("Ripe bananas", 3, "pcs"), ("Flour", 200, "g"), ("Butter", 100, "g"), ("Brown sugar", 150, "g")],
+               steps: ["Mash the bananas and mix with melted butter and sugar.", "Fold in the flour.", "Bake 60 minutes at 175 °C."],
+               tags: ["@baking", "@source(aunt may)"]),
+        Sample(title: "Lentil curry", servings: 4,
+               ingredients: [("Red lentils", 300, "g"), ("Coconut milk", 400, "ml"), ("Curry paste", 2, "tbsp"), ("Spinach", 100, "g")],
+               steps: ["Fry the curry paste.", "Add lentils, coconut milk and 400 ml water; simmer 20 minutes.", "Stir in the spinach."],
+               tags: ["@dinner", "@vegan"]),
+    ]
+
+    /// Appends every sample (and one open draft) and returns the last position of each partition.
+    static func append(through api: RecipeAPI) async throws -> [Int32: Int64] {
+        let builder = CommandBuilder(source: RecipeAPI.source)
+        let actor = "seed"
+        var positions: [Int32: Int64] = [:]
+        func send(_ id: String, _ kind: RecipeCommand.Kind, _ data: [String: any Sendable] = [:]) async throws {
+            let envelope = try builder.envelope(kind: kind, data: data, recipeID: id, actor: actor)
+            let receipt = try await api.append(envelope)
+            positions[receipt.partition] = max(positions[receipt.partition] ?? 0, receipt.offset)
+        }
+        for sample in recipes {
+            let id = UUID().uuidString.lowercased()
+            try await send(id, .draftStarted)
+            try await send(id, .titleChanged, ["title": sample.title])
+            try await send(id, .servingsChanged, ["servings": sample.servings])
+            for (name, amount, metric) in sample.ingredients {
+                try await send(id, .ingredientAdded, ["name": name, "amount": amount, "metric": metric])
+            }
+            for step in sample.steps { try await send(id, .instructionAdded, ["description": step]) }
+            for tag in sample.tags { try await send(id, .tagAdded, ["text": tag]) }
+            try await send(id, .recipeSaved)
+        }
+        let draft = UUID().uuidString.lowercased()
+        try await send(draft, .draftStarted)
+        try await send(draft, .titleChanged, ["title": "Chocolate cake"])
+        return positions
+    }
+}

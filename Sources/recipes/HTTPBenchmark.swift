@@ -1,0 +1,258 @@
+import Foundation
+import Kafka
+import RecipeDomain
+import RecipeHTTP
+import RecipeProjection
+import RecipeWire
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `recipes bench http`: requests/s and latency of the detail and list routes
+/// over real sockets (keep-alive connections), next to the same queries made on
+/// the read model directly; and append → visible latency through the API.
+enum HTTPBenchmark {
+    static let spec = CommandSpec(
+        name: "recipes bench http",
+        summary: "Measure the HTTP API (detail, list, append→visible) against direct read-model queries in the same run.",
+        usage: "recipes bench http [--recipes N] [--connections C] [--seconds S] [--appends A]",
+        options: [
+            .value("recipes", "N", "Sample recipes appended through the API first.", default: "500"),
+            .value("connections", "C", "Concurrent keep-alive connections.", default: "8"),
+            .value("seconds", "S", "Duration of each request phase.", default: "5"),
+            .value("appends", "A", "Append→visible round trips measured.", default: "300"),
+        ],
+        discussion: "The client is in-process (one thread per connection), so client and server share the cores.")
+
+    static func run(_ arguments: [String]) async throws {
+        let args = try ParsedArguments(arguments, spec: spec)
+        try args.expectNoPositionals()
+        let recipes = try args.int("recipes", in: 1...100_000)!
+        let connections = try args.int("connections", in: 1...512)!
+        let seconds = try args.int("seconds", in: 1...600)!
+        let appends = try args.int("appends", in: 1...100_000)!
+
+        let kafka = try EmbeddedKafka(brokers: 3)
+        let topic = RecipeTopics().edits
+        try kafka.createTopic(topic, partitions: 6, replicationFactor: 3)
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("bench-http-\(UUID().uuidString).db").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic, storePath: store)
+        options.port = 0
+        options.fetchWaitMilliseconds = 10
+        let service = try RecipeService(options: options)
+        let port = service.port
+        say("bench http: \(recipes) recipes, \(connections) connections, \(seconds) s per phase, port \(port)")
+
+        // Sample data through the command gateway.
+        let builder = CommandBuilder(source: RecipeAPI.source)
+        var ids: [String] = []
+        var last: [Int32: Int64] = [:]
+        for index in 0..<recipes {
+            let id = UUID().uuidString.lowercased()
+            ids.append(id)
+            let commands: [(RecipeCommand.Kind, [String: any Sendable])] = [
+                (.draftStarted, [:]), (.titleChanged, ["title": "Recipe \(index)"]), (.servingsChanged, ["servings": 4]),
+                (.ingredientAdded, ["name": "Flour", "amount": 250, "metric": "g"]),
+                (.ingredientAdded, ["name": "Milk", "amount": 0.5, "metric": "l"]),
+                (.tagAdded, ["text": "@bench"]), (.recipeSaved, [:]),
+            ]
+            let envelopes = try commands.map { try builder.envelope(kind: $0.0, data: $0.1, recipeID: id, actor: "bench") }
+            for result in await service.api.appender.append(envelopes.map { ($0, RecipeAPI.source) }) {
+                let report = try result.get()
+                last[report.partition] = max(last[report.partition] ?? 0, report.offset)
+            }
+        }
+        guard try await service.api.readModel.waitUntilReached(last, timeout: .seconds(120)) else {
+            throw UsageError("the projector did not catch up with the sample data in 120 s")
+        }
+
+        let readModel = service.api.readModel
+        let recipeIDs = ids
+        let paths = ids.map { "/v1/recipes/\($0)" }
+        let direct = measureDirect(seconds: seconds, threads: connections) { index in
+            _ = try readModel.detail(recipeIDs[index % recipeIDs.count])
+        }
+        let detail = try measureHTTP(port: port, seconds: seconds, connections: connections) { paths[$0 % paths.count] }
+        report("detail", http: detail, direct: direct)
+        let directList = measureDirect(seconds: seconds, threads: connections) { _ in _ = try readModel.list(limit: 20) }
+        let list = try measureHTTP(port: port, seconds: seconds, connections: connections) { _ in "/v1/recipes?limit=20" }
+        report("list (20 items)", http: list, direct: directList)
+
+        // Append → visible: POST a title change, then GET the draft with after=<position>.
+        var visible: [Double] = []
+        var appended: [Double] = []
+        let client = try KeepAliveClient(port: port)
+        for index in 0..<appends {
+            let id = ids[index % ids.count]
+            let start = ContinuousClock.now
+            let body = #"{"type":"TitleChanged","data":{"title":"Edited \#(index)"}}"#
+            let posted = try client.request("POST", "/v1/recipes/\(id)/commands", body: Array(body.utf8))
+            guard posted.status == 202,
+                  let receipt = try JSONSerialization.jsonObject(with: Data(posted.body)) as? [String: Any],
+                  let position = receipt["position"] as? String else {
+                throw UsageError("append failed: \(posted.status) \(String(decoding: posted.body, as: UTF8.self))")
+            }
+            appended.append(HTTPBenchmark.seconds(ContinuousClock.now - start))
+            let read = try client.request("GET", "/v1/recipes/\(id)/draft?after=\(position)")
+            guard read.status == 200 else { throw UsageError("read failed: \(read.status)") }
+            visible.append(HTTPBenchmark.seconds(ContinuousClock.now - start))
+        }
+        visible.sort()
+        appended.sort()
+        say(String(format: "  append→visible (POST, then GET ?after=): p50 %.2f ms, p99 %.2f ms over %d round trips (the POST alone: p50 %.2f ms, p99 %.2f ms)",
+                   percentile(visible, 0.5) * 1000, percentile(visible, 0.99) * 1000, appends,
+                   percentile(appended, 0.5) * 1000, percentile(appended, 0.99) * 1000))
+        await service.shutdown()
+        withExtendedLifetime(kafka) {}
+    }
+
+    struct Measure {
+        var requests: Int
+        var elapsed: Double
+        var latencies: [Double]
+        var perSecond: Double { Double(requests) / elapsed }
+    }
+
+    static func report(_ name: String, http: Measure, direct: Measure) {
+        say(String(format: "  %@: HTTP %.0f req/s (p50 %.2f ms, p99 %.2f ms); read model directly %.0f/s; ratio %.2f",
+                   name, http.perSecond, percentile(http.latencies, 0.5) * 1000, percentile(http.latencies, 0.99) * 1000,
+                   direct.perSecond, http.perSecond / direct.perSecond))
+    }
+
+    static func measureDirect(seconds: Int, threads: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> Measure {
+        run(seconds: seconds, threads: threads) { _ in
+            { index in try body(index) }
+        }
+    }
+
+    static func measureHTTP(port: UInt16, seconds: Int, connections: Int,
+                            _ path: @escaping @Sendable (Int) -> String) throws -> Measure {
+        let measure = run(seconds: seconds, threads: connections) { _ in
+            let client = try? KeepAliveClient(port: port)
+            return { index in
+                guard let client else { throw UsageError("cannot connect to port \(port)") }
+                let response = try client.request("GET", path(index))
+                guard response.status == 200 else { throw UsageError("GET \(path(index)): \(response.status)") }
+            }
+        }
+        guard measure.requests > 0 else { throw UsageError("no request succeeded") }
+        return measure
+    }
+
+    /// Runs `threads` loops for `seconds`, each calling its operation with a running index, timing each call.
+    static func run(seconds: Int, threads: Int,
+                    _ make: @escaping @Sendable (Int) throws -> (Int) throws -> Void) -> Measure {
+        let results = ResultsBox()
+        let group = DispatchGroup()
+        let start = ContinuousClock.now
+        let deadline = start + .seconds(seconds)
+        for thread in 0..<threads {
+            group.enter()
+            Thread.detachNewThread {
+                var latencies: [Double] = []
+                if let operation = try? make(thread) {
+                    var index = thread * 7919
+                    while ContinuousClock.now < deadline {
+                        let begin = ContinuousClock.now
+                        do { try operation(index) } catch { break }
+                        latencies.append(HTTPBenchmark.seconds(ContinuousClock.now - begin))
+                        index += 1
+                    }
+                }
+                results.add(latencies)
+                group.leave()
+            }
+        }
+        group.wait()
+        let latencies = results.all.sorted()
+        return Measure(requests: latencies.count, elapsed: HTTPBenchmark.seconds(ContinuousClock.now - start), latencies: latencies)
+    }
+
+    final class ResultsBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var latencies: [Double] = []
+        func add(_ more: [Double]) { lock.withLock { latencies += more } }
+        var all: [Double] { lock.withLock { latencies } }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+}
+
+/// A blocking HTTP/1.1 client on one keep-alive connection (responses must carry Content-Length).
+final class KeepAliveClient: @unchecked Sendable {
+    private let fd: Int32
+    private let port: UInt16
+    private var buffer: [UInt8] = []
+
+    struct Response {
+        var status: Int
+        var body: [UInt8]
+    }
+
+    init(port: UInt16) throws {
+        self.port = port
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw UsageError("socket failed") }
+        var yes: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw UsageError("cannot connect to 127.0.0.1:\(port)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func request(_ method: String, _ path: String, body: [UInt8] = []) throws -> Response {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        if method == "POST" { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        let bytes = Array((head + "\r\n").utf8) + body
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + sent, $0.count - sent) }
+            guard n > 0 else { throw UsageError("write failed") }
+            sent += n
+        }
+        let separator = Array("\r\n\r\n".utf8)
+        var headEnd: Range<Int>?
+        while true {
+            headEnd = buffer.firstRange(of: separator)
+            if headEnd != nil { break }
+            try fill()
+        }
+        let headText = String(decoding: buffer[..<headEnd!.lowerBound], as: UTF8.self)
+        let lines = headText.components(separatedBy: "\r\n")
+        let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var length = 0
+        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
+            length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        let bodyStart = headEnd!.upperBound
+        while buffer.count < bodyStart + length { try fill() }
+        let responseBody = Array(buffer[bodyStart..<(bodyStart + length)])
+        buffer.removeFirst(bodyStart + length)
+        return Response(status: status, body: responseBody)
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { throw UsageError("connection closed") }
+        buffer += chunk[0..<n]
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Kafka
+import RecipeDomain
+import RecipeHTTP
+import RecipeWire
+
+/// `recipes send`: appends commands through the producer, validated first.
+enum SendCommand {
+    static let spec = CommandSpec(
+        name: "recipes send",
+        summary: "Append one command from flags, or many from JSON lines on stdin, and print where each landed.",
+        usage: "recipes send TYPE --recipe ID [--FIELD VALUE …] [options] | recipes send --stdin [options]",
+        options: KafkaOptions.specs + [
+            .value("recipe", "ID", "The recipe the command is for (TYPE mode)."),
+            .flag("new", "TYPE mode: a new recipe id (for DraftStarted)."),
+            .value("id", "COMMAND-ID", "The command id (default: a new UUID)."),
+            .value("expected-revision", "N", "Apply only if the recipe's revision is N."),
+            .value("actor", "NAME", "Who writes (default: $USER)."),
+            .flag("stdin", "Read JSON lines: whole CloudEvents, or {\"type\",\"recipe\",\"data\"} objects."),
+        ],
+        discussion: """
+            TYPE is a command name (IngredientAdded, TitleChanged, RecipeSaved, …); any other --FIELD VALUE
+            becomes a field of its data (amount, servings and position are numbers; --ingredient-id is ingredientId).
+            Examples:
+              recipes send DraftStarted --new --brokers localhost:9092
+              recipes send IngredientAdded --recipe R --name Flour --amount 250 --metric g
+              recipes send --stdin < commands.jsonl
+            Every command is checked with the record decoder before it is appended. With --stdin each line
+            prints `line N: partition:offset`; a bad line is reported with its number, the others still go,
+            and the exit status is 1 if any line failed.
+            """)
+
+    static let numericFields: Set<String> = ["amount", "servings", "position"]
+
+    static func run(_ arguments: [String]) async throws {
+        let (known, data) = try split(arguments)
+        let args = try ParsedArguments(known, spec: spec)
+        let config = try KafkaOptions.config(args)
+        let topic = try KafkaOptions.topics(args).edits
+        let actor = args.string("actor") ?? ProcessInfo.processInfo.environment["USER"] ?? "cli"
+        guard !actor.isEmpty else { throw UsageError("--actor must not be empty") }
+
+        if args.flag("stdin") {
+            guard args.positionals.isEmpty, data.isEmpty, args.string("recipe") == nil else {
+                throw UsageError("--stdin takes no TYPE, --recipe or data fields: each line says them")
+            }
+            try await sendLines(config: config, topic: topic, actor: actor)
+            return
+        }
+        guard args.positionals.count == 1, let typeName = args.positionals.first else {
+            throw UsageError("give one command TYPE (e.g. IngredientAdded), or --stdin (see recipes send --help)")
+        }
+        guard let kind = RecipeCommand.Kind(rawValue: typeName) else {
+            throw UsageError("unknown command type \"\(typeName)\"; one of \(RecipeCommand.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let recipe: String
+        switch (args.string("recipe"), args.flag("new")) {
+        case (let id?, false): recipe = id
+        case (nil, true): recipe = UUID().uuidString.lowercased()
+        default: throw UsageError("give --recipe ID, or --new for a new recipe")
+        }
+        var members: [String: Any] = ["type": kind.rawValue, "recipe": recipe, "data": data]
+        if let id = args.string("id") { members["id"] = id }
+        if let revision = try args.int("expected-revision", in: 0...Int(Int32.max)) { members["expectedRevision"] = revision }
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: members), as: UTF8.self)
+
+        let producer = try KafkaProducer(config: config)
+        let sender = CommandSender(appender: CommandAppender(producer: producer, topic: topic))
+        let outcome = await sender.send([(1, line)], actor: actor)
+        try await producer.shutdown()
+        switch outcome.first {
+        case .appended(_, let position, let commandID, let recipeID)?:
+            say("\(position) recipe \(recipeID) command \(commandID)")
+        case .failed(_, let message)?:
+            throw UsageError(message)
+        case nil:
+            throw UsageError("nothing to send")
+        }
+    }
+
+    private static func sendLines(config: KafkaConfig, topic: String, actor: String) async throws {
+        let producer = try KafkaProducer(config: config)
+        let sender = CommandSender(appender: CommandAppender(producer: producer, topic: topic))
+        var failures = 0
+        var total = 0
+        var chunk: [(number: Int, text: String)] = []
+        var number = 0
+        func flush() async {
+            for outcome in await sender.send(chunk, actor: actor) {
+                total += 1
+                switch outcome {
+                case .appended(let line, let position, _, _): say("line \(line): \(position)")
+                case .failed(let line, let message):
+                    failures += 1
+                    FileHandle.standardError.write(Data("line \(line): \(message)\n".utf8))
+                }
+            }
+            chunk.removeAll(keepingCapacity: true)
+        }
+        while let line = readLine(strippingNewline: true) {
+            number += 1
+            chunk.append((number, line))
+            if chunk.count == 1000 { await flush() }
+        }
+        await flush()
+        try await producer.shutdown()
+        if failures > 0 { throw SendFailed(failures: failures, total: total) }
+    }
+
+    struct SendFailed: Error, CustomStringConvertible {
+        var failures: Int
+        var total: Int
+        var description: String { "\(failures) of \(total) lines failed" }
+    }
+
+    /// Separates `--FIELD VALUE` data fields from the command's own options.
+    static func split(_ arguments: [String]) throws -> (known: [String], data: [String: Any]) {
+        var known: [String] = []
+        var data: [String: Any] = [:]
+        var iterator = arguments.makeIterator()
+        let options = Dictionary(uniqueKeysWithValues: (spec.options + [OptionSpec.help]).map { ($0.name, $0) })
+        while let argument = iterator.next() {
+            guard argument.hasPrefix("--"), argument != "--" else {
+                known.append(argument)
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if let option = options[name] {
+                known.append(argument)
+                if option.valueName != nil, value == nil, let next = iterator.next() { known.append(next) }
+                continue
+            }
+            guard let text = value ?? iterator.next() else { throw UsageError("--\(name) needs a value") }
+            let field = camelCase(name)
+            if numericFields.contains(field) {
+                if let integer = Int(text) {
+                    data[field] = integer
+                } else if let number = Double(text), number.isFinite {
+                    data[field] = number
+                } else {
+                    throw UsageError("--\(name) must be a number, got \"\(text)\"")
+                }
+            } else {
+                data[field] = text
+            }
+        }
+        return (known, data)
+    }
+
+    /// `ingredient-id` → `ingredientId`.
+    static func camelCase(_ name: String) -> String {
+        let parts = name.split(separator: "-")
+        guard let first = parts.first else { return name }
+        return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@Suite("Errors")
+struct ErrorTests {
+    @Test func unknownRoutesAndWrongMethods() async throws {
+        let missing = try await shared.get("/v2/nothing")
+        #expect(missing.status == 404)
+        #expect(missing.errorCode == "notFound")
+        let wrong = try await shared.request("DELETE", "/v1/recipes")
+        #expect(wrong.status == 405)
+        #expect(wrong.errorCode == "methodNotAllowed")
+        #expect(wrong.headers["allow"] == "GET")
+        let put = try await shared.request("PUT", "/v1/drafts", json: "{}")
+        #expect(put.status == 405)
+        #expect(put.headers["allow"] == "POST, GET")
+        let getCommands = try await shared.get("/v1/recipes/abc/commands")
+        #expect(getCommands.status == 405)
+        #expect(getCommands.headers["allow"] == "POST")
+    }
+
+    @Test func bodiesThatAreTooLargeOrNotJSON() async throws {
+        let id = UUID().uuidString.lowercased()
+        let path = "/v1/recipes/\(id)/commands"
+        let large = try await shared.request("POST", path, body: Array(repeating: UInt8(ascii: " "), count: 100_000))
+        #expect(large.status == 413)
+        #expect(large.errorCode == "tooLarge")
+        let notJSON = try await shared.post(path, "{type: TitleChanged")
+        #expect(notJSON.status == 400)
+        #expect(notJSON.errorCode == "malformedJSON")
+        let invalidUTF8 = try await shared.request("POST", path, body: Array(#"{"type":"TitleChanged","data":{"title":""#.utf8) + [0xC3, 0x28] + Array(#""}}"#.utf8))
+        #expect(invalidUTF8.status == 400)
+        #expect(invalidUTF8.errorCode == "malformedJSON")
+        let empty = try await shared.request("POST", path, body: [])
+        #expect(empty.status == 400)
+    }
+
+    @Test func commandsThatBreakTheSchemaNameTheField() async throws {
+        let path = "/v1/recipes/\(UUID().uuidString.lowercased())/commands"
+        let cases: [(String, String, String)] = [
+            (#"{"type":"IngredientAdded","data":{"name":"Flour","amount":"lots","metric":"g"}}"#, "malformed", "data.amount"),
+            (#"{"type":"IngredientAdded","data":{"name":"Flour","amount":-1,"metric":"g"}}"#, "invalid", "data.amount"),
+            (#"{"type":"IngredientAdded","data":{"name":"Flour","metric":"g"}}"#, "malformed", "data.amount"),
+            (#"{"type":"TitleChanged","data":{"title":"\#(String(repeating: "x", count: 201))"}}"#, "invalid", "data.title"),
+            (#"{"type":"TitleChanged","data":{"title":"A","colour":"red"}}"#, "malformed", "data"),
+            (#"{"type":"Teleported","data":{}}"#, "unknownType", "type"),
+            (#"{"data":{}}"#, "malformed", "type"),
+            (#"{"type":"TitleChanged","data":[]}"#, "malformed", "data"),
+            (#"{"type":"TitleChanged","data":{"title":"A"},"expectedRevision":"two"}"#, "malformed", "expectedRevision"),
+            (#"{"type":"TitleChanged","data":{"title":"A"},"id":7}"#, "malformed", "id"),
+            (#"{"type":"TitleChanged","data":{"title":"A"},"extra":1}"#, "malformed", "extra"),
+        ]
+        for (body, code, field) in cases {
+            let response = try await shared.post(path, body)
+            #expect(response.status == 422, "\(body) → \(response.status) \(response.text)")
+            #expect(response.errorCode == code, "\(body) → \(response.text)")
+            #expect(response.errorField == field, "\(body) → \(response.text)")
+        }
+        let array = try await shared.post(path, "[1,2]")
+        #expect(array.status == 422)
+    }
+
+    @Test func unknownAndDeletedRecipes() async throws {
+        let unknown = UUID().uuidString.lowercased()
+        for path in ["/v1/recipes/\(unknown)", "/v1/recipes/\(unknown)/draft", "/v1/recipes/\(unknown)/history"] {
+            let response = try await shared.get(path)
+            #expect(response.status == 404, "\(path)")
+            #expect(response.errorCode == "notFound", "\(path)")
+        }
+        let (id, _) = try await shared.savedRecipe(title: "Doomed")
+        let noVersion = try await shared.get("/v1/recipes/\(id)?version=9&after=\(try await shared.command(id, #"{"type":"TitleChanged","data":{"title":"Doomed 2"}}"#)["position"]!)")
+        #expect(noVersion.status == 404)
+        #expect(noVersion.errorCode == "noSuchVersion")
+        let deleted = try await shared.command(id, #"{"type":"RecipeDeleted","data":{}}"#, wait: true)
+        #expect(deleted["outcome"] as? String == "accepted")
+        let gone = try await shared.get("/v1/recipes/\(id)")
+        #expect(gone.status == 410)
+        #expect(gone.errorCode == "deleted")
+        let later = try await shared.command(id, #"{"type":"TitleChanged","data":{"title":"Back"}}"#, wait: true)
+        #expect((later["reason"] as? [String: Any])?["code"] as? String == "deleted")
+    }
+
+    @Test func badQueryParameters() async throws {
+        let (id, _) = try await shared.savedRecipe(title: "Params")
+        let cases: [(String, String)] = [
+            ("/v1/recipes?limit=abc", "limit"),
+            ("/v1/recipes?limit=0", "limit"),
+            ("/v1/recipes?cursor=%%%", "cursor"),
+            ("/v1/recipes?cursor=bm90LWEtY3Vyc29y", "cursor"),
+            ("/v1/recipes?after=3", "after"),
+            ("/v1/recipes?after=a:b", "after"),
+            ("/v1/recipes?after=-1:5", "after"),
+            ("/v1/recipes/\(id)?guests=0", "guests"),
+            ("/v1/recipes/\(id)?guests=many", "guests"),
+            ("/v1/recipes/\(id)?version=x", "version"),
+            ("/v1/drafts?limit=-3", "limit"),
+            ("/v1/rejections?limit=1.5", "limit"),
+        ]
+        for (path, field) in cases {
+            let response = try await shared.get(path)
+            #expect(response.status == 400, "\(path) → \(response.text)")
+            #expect(response.errorCode == "badParameter", "\(path)")
+            #expect(response.errorField == field, "\(path)")
+        }
+        let wait = try await shared.post("/v1/recipes/\(id)/commands?wait=maybe", #"{"type":"TitleChanged","data":{"title":"A"}}"#)
+        #expect(wait.status == 400)
+    }
+
+    @Test func aPositionNeverReachedIsStale() async throws {
+        let fixture = try ServiceFixture(api: .init(waitTimeout: .milliseconds(200)))
+        let response = try await fixture.get("/v1/recipes?after=0:1000000")
+        #expect(response.status == 503)
+        #expect(response.errorCode == "stale")
+        await fixture.service.shutdown()
+    }
+
+    @Test func theServerSurvivesGarbage() async throws {
+        // Raw bytes that are not HTTP, then a normal request.
+        _ = try? await shared.request("GET", "/\u{1}\u{2}", headers: ["X-Junk": "\u{7f}"])
+        _ = try await shared.request("POST", "/v1/drafts", body: Array("{\"id\":".utf8))
+        let health = try await shared.get("/healthz")
+        #expect(health.status == 200)
+    }
+}

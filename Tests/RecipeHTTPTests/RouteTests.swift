@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@Suite("Routes")
+struct RouteTests {
+    @Test func healthReadinessAndMetrics() async throws {
+        let health = try await shared.get("/healthz")
+        #expect(health.status == 200)
+        #expect(health.object["status"] as? String == "ok")
+        let ready = try await shared.get("/readyz")
+        #expect(ready.status == 200, "\(ready.text)")
+        _ = try await shared.get("/v1/recipes")
+        let metrics = try await shared.get("/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
+        #expect(metrics.text.contains(#"recipes_http_requests_total{route="/v1/recipes",method="GET",status="200"}"#))
+        #expect(metrics.text.contains("recipes_http_request_duration_seconds_bucket{le=\"+Inf\"}"))
+        #expect(metrics.text.contains("recipes_projector_commands_total{outcome=\"accepted\"}"))
+    }
+
+    @Test func theStoryOfARecipe() async throws {
+        // A new draft: id and position, with the outcome when waiting.
+        let started = try await shared.post("/v1/drafts?wait=true", "")
+        #expect(started.status == 200)
+        let id = try #require(started.object["recipeId"] as? String)
+        #expect(id == id.lowercased() && UUID(uuidString: id) != nil)
+        #expect(started.object["outcome"] as? String == "accepted")
+        #expect(started.object["position"] as? String == "\(started.object["partition"]!):\(started.object["offset"]!)")
+
+        let title = try await shared.command(id, #"{"type":"TitleChanged","data":{"title":"Pancakes"}}"#)
+        #expect(title["commandId"] as? String != nil)
+        #expect(title["recipeId"] as? String == id)
+        try await shared.command(id, #"{"type":"ServingsChanged","data":{"servings":4}}"#)
+        try await shared.command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"metric":"g"}}"#)
+        try await shared.command(id, #"{"type":"InstructionAdded","data":{"description":"Mix and fry."}}"#)
+        let tag = try await shared.command(id, #"{"type":"TagAdded","data":{"text":"@source(grandma)"}}"#)
+
+        let draft = try await shared.get("/v1/recipes/\(id)/draft?after=\(tag["position"]!)")
+        #expect(draft.status == 200, "\(draft.text)")
+        #expect(draft.object["title"] as? String == "Pancakes")
+        #expect(draft.object["missing"] as? [String] == [])
+        let drafts = try await shared.get("/v1/drafts?after=\(tag["position"]!)")
+        #expect(drafts.items.contains { $0["id"] as? String == id })
+
+        let saved = try await shared.command(id, #"{"type":"RecipeSaved","data":{}}"#, wait: true)
+        #expect(saved["outcome"] as? String == "accepted")
+        #expect(saved["revision"] as? Int != nil)
+        let position = try #require(saved["position"] as? String)
+
+        let list = try await shared.get("/v1/recipes?after=\(position)&q=pancake&tag=source")
+        #expect(list.status == 200)
+        let item = try #require(list.items.first { $0["id"] as? String == id })
+        #expect(item["title"] as? String == "Pancakes")
+        #expect(item["ingredientCount"] as? Int == 1)
+        #expect((item["tags"] as? [[String: Any]])?.first?["payload"] as? String == "grandma")
+
+        let detail = try await shared.get("/v1/recipes/\(id)?guests=8")
+        #expect(detail.status == 200)
+        #expect(detail.object["version"] as? Int == 1)
+        let ingredient = try #require((detail.object["ingredients"] as? [[String: Any]])?.first)
+        #expect(ingredient["amount"] as? Double == 500)
+        #expect(ingredient["display"] as? String == "500 g")
+        #expect(try await shared.get("/v1/recipes/\(id)?version=1").status == 200)
+
+        let history = try await shared.get("/v1/recipes/\(id)/history")
+        #expect(history.status == 200)
+        #expect(history.items.count == 7)
+        #expect(history.items.allSatisfy { $0["actor"] as? String == "anonymous" })
+        #expect(history.items.last?["type"] as? String == "RecipeSaved")
+
+        // Saved: no open draft any more.
+        let closed = try await shared.get("/v1/recipes/\(id)/draft")
+        #expect(closed.status == 404)
+        #expect(closed.errorCode == "noDraft")
+    }
+
+    @Test func waitingReportsARejectionWithItsReason() async throws {
+        let id = try await shared.newRecipe()
+        let saved = try await shared.command(id, #"{"type":"RecipeSaved","data":{}}"#, wait: true)
+        #expect(saved["outcome"] as? String == "rejected")
+        let reason = try #require(saved["reason"] as? [String: Any])
+        #expect(reason["code"] as? String == "notSavable")
+        #expect((reason["message"] as? String)?.isEmpty == false)
+
+        let rejections = try await shared.get("/v1/rejections?after=\(saved["position"]!)")
+        #expect(rejections.status == 200)
+        #expect(rejections.items.contains { $0["position"] as? String == saved["position"] as? String })
+    }
+
+    @Test func aRepeatedCommandIdIsADuplicate() async throws {
+        let id = try await shared.newRecipe()
+        let command = #"{"id":"cmd-\#(UUID().uuidString)","type":"TitleChanged","data":{"title":"Soup"}}"#
+        let first = try await shared.command(id, command, wait: true)
+        #expect(first["outcome"] as? String == "accepted")
+        let second = try await shared.command(id, command, wait: true)
+        #expect(second["outcome"] as? String == "duplicate")
+        #expect(second["commandId"] as? String == first["commandId"] as? String)
+    }
+
+    @Test func expectedRevisionConflicts() async throws {
+        let id = try await shared.newRecipe()
+        let result = try await shared.command(id, #"{"type":"TitleChanged","data":{"title":"Stew"},"expectedRevision":7}"#, wait: true)
+        #expect(result["outcome"] as? String == "rejected")
+        #expect((result["reason"] as? [String: Any])?["code"] as? String == "conflict")
+    }
+
+    @Test func listPagesWithACursor() async throws {
+        let tag = "@page\(UInt32.random(in: 0...UInt32.max))"
+        var last = ""
+        for index in 0..<3 { last = try await shared.savedRecipe(title: "Paged \(index)", tag: tag).position }
+        let name = String(tag.dropFirst())
+        let first = try await shared.get("/v1/recipes?tag=\(name)&limit=2&after=\(last)")
+        #expect(first.items.count == 2)
+        let cursor = try #require(first.object["nextCursor"] as? String)
+        let second = try await shared.get("/v1/recipes?tag=\(name)&limit=2&cursor=\(cursor)")
+        #expect(second.items.count == 1)
+        #expect(second.object["nextCursor"] == nil)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Kafka
+import RecipeHTTP
+import RecipeProjection
+import RecipeWire
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An embedded cluster, a store and a `RecipeService` on a free loopback port.
+final class ServiceFixture: Sendable {
+    let kafka: EmbeddedKafka
+    let service: RecipeService
+    let storePath: String
+    let topic = RecipeTopics().edits
+
+    init(api: RecipeAPI.Options = RecipeAPI.Options()) throws {
+        kafka = try EmbeddedKafka(brokers: 1)
+        try kafka.createTopic(topic, partitions: 4)
+        storePath = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString).db").path
+        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
+                                            storePath: storePath)
+        options.port = 0
+        options.fetchWaitMilliseconds = 10
+        options.api = api
+        service = try RecipeService(options: options)
+    }
+
+    var port: UInt16 { service.port }
+
+    func request(_ method: String, _ path: String, json: String? = nil, body: [UInt8]? = nil,
+                 headers: [String: String] = [:]) async throws -> HTTPResult {
+        try await HTTPClient.request(port: port, method: method, path: path, headers: headers,
+                                     body: body ?? json.map { Array($0.utf8) })
+    }
+
+    func get(_ path: String, headers: [String: String] = [:]) async throws -> HTTPResult {
+        try await request("GET", path, headers: headers)
+    }
+
+    func post(_ path: String, _ json: String, headers: [String: String] = [:]) async throws -> HTTPResult {
+        try await request("POST", path, json: json, headers: headers)
+    }
+
+    /// POST /v1/drafts?wait=true: a new recipe's id.
+    func newRecipe(headers: [String: String] = [:]) async throws -> String {
+        let response = try await post("/v1/drafts?wait=true", "", headers: headers)
+        try #require(response.status == 200, "\(response.text)")
+        return try #require(response.object["recipeId"] as? String)
+    }
+
+    /// POSTs a command and returns the receipt.
+    @discardableResult
+    func command(_ recipe: String, _ json: String, wait: Bool = false, headers: [String: String] = [:]) async throws -> [String: Any] {
+        let response = try await post("/v1/recipes/\(recipe)/commands\(wait ? "?wait=true" : "")", json, headers: headers)
+        try #require(response.status == (wait ? 200 : 202), "\(response.status) \(response.text)")
+        return response.object
+    }
+
+    /// A saved recipe with a title, servings, an ingredient and a tag; returns its id and the save's position.
+    func savedRecipe(title: String, tag: String = "@dinner") async throws -> (id: String, position: String) {
+        let id = try await newRecipe()
+        try await command(id, #"{"type":"TitleChanged","data":{"title":"\#(title)"}}"#)
+        try await command(id, #"{"type":"ServingsChanged","data":{"servings":4}}"#)
+        try await command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"metric":"g"}}"#)
+        try await command(id, #"{"type":"TagAdded","data":{"text":"\#(tag)"}}"#)
+        let saved = try await command(id, #"{"type":"RecipeSaved","data":{}}"#)
+        return (id, try #require(saved["position"] as? String))
+    }
+}
+
+/// The service most tests share (they use recipes of their own).
+let shared: ServiceFixture = {
+    do { return try ServiceFixture() } catch { fatalError("cannot start the test service: \(error)") }
+}()
+
+struct HTTPResult: @unchecked Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: [UInt8]
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
+    var errorCode: String? { (object["error"] as? [String: Any])?["code"] as? String }
+    var errorField: String? { (object["error"] as? [String: Any])?["field"] as? String }
+    var items: [[String: Any]] { object["items"] as? [[String: Any]] ?? [] }
+}
+
+/// A tiny HTTP/1.1 client on a blocking socket (Connection: close), run on a
+/// thread of its own so that no Swift concurrency thread ever blocks on I/O.
+enum HTTPClient {
+    static func request(port: UInt16, method: String, path: String, headers: [String: String] = [:],
+                        body: [UInt8]?) async throws -> HTTPResult {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try send(port: port, method: method, path: path, headers: headers, body: body) })
+            }
+        }
+    }
+
+    struct ClientError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func send(port: UInt16, method: String, path: String, headers: [String: String], body: [UInt8]?) throws -> HTTPResult {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError(description: "socket failed") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw ClientError(description: "connect failed: \(errno)") }
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if let body { head += "Content-Length: \(body.count)\r\nContent-Type: application/json\r\n" }
+        head += "\r\n"
+        var bytes = Array(head.utf8) + (body ?? [])
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + sent, $0.count - sent) }
+            guard n > 0 else { throw ClientError(description: "write failed: \(errno)") }
+            sent += n
+        }
+        bytes = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 { throw ClientError(description: "read failed: \(errno)") }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+        }
+        guard let split = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else {
+            throw ClientError(description: "no response head in \(bytes.count) bytes")
+        }
+        let lines = String(decoding: bytes[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw ClientError(description: "bad status line \(lines[0])") }
+        var responseHeaders: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            responseHeaders[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var responseBody = Array(bytes[split.upperBound...])
+        if let length = responseHeaders["content-length"].flatMap(Int.init), length < responseBody.count {
+            responseBody = Array(responseBody[..<length])
+        }
+        return HTTPResult(status: status, headers: responseHeaders, body: responseBody)
+    }
+}
