@@ -111,16 +111,7 @@ extension ProjectionWriter {
 
     static func tagsJSON(_ tags: [Tag]) -> String {
         var writer = JSONWriter(capacity: 64)
-        writer.raw("[")
-        for (index, tag) in tags.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.key("name", first: true)
-            writer.string(tag.name)
-            writer.key("payload")
-            if let payload = tag.payload { writer.string(payload) } else { writer.raw("null") }
-            writer.raw("}")
-        }
-        writer.raw("]")
+        ContentCoding.write(tags, into: &writer)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

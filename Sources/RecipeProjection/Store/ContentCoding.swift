@@ -49,8 +49,14 @@ enum ContentCoding {
         }
         writer.raw("]")
         writer.key("tags")
+        write(content.tags, into: &writer)
+        writer.raw("}")
+    }
+
+    /// `[{"name","payload"}, …]`: the tags of content, and of a list entry.
+    static func write(_ tags: [Tag], into writer: inout JSONWriter) {
         writer.raw("[")
-        for (index, tag) in content.tags.enumerated() {
+        for (index, tag) in tags.enumerated() {
             if index > 0 { writer.raw(",") }
             writer.key("name", first: true)
             writer.string(tag.name)
@@ -58,7 +64,7 @@ enum ContentCoding {
             if let payload = tag.payload { writer.string(payload) } else { writer.raw("null") }
             writer.raw("}")
         }
-        writer.raw("]}")
+        writer.raw("]")
     }
 
     /// Reads content the store wrote; anything else is a corrupted store.
