@@ -25,8 +25,8 @@ final class SQLiteConnection {
         }
         self.handle = handle
         self.path = path
-        // A reader may meet the writer's checkpoint: wait rather than fail.
-        sqlite3_busy_timeout(handle, 5_000)
+        // Writers sharing a store (group mode) take turns; a reader may meet a checkpoint.
+        sqlite3_busy_timeout(handle, 60_000)
     }
 
     deinit {

@@ -1,3 +1,6 @@
+import CSQLite
+import Foundation
+
 /// The read-model tables and their migrations. The version lives in the
 /// store; a store newer than the code is refused rather than misread.
 enum StoreSchema {
@@ -48,16 +51,32 @@ enum StoreSchema {
     ]
 
     static func migrate(_ db: SQLiteConnection) throws {
+        // Processes opening one new store at the same moment (group mode) can meet
+        // SQLITE_BUSY that no busy handler covers (switching the journal to WAL,
+        // recovering its index): try again for a while rather than die.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            do {
+                return try migrateOnce(db)
+            } catch let error as SQLiteError where error.code & 0xff == SQLITE_BUSY && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    private static func migrateOnce(_ db: SQLiteConnection) throws {
         // WAL: readers never block the writer. A larger page cache, memory-mapped
         // reads and rarer checkpoints keep the random-page writes of big batches cheap.
         try db.execute("""
             PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;
             PRAGMA mmap_size=268435456; PRAGMA wal_autocheckpoint=16384;
             """)
-        let current = try installedVersion(db)
-        if current > version { throw StoreError.newerSchema(found: current, supported: version) }
-        guard current < version else { return }
+        // The version is read under the write lock: processes that open a new
+        // store at the same moment (group mode) migrate it once, one after the other.
         try db.transaction {
+            let current = try installedVersion(db)
+            if current > version { throw StoreError.newerSchema(found: current, supported: version) }
+            guard current < version else { return }
             for step in current..<version { try db.execute(migrations[step]) }
             try db.statement("INSERT OR REPLACE INTO store_meta(key, value) VALUES('schema_version', ?)")
                 .bind(.text(String(version))).run()
