@@ -112,7 +112,7 @@ final class SQLiteStatement {
         case .real(let number)?: sqlite3_bind_double(pointer, index, number)
         case .text(let text)?: sqlite3_bind_text(pointer, index, text, -1, sqliteTransient)
         case .blob(let bytes)?:
-            bytes.withUnsafeBytes { sqlite3_bind_blob(pointer, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
+            _ = bytes.withUnsafeBytes { sqlite3_bind_blob(pointer, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
         }
     }
 
