@@ -43,7 +43,7 @@ enum ProjectBenchmark {
 
         resetPeakMemory()
         var rssAtTenth: Int?
-        let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: 10_000)
+        let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: 50_000)
         let start = ContinuousClock.now
         let totals = try projector.catchUp(timeout: .seconds(3600)) { totals in
             if rssAtTenth == nil, totals.records >= commands / 10 { rssAtTenth = peakMemoryKB() }

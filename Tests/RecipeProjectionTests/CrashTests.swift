@@ -38,7 +38,7 @@ func startProjectorProcess(_ fixture: ProjectionFixture, storePath: String, extr
     process.standardOutput = FileHandle.nullDevice
     // Kept so that a projector that stops on its own can say why.
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("projector-\(UUID().uuidString).log")
-    FileManager.default.createFile(atPath: log.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     process.standardError = try FileHandle(forWritingTo: log)
     // A killed group member is noticed after the session timeout: keep it short.
     process.environment = ProcessInfo.processInfo.environment.merging(

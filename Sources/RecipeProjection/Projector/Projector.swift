@@ -38,7 +38,11 @@ public final class Projector: Sendable {
     private let mode: Mode
     private let batchSize: Int
 
-    public init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 5_000) throws {
+    /// - Parameter batchSize: records per transaction at most. In replica mode a
+    ///   transaction gathers several polls (up to `batchSize`, or what arrived
+    ///   within `maxGathering`), so each touched recipe's rows are written once
+    ///   for many commands.
+    public init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 50_000) throws {
         writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic))
         var config = kafka
         if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
@@ -62,7 +66,7 @@ public final class Projector: Sendable {
         var totals = BatchSummary()
         var lastReport = ContinuousClock.now
         while !stop.isSet {
-            let records = try consumer.poll(maxRecords: batchSize, timeout: .milliseconds(100))
+            let records = try nextBatch()
             if !records.isEmpty {
                 totals += try writer.withLock { try $0.writer.project(records, partitionCount: partitionCount) }
             }
@@ -90,7 +94,7 @@ public final class Projector: Sendable {
             guard ContinuousClock.now < deadline else {
                 throw KafkaError(.timedOut, "projector did not catch up with \(targets) within \(timeout)")
             }
-            let records = try consumer.poll(maxRecords: batchSize, timeout: .milliseconds(100))
+            let records = try nextBatch()
             if !records.isEmpty {
                 totals += try writer.withLock { try $0.writer.project(records, partitionCount: partitions.count) }
                 progress(totals)
@@ -98,6 +102,26 @@ public final class Projector: Sendable {
         }
         consumer.close()
         return totals
+    }
+
+    /// Records asked of one poll.
+    static let pollRecords = 10_000
+    /// How long records may wait for more to share their transaction.
+    static let maxGathering: Duration = .milliseconds(250)
+
+    /// The records of the next transaction. Group mode takes one poll: its
+    /// partitions may move to another process at any poll, and what it polled
+    /// must be committed before that.
+    private func nextBatch() throws -> [KafkaConsumerRecord] {
+        var records = try consumer.poll(maxRecords: min(batchSize, Self.pollRecords), timeout: .milliseconds(100))
+        guard mode == .replica, !records.isEmpty else { return records }
+        let deadline = ContinuousClock.now + Self.maxGathering
+        while records.count < batchSize, ContinuousClock.now < deadline {
+            let more = try consumer.poll(maxRecords: min(batchSize - records.count, Self.pollRecords), timeout: .milliseconds(10))
+            if more.isEmpty { break }
+            records += more
+        }
+        return records
     }
 
     private func reached(_ targets: [Int32: Int64]) throws -> Bool {

@@ -65,11 +65,12 @@ enum StoreSchema {
     }
 
     private static func migrateOnce(_ db: SQLiteConnection) throws {
-        // WAL: readers never block the writer. A larger page cache, memory-mapped
-        // reads and rarer checkpoints keep the random-page writes of big batches cheap.
+        // WAL: readers never block the writer. A larger page cache and rarer
+        // checkpoints keep the random-page writes of big batches cheap. No memory
+        // map: its pages count as resident and grow with the store.
         try db.execute("""
             PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;
-            PRAGMA mmap_size=268435456; PRAGMA wal_autocheckpoint=16384;
+            PRAGMA mmap_size=0; PRAGMA wal_autocheckpoint=16384;
             """)
         // The version is read under the write lock: processes that open a new
         // store at the same moment (group mode) migrate it once, one after the other.
