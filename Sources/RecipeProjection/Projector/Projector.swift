@@ -117,7 +117,7 @@ public final class Projector: Sendable {
         guard mode == .replica, !records.isEmpty else { return records }
         let deadline = ContinuousClock.now + Self.maxGathering
         while records.count < batchSize, ContinuousClock.now < deadline {
-            let more = try consumer.poll(maxRecords: min(batchSize - records.count, Self.pollRecords), timeout: .milliseconds(10))
+            let more = try consumer.poll(maxRecords: min(batchSize - records.count, Self.pollRecords), timeout: .zero)
             if more.isEmpty { break }
             records += more
         }
