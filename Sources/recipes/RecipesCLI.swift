@@ -18,7 +18,7 @@ enum RecipesCLI {
               drafts       List open drafts.
               history      A recipe's records and their outcomes.
               rejections   Rejected and undecodable records.
-              bench        Measure throughput against raw baselines (kafka, fold, wire).
+              bench        Measure throughput against raw baselines (kafka, fold, wire, project, http).
 
             Run `recipes <command> --help` for a command's options.
             """)
