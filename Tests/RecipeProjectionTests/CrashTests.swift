@@ -110,7 +110,7 @@ struct CrashTests {
         last.waitUntilExit()
         #expect(last.terminationStatus == 0, "SIGTERM stops the projector cleanly: \(stderrOf(last))")
 
-        let summary = try fixture.project()
+        let summary = try await fixture.project()
         #expect(summary.accepted > 40_000)
         let reference = try StoreDump.string(storeAt: fixture.storePath)
         let crashed = try StoreDump.string(storeAt: crashedStore)
@@ -138,7 +138,7 @@ struct CrashTests {
         first.terminate()
         first.waitUntilExit()
 
-        try fixture.project()
+        try await fixture.project()
         let reference = try StoreDump.string(storeAt: fixture.storePath)
         let groupDump = try StoreDump.string(storeAt: shared)
         #expect(groupDump == reference, "first difference: \(firstDifference(groupDump, reference))")

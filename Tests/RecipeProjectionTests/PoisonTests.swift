@@ -39,7 +39,7 @@ struct PoisonTests {
             #expect(kcat.terminationStatus == 0, "kcat published record \(index)")
         }
         try await fixture.send(id, [.ingredientAdded(name: "Salt", amount: 1, metric: "tsp", ingredientID: nil), .recipeSaved])
-        let summary = try fixture.project()
+        let summary = try await fixture.project()
 
         let model = try fixture.readModel()
         let reasons = try model.rejections().map(\.reason.code).sorted()
@@ -68,7 +68,7 @@ struct PoisonTests {
         input.fileHandleForWriting.write(Data(value))
         try input.fileHandleForWriting.close()
         kcat.waitUntilExit()
-        try fixture.project()
+        try await fixture.project()
         let rejections = try fixture.readModel().rejections()
         #expect(rejections.map(\.reason.code) == ["wrongPartition"])
         #expect(rejections.first?.position.hasPrefix("\(wrong):") == true)

@@ -21,7 +21,7 @@ struct StoryTests {
         let saved = newRecipeID(), drafted = newRecipeID()
         try await fixture.send(saved, recipe + [.tagAdded(text: "@breakfast"), .recipeSaved])
         try await fixture.send(drafted, [.titleChanged(title: "Half-written soup")])
-        try fixture.project()
+        try await fixture.project()
 
         let model = try fixture.readModel()
         let list = try model.list()
@@ -51,18 +51,18 @@ struct StoryTests {
         let fixture = try ProjectionFixture()
         let id = newRecipeID()
         try await fixture.send(id, recipe + [.recipeSaved])
-        try fixture.project()
+        try await fixture.project()
         let flour = try fixture.readModel().detail(id).ingredients[0].id
 
         try await fixture.send(id, [.ingredientRemoved(ingredientID: flour), .tagAdded(text: "@source(grandma)")])
-        try fixture.project()
+        try await fixture.project()
         var model = try fixture.readModel()
         #expect(try model.list().items.first?.version == 1)
         #expect(try model.detail(id).hasDraft)
         #expect(try model.draft(id).baseVersion == 1)
 
         try await fixture.send(id, [.recipeSaved])
-        try fixture.project()
+        try await fixture.project()
         model = try fixture.readModel()
         #expect(try model.list().items.first?.version == 2)
         #expect(try model.detail(id).ingredients.map(\.name) == ["Milk"])
@@ -78,12 +78,12 @@ struct StoryTests {
         try await fixture.send(id, recipe + [.recipeSaved])
         try await fixture.send(id, [.titleChanged(title: "Crêpes"),
                                     .ingredientAdded(name: "Salt", amount: 0, metric: "g", ingredientID: nil)])
-        try fixture.project()
+        try await fixture.project()
         let model = try fixture.readModel()
         #expect(try model.draft(id).lastRejection?.code == "invalid")
         #expect(try model.draft(id).lastRejection?.message.contains("amount") == true)
         try await fixture.send(id, [.draftDiscarded])
-        try fixture.project()
+        try await fixture.project()
         #expect(try model.detail(id).title == "Pancakes")
         #expect(try model.drafts().isEmpty)
     }
@@ -93,7 +93,7 @@ struct StoryTests {
         let fixture = try ProjectionFixture()
         let id = newRecipeID()
         try await fixture.send(id, recipe + [.recipeSaved, .recipeDeleted, .titleChanged(title: "Too late")])
-        try fixture.project()
+        try await fixture.project()
         let model = try fixture.readModel()
         #expect(try model.list().items.isEmpty)
         #expect(throws: QueryError.deleted(id)) { try model.detail(id) }
@@ -113,10 +113,10 @@ struct StoryTests {
                             time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000 + Int64(index)), command: command)
         }
         try await fixture.send(envelopes)
-        try fixture.project()
+        try await fixture.project()
         let before = try fixture.readModel().detail(id)
         try await fixture.send(envelopes)
-        let summary = try fixture.project()
+        let summary = try await fixture.project()
         #expect(summary.duplicates == envelopes.count)
         #expect(summary.accepted == 0)
         #expect(try fixture.readModel().detail(id) == before)
@@ -133,7 +133,7 @@ struct StoryTests {
             try await fixture.send(id, [.titleChanged(title: "Recipe \(index % 5)"),
                                         .ingredientAdded(name: "Egg", amount: 1, metric: "pc", ingredientID: nil), .recipeSaved])
         }
-        try fixture.project()
+        try await fixture.project()
         let model = try fixture.readModel()
         var seen: [String] = []
         var cursor: String?

@@ -48,10 +48,19 @@ final class ProjectionFixture: Sendable {
         return try await producer.sendBatch(messages).map { try $0.get() }
     }
 
-    /// Runs a projector until it has applied everything in the topic.
+    /// Runs a projector until it has applied everything in the topic, on a
+    /// thread of its own: tests run in parallel and must not starve the
+    /// cooperative pool they share with blocking work.
     @discardableResult
-    func project(mode: Projector.Mode = .replica) throws -> BatchSummary {
-        try Projector(storePath: storePath, kafka: config, topic: topic, mode: mode).catchUp()
+    func project(mode: Projector.Mode = .replica) async throws -> BatchSummary {
+        let (path, config, topic) = (storePath, config, topic)
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    try Projector(storePath: path, kafka: config, topic: topic, mode: mode).catchUp()
+                })
+            }.start()
+        }
     }
 
     func readModel() throws -> ReadModel { try ReadModel(path: storePath) }
