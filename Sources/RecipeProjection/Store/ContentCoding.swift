@@ -93,14 +93,12 @@ enum ContentCoding {
 public enum StoreError: Error, CustomStringConvertible, Sendable {
     case corrupted(String)
     case newerSchema(found: Int, supported: Int)
-    case inUse(String)
 
     public var description: String {
         switch self {
         case .corrupted(let what): "the store is corrupted: \(what)"
         case .newerSchema(let found, let supported):
             "the store has schema version \(found), newer than this program's \(supported): upgrade recipes"
-        case .inUse(let what): what
         }
     }
 }
