@@ -14,7 +14,7 @@ public final class ReadModel: @unchecked Sendable {
     /// Opens a store; it must exist (a projector creates it).
     public init(path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw StoreError.corrupted("no store at \(path) (run `recipes project` to create one)")
+            throw StoreError.missing(path: path)
         }
         db = try SQLiteConnection(path: path)
         let version = try StoreSchema.installedVersion(db)

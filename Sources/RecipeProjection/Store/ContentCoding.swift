@@ -88,17 +88,3 @@ enum ContentCoding {
             tags: list("tags").map { Tag(name: $0["name"] as? String ?? "", payload: $0["payload"] as? String) })
     }
 }
-
-/// The store is not what this version of the code wrote.
-public enum StoreError: Error, CustomStringConvertible, Sendable {
-    case corrupted(String)
-    case newerSchema(found: Int, supported: Int)
-
-    public var description: String {
-        switch self {
-        case .corrupted(let what): "the store is corrupted: \(what)"
-        case .newerSchema(let found, let supported):
-            "the store has schema version \(found), newer than this program's \(supported): upgrade recipes"
-        }
-    }
-}
