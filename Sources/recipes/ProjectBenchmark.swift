@@ -45,8 +45,8 @@ enum ProjectBenchmark {
         var rssAtTenth: Int?
         let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: 50_000)
         let start = ContinuousClock.now
-        let totals = try projector.catchUp(timeout: .seconds(3600)) { totals in
-            if rssAtTenth == nil, totals.records >= commands / 10 { rssAtTenth = peakMemoryKB() }
+        let totals = try projector.catchUp(timeout: nil) { progress in
+            if rssAtTenth == nil, progress.totals.records >= commands / 10 { rssAtTenth = peakMemoryKB() }
         }
         let seconds = (ContinuousClock.now - start).seconds
         let rssAtEnd = peakMemoryKB()

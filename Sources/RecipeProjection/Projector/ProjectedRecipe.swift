@@ -10,21 +10,32 @@ struct ProjectedRecipe {
     var updatedAt: Int64
 }
 
-/// One row of the history read model.
-struct HistoryEntry {
-    var partition: Int32
-    var offset: Int64
-    var recipeID: String?
-    var commandID: String?
-    var time: Int64?
-    var actor: String?
-    var type: String
-    var outcome: String
-    var reasonCode: String?
-    var reasonMessage: String?
-    var revision: Int?
-    /// The record's Kafka timestamp.
-    var logTime: Int64?
+/// One record as the history read model and the audit tools show it.
+public struct HistoryEntry: Sendable, Equatable {
+    public var partition: Int32
+    public var offset: Int64
+    /// The recipe the record names (its key, else its subject), if any.
+    public var recipeID: String?
+    public var commandID: String?
+    /// The command's own time (milliseconds), when it decoded.
+    public var time: Int64?
+    public var actor: String?
+    /// The command's name (`TitleChanged`), or "unknown" when it did not decode.
+    public var type: String
+    /// "accepted", "duplicate" or "rejected".
+    public var outcome: String
+    public var reasonCode: String?
+    public var reasonMessage: String?
+    /// The recipe's revision after the record.
+    public var revision: Int?
+    /// The record's Kafka timestamp (milliseconds).
+    public var logTime: Int64?
+
+    mutating func reject(_ rejection: Rejection) {
+        outcome = "rejected"
+        reasonCode = rejection.code.rawValue
+        reasonMessage = rejection.message
+    }
 }
 
 /// What one transaction of the projector did.

@@ -11,7 +11,6 @@ import RecipeWire
 final class ProjectionWriter {
     let db: SQLiteConnection
     let topic: String
-    private let decoder = RecordDecoder()
     /// Recipes as of the last commit. Bounded: cleared when it grows past
     /// `cacheLimit`, so memory does not grow with the log.
     private var cache: [String: ProjectedRecipe] = [:]
@@ -38,6 +37,7 @@ final class ProjectionWriter {
     @discardableResult
     func project(_ records: [KafkaConsumerRecord], partitionCount: Int) throws -> BatchSummary {
         var batch = PendingBatch()
+        let judge = RecordJudge(partitionCount: partitionCount)
         do {
             let summary = try db.transaction { () throws -> BatchSummary in
                 // Read inside the transaction: another process sharing the store may have moved them.
@@ -48,7 +48,7 @@ final class ProjectionWriter {
                         summary.skipped += 1
                         continue
                     }
-                    try project(record, partitionCount: partitionCount, into: &batch, summary: &summary)
+                    try project(record, judge: judge, into: &batch, summary: &summary)
                     positions[record.partition] = record.offset + 1
                     batch.positions[record.partition] = record.offset + 1
                 }
@@ -65,77 +65,50 @@ final class ProjectionWriter {
         }
     }
 
-    private func project(_ record: KafkaConsumerRecord, partitionCount: Int,
+    private func project(_ record: KafkaConsumerRecord, judge: RecordJudge,
                          into batch: inout PendingBatch, summary: inout BatchSummary) throws {
-        let key = record.keyString
-        var entry = HistoryEntry(partition: record.partition, offset: record.offset, recipeID: key,
-                                 type: "unknown", outcome: "rejected", logTime: record.timestamp)
-        if let rawKey = record.key, KafkaPartitioner.partition(forKey: rawKey, partitionCount: partitionCount) != record.partition {
-            let expected = KafkaPartitioner.partition(forKey: rawKey, partitionCount: partitionCount)
-            reject(&entry, Rejection(.wrongPartition, "key \(key ?? "") hashes to partition \(expected), not \(record.partition)"),
-                   into: &batch)
-            batch.history.append(entry)
-            summary.rejected += 1
-            return
-        }
-        let decoded: DecodedRecord
-        switch decoder.decode(key: record.key, value: record.value) {
-        case .failure(let error):
-            entry.commandID = error.commandID
-            if let recipeID = key ?? error.recipeID {
-                entry.recipeID = recipeID
-                // A record that breaks the schema is still the last word on an open draft.
-                if var projected = try takeRecipe(recipeID, from: &batch) {
-                    if projected.recipe.hasOpenDraft {
-                        projected.lastRejection = Self.rejectionJSON(error.rejection, entry: entry)
-                    }
-                    batch.touched[recipeID] = projected
+        switch judge.read(record) {
+        case .rejected(let entry, let rejection):
+            // A record that breaks the schema is still the last word on an open draft.
+            if rejection.code != .wrongPartition, let recipeID = entry.recipeID,
+               var projected = try takeRecipe(recipeID, from: &batch) {
+                if projected.recipe.hasOpenDraft {
+                    projected.lastRejection = Self.rejectionJSON(rejection, entry: entry)
                 }
+                batch.touched[recipeID] = projected
             }
-            reject(&entry, error.rejection, into: &batch)
             batch.history.append(entry)
+            batch.rejections.append(entry)
             summary.rejected += 1
-            return
-        case .success(let value): decoded = value
+        case .command(var entry, let decoded):
+            let envelope = decoded.envelope
+            var projected = try takeRecipe(envelope.recipeID, from: &batch)
+                ?? ProjectedRecipe(recipe: Recipe(id: envelope.recipeID), lastRejection: nil, updatedAt: 0)
+            let versionsBefore = projected.recipe.versions.count
+            let deletedBefore = projected.recipe.isDeleted
+            switch RecordJudge.apply(envelope, to: &projected.recipe, entry: &entry) {
+            case .accepted:
+                projected.updatedAt = envelope.time.millisecondsSinceEpoch
+                if !projected.recipe.hasOpenDraft { projected.lastRejection = nil }
+                for version in projected.recipe.versions[versionsBefore...] {
+                    batch.newVersions.append((envelope.recipeID, version))
+                }
+                if projected.recipe.versions.count != versionsBefore || projected.recipe.isDeleted != deletedBefore {
+                    batch.listingChanged.insert(envelope.recipeID)
+                }
+                summary.accepted += 1
+            case .duplicate:
+                summary.duplicates += 1
+            case .rejected(let rejection):
+                if projected.recipe.hasOpenDraft {
+                    projected.lastRejection = Self.rejectionJSON(rejection, entry: entry)
+                }
+                batch.rejections.append(entry)
+                summary.rejected += 1
+            }
+            batch.history.append(entry)
+            batch.touched[envelope.recipeID] = projected
         }
-        let envelope = decoded.envelope
-        entry.recipeID = envelope.recipeID
-        entry.commandID = envelope.commandID
-        entry.time = envelope.time.millisecondsSinceEpoch
-        entry.actor = envelope.actor
-        entry.type = envelope.command.name
-
-        var projected = try takeRecipe(envelope.recipeID, from: &batch)
-            ?? ProjectedRecipe(recipe: Recipe(id: envelope.recipeID), lastRejection: nil, updatedAt: 0)
-        let versionsBefore = projected.recipe.versions.count
-        let deletedBefore = projected.recipe.isDeleted
-        switch projected.recipe.apply(envelope) {
-        case .accepted:
-            entry.outcome = "accepted"
-            entry.revision = projected.recipe.revision
-            projected.updatedAt = envelope.time.millisecondsSinceEpoch
-            if !projected.recipe.hasOpenDraft { projected.lastRejection = nil }
-            for version in projected.recipe.versions[versionsBefore...] {
-                batch.newVersions.append((envelope.recipeID, version))
-            }
-            if projected.recipe.versions.count != versionsBefore || projected.recipe.isDeleted != deletedBefore {
-                batch.listingChanged.insert(envelope.recipeID)
-            }
-            summary.accepted += 1
-        case .duplicate:
-            entry.outcome = "duplicate"
-            entry.revision = projected.recipe.revision
-            summary.duplicates += 1
-        case .rejected(let rejection):
-            entry.revision = projected.recipe.revision
-            if projected.recipe.hasOpenDraft {
-                projected.lastRejection = Self.rejectionJSON(rejection, entry: entry)
-            }
-            reject(&entry, rejection, into: &batch)
-            summary.rejected += 1
-        }
-        batch.history.append(entry)
-        batch.touched[envelope.recipeID] = projected
     }
 
     /// The recipe's latest state, moved out of the batch or the cache so that
@@ -144,13 +117,6 @@ final class ProjectionWriter {
     private func takeRecipe(_ id: String, from batch: inout PendingBatch) throws -> ProjectedRecipe? {
         if let projected = batch.touched.removeValue(forKey: id) ?? cache.removeValue(forKey: id) { return projected }
         return try load(id)
-    }
-
-    private func reject(_ entry: inout HistoryEntry, _ rejection: Rejection, into batch: inout PendingBatch) {
-        entry.outcome = "rejected"
-        entry.reasonCode = rejection.code.rawValue
-        entry.reasonMessage = rejection.message
-        batch.rejections.append(entry)
     }
 
     static func rejectionJSON(_ rejection: Rejection, entry: HistoryEntry) -> String {

@@ -32,6 +32,29 @@ public final class Projector: Sendable {
         public var lag: [Int32: Int64]
     }
 
+    /// Where `catchUp` stops.
+    public enum LogEnd: Sendable, Equatable {
+        /// The high watermarks seen when it starts.
+        case latest
+        /// These next offsets (`partition: offset`, each capped at the high
+        /// watermark); partitions not named are not read.
+        case positions([Int32: Int64])
+        /// Each partition's last record logged at or before this time
+        /// (milliseconds since the epoch, Kafka record timestamps). The cut is
+        /// a prefix of each partition, so it is a state the log really had.
+        case time(Int64)
+    }
+
+    /// How far `catchUp` has come, counted from where it started.
+    public struct CatchUpProgress: Sendable {
+        public var totals: BatchSummary
+        /// Records behind the start positions that are now applied.
+        public var done: Int64
+        /// Records from the start positions to the end (an upper bound for `.time`).
+        public var total: Int64
+    }
+
+    private let lock: StoreLock
     private let writer: LockedWriter
     private let consumer: KafkaConsumer
     private let topic: String
@@ -42,7 +65,12 @@ public final class Projector: Sendable {
     ///   transaction gathers several polls (up to `batchSize`, or what arrived
     ///   within `maxGathering`), so each touched recipe's rows are written once
     ///   for many commands.
-    public init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 50_000) throws {
+    /// - Parameter exclusive: for a replay: fails when any projector uses the
+    ///   store, and keeps projectors out of it while this one lives. Without
+    ///   it, fails only when a replay holds the store.
+    public init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 50_000,
+                exclusive: Bool = false) throws {
+        lock = try StoreLock(storePath: storePath, mode: exclusive ? .exclusive : .shared)
         writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic))
         var config = kafka
         if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
@@ -80,27 +108,55 @@ public final class Projector: Sendable {
         consumer.close()
     }
 
-    /// Applies whatever is in the topic now and returns once every partition's
-    /// stored position reaches the high watermark seen at the start.
-    public func catchUp(timeout: Duration = .seconds(60), progress: (BatchSummary) -> Void = { _ in }) throws -> BatchSummary {
+    /// Applies the log up to `end` and returns once every partition's stored
+    /// position reaches it, or when `stop` is set (after its transaction).
+    /// A store already past `end` cannot go back: that throws.
+    public func catchUp(to end: LogEnd = .latest, timeout: Duration? = .seconds(60), stop: StopSignal? = nil,
+                        progress: (CatchUpProgress) -> Void = { _ in }) throws -> BatchSummary {
         let partitions = try consumer.partitions(of: topic)
-        try start(partitions)
-        let targets = try Dictionary(uniqueKeysWithValues: partitions.map {
-            ($0, try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: $0)).high)
-        })
-        var totals = BatchSummary()
-        let deadline = ContinuousClock.now + timeout
-        while try !reached(targets) {
-            guard ContinuousClock.now < deadline else {
-                throw KafkaError(.timedOut, "projector did not catch up with \(targets) within \(timeout)")
+        let start = try writer.withLock { try $0.writer.storedPositions() }
+        var targets: [Int32: Int64] = [:]
+        for partition in partitions {
+            let high = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high
+            switch end {
+            case .latest, .time: targets[partition] = high
+            case .positions(let positions): targets[partition] = min(positions[partition] ?? 0, high)
             }
-            let records = try nextBatch()
-            if !records.isEmpty {
-                totals += try writer.withLock { try $0.writer.project(records, partitionCount: partitions.count) }
-                progress(totals)
+            let stored = start[partition] ?? 0
+            if let target = targets[partition], target < stored {
+                throw ProjectorError.storeIsPast(partition: partition, stored: stored, end: target)
             }
         }
-        consumer.close()
+        let total = targets.reduce(Int64(0)) { $0 + max(0, $1.value - (start[$1.key] ?? 0)) }
+        let open = partitions.filter { (start[$0] ?? 0) < targets[$0]! }
+        try self.start(open)
+        defer { consumer.close() }
+        var totals = BatchSummary()
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        var stored = start
+        func reached() -> Bool { targets.allSatisfy { stored[$0.key] ?? 0 >= $0.value } }
+        while !reached(), stop?.isSet != true {
+            if let deadline, ContinuousClock.now >= deadline {
+                throw KafkaError(.timedOut, "projector did not catch up with \(targets) within \(timeout!)")
+            }
+            var records = try nextBatch()
+            if case .time(let until) = end {
+                for record in records where (record.timestamp ?? 0) > until {
+                    targets[record.partition] = min(targets[record.partition]!, record.offset)
+                }
+            }
+            records.removeAll { $0.offset >= targets[$0.partition] ?? 0 }
+            if !records.isEmpty {
+                totals += try writer.withLock { try $0.writer.project(records, partitionCount: partitions.count) }
+            }
+            let before = stored
+            stored = try writer.withLock { try $0.writer.storedPositions() }
+            // A partition at its end is paused, so the rest of it is not fetched for nothing.
+            let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (stored[$0] ?? 0) >= targets[$0]! }
+            try consumer.pause(ended.map { KafkaTopicPartition(topic: topic, partition: $0) })
+            let done = stored.reduce(Int64(0)) { $0 + max(0, min($1.value, targets[$1.key] ?? 0) - (start[$1.key] ?? 0)) }
+            progress(CatchUpProgress(totals: totals, done: done, total: total))
+        }
         return totals
     }
 
@@ -124,16 +180,14 @@ public final class Projector: Sendable {
         return records
     }
 
-    private func reached(_ targets: [Int32: Int64]) throws -> Bool {
-        let stored = try writer.withLock { try $0.writer.storedPositions() }
-        return targets.allSatisfy { partition, high in high == 0 || (stored[partition] ?? 0) >= high }
-    }
-
+    /// Starts reading: in replica mode these partitions, each from its stored position.
     private func start(_ partitions: [Int32]) throws {
         let stored = try writer.withLock { try $0.writer.storedPositions() }
         switch mode {
         case .replica:
-            try consumer.assign(topic: topic, from: stored.mapValues { .offset($0) })
+            let topic = self.topic
+            try consumer.assign(partitions.map { KafkaTopicPartition(topic: topic, partition: $0) },
+                                from: stored.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.key)] = .offset($1.value) })
         case .group:
             let topic = self.topic
             let writer = self.writer
@@ -161,6 +215,18 @@ public final class Projector: Sendable {
             }
         }
         return Progress(totals: totals, positions: positions, lag: lag)
+    }
+}
+
+public enum ProjectorError: Error, CustomStringConvertible, Sendable {
+    /// The store has applied more of a partition than the end asked for.
+    case storeIsPast(partition: Int32, stored: Int64, end: Int64)
+
+    public var description: String {
+        switch self {
+        case .storeIsPast(let partition, let stored, let end):
+            "the store is already at \(partition):\(stored), past the end \(partition):\(end): replay into a new store"
+        }
     }
 }
 

@@ -3,6 +3,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case missing(path: String)
     case corrupted(String)
     case newerSchema(found: Int, supported: Int)
+    /// Another process writes the store: a replay, or (for a replay) a projector.
+    case inUse(path: String, byReplay: Bool)
 
     public var description: String {
         switch self {
@@ -10,6 +12,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .corrupted(let what): "the store is corrupted: \(what)"
         case .newerSchema(let found, let supported):
             "the store has schema version \(found), newer than this program's \(supported): upgrade recipes"
+        case .inUse(let path, true): "\(path) is being rebuilt by a replay: wait for it, or use another store"
+        case .inUse(let path, false): "\(path) is in use by a projector (recipes project or serve): stop it, or replay into a new store"
         }
     }
 }

@@ -1,0 +1,68 @@
+import Kafka
+import RecipeDomain
+import RecipeWire
+
+/// How one record of the log is judged: where it belongs, whether it decodes,
+/// and what folding it into its recipe gives. The projector and the audit
+/// tools share it, so a record has one outcome wherever it is asked about.
+public struct RecordJudge: Sendable {
+    private let decoder = RecordDecoder()
+    /// Partitions of the topic: a record must sit where its key hashes.
+    public let partitionCount: Int
+
+    public init(partitionCount: Int) {
+        self.partitionCount = partitionCount
+    }
+
+    public enum Reading {
+        /// Not applicable: in the wrong partition, or undecodable. The entry
+        /// names the recipe the record claims, when it says.
+        case rejected(HistoryEntry, Rejection)
+        /// A command to fold into `entry.recipeID`'s recipe (see `apply`).
+        case command(HistoryEntry, DecodedRecord)
+    }
+
+    /// The first half of judging a record: everything that does not need the recipe's state.
+    public func read(_ record: KafkaConsumerRecord) -> Reading {
+        let key = record.keyString
+        var entry = HistoryEntry(partition: record.partition, offset: record.offset, recipeID: key,
+                                 type: "unknown", outcome: "rejected", logTime: record.timestamp)
+        if let rawKey = record.key {
+            let expected = KafkaPartitioner.partition(forKey: rawKey, partitionCount: partitionCount)
+            if expected != record.partition {
+                let rejection = Rejection(.wrongPartition, "key \(key ?? "") hashes to partition \(expected), not \(record.partition)")
+                entry.reject(rejection)
+                return .rejected(entry, rejection)
+            }
+        }
+        switch decoder.decode(key: record.key, value: record.value) {
+        case .failure(let error):
+            entry.commandID = error.commandID
+            entry.recipeID = key ?? error.recipeID
+            entry.reject(error.rejection)
+            return .rejected(entry, error.rejection)
+        case .success(let decoded):
+            let envelope = decoded.envelope
+            entry.recipeID = envelope.recipeID
+            entry.commandID = envelope.commandID
+            entry.time = envelope.time.millisecondsSinceEpoch
+            entry.actor = envelope.actor
+            entry.type = envelope.command.name
+            return .command(entry, decoded)
+        }
+    }
+
+    /// The second half: folds the command into the recipe's state before it and
+    /// completes the entry with the outcome and the revision after it.
+    @discardableResult
+    public static func apply(_ envelope: CommandEnvelope, to recipe: inout Recipe, entry: inout HistoryEntry) -> RecipeDecision {
+        let decision = recipe.apply(envelope)
+        switch decision {
+        case .accepted: entry.outcome = "accepted"
+        case .duplicate: entry.outcome = "duplicate"
+        case .rejected(let rejection): entry.reject(rejection)
+        }
+        entry.revision = recipe.revision
+        return decision
+    }
+}
