@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RecipeWire", targets: ["RecipeWire"]),
         .library(name: "RecipeProjection", targets: ["RecipeProjection"]),
         .library(name: "RecipeHTTP", targets: ["RecipeHTTP"]),
+        .library(name: "RecipeAudit", targets: ["RecipeAudit"]),
         .executable(name: "recipes", targets: ["recipes"]),
     ],
     targets: [
@@ -34,16 +35,18 @@ let package = Package(
         .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
         .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
         .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
+        .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
         .executableTarget(
             name: "recipes",
-            dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "CRdKafkaBaseline"]
+            dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit", "CRdKafkaBaseline"]
         ),
 
         .testTarget(name: "KafkaTests", dependencies: ["Kafka"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain"]),
-        .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain"]),
+        // Replay and audit tests live beside the projection tests: they share its fixture and processes.
+        .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain"]),
     ],
     swiftLanguageModes: [.v6]
 )

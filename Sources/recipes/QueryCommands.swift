@@ -49,13 +49,21 @@ enum QueryCommands {
         let detail = try ReadModel(path: args.string("db")!).detail(
             id, version: try args.int("version", in: 1...Int.max), guests: try args.int("guests", in: 1...1000))
         if args.flag("json") { return try printJSON(detail) }
+        printDetail(detail)
+    }
+
+    static func printDetail(_ detail: RecipeDetail) {
         say("\(detail.title)  (version \(detail.version), saved \(detail.updatedAt) by \(detail.savedBy)\(detail.hasDraft ? ", draft open" : ""))")
         if let servings = detail.servings { say("serves \(detail.guests ?? servings)") }
-        if !detail.tags.isEmpty { say(detail.tags.map(tagText).joined(separator: " ")) }
+        printContent(tags: detail.tags, ingredients: detail.ingredients, instructions: detail.instructions)
+    }
+
+    static func printContent(tags: [TagView], ingredients: [IngredientView], instructions: [InstructionView]) {
+        if !tags.isEmpty { say(tags.map(tagText).joined(separator: " ")) }
         say("")
-        for ingredient in detail.ingredients { say("  \(ingredient.display)  \(ingredient.name)") }
+        for ingredient in ingredients { say("  \(ingredient.display)  \(ingredient.name)") }
         say("")
-        for step in detail.instructions { say("  \(step.order). \(step.description)") }
+        for step in instructions { say("  \(step.order). \(step.description)") }
     }
 
     static func runDrafts(_ arguments: [String]) async throws {
@@ -89,7 +97,7 @@ enum QueryCommands {
         })
     }
 
-    private static func singleID(_ args: ParsedArguments) throws -> String {
+    static func singleID(_ args: ParsedArguments) throws -> String {
         guard args.positionals.count == 1 else {
             throw UsageError("expected one recipe ID (see \(args.spec.name) --help)")
         }

@@ -18,6 +18,8 @@ enum RecipesCLI {
               drafts       List open drafts.
               history      A recipe's records and their outcomes.
               rejections   Rejected and undecodable records.
+              replay       Rebuild every read model from the log into a store (resumable).
+              audit        Ask the log: history, as-of, diff, export; verify a store against a replay.
               bench        Measure throughput against raw baselines (kafka, fold, wire, project, http).
 
             Run `recipes <command> --help` for a command's options.
@@ -34,6 +36,8 @@ enum RecipesCLI {
         "drafts": QueryCommands.runDrafts,
         "history": QueryCommands.runHistory,
         "rejections": QueryCommands.runRejections,
+        "replay": ReplayCommand.run,
+        "audit": AuditCommand.run,
         "bench": BenchCommand.run,
     ]
 

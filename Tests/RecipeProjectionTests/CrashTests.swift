@@ -29,32 +29,64 @@ func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnvelope] 
 
 /// Starts `recipes project` against the fixture's broker and store.
 func startProjectorProcess(_ fixture: ProjectionFixture, storePath: String, extra: [String] = []) throws -> Process {
+    let process = try recipesProcess(["project", "--brokers", fixture.kafka.bootstrapServers, "--db", storePath,
+                                      "--progress", "1"] + extra)
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
+/// A `recipes` process, not yet started, whose stderr goes to a file kept so
+/// that a process that stops on its own can say why (`stderrOf`).
+func recipesProcess(_ arguments: [String]) throws -> Process {
     guard FileManager.default.isExecutableFile(atPath: recipesExecutable) else {
         throw ProjectorProcessError(description: "\(recipesExecutable) is missing: build with `swift build --build-tests`")
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: recipesExecutable)
-    process.arguments = ["project", "--brokers", fixture.kafka.bootstrapServers, "--db", storePath, "--progress", "1"] + extra
-    process.standardOutput = FileHandle.nullDevice
-    // Kept so that a projector that stops on its own can say why.
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("projector-\(UUID().uuidString).log")
+    process.arguments = arguments
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-\(UUID().uuidString).log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     process.standardError = try FileHandle(forWritingTo: log)
     // A killed group member is noticed after the session timeout: keep it short.
     process.environment = ProcessInfo.processInfo.environment.merging(
         ["KAFKA_SESSION_TIMEOUT_MS": "6000", "KAFKA_HEARTBEAT_INTERVAL_MS": "500"]) { $1 }
-    try process.run()
     return process
+}
+
+/// What a finished `recipes` command printed and how it exited.
+struct RecipesRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `recipes` to completion, waiting on a thread of its own (not the cooperative pool).
+func runRecipes(_ arguments: [String]) async throws -> RecipesRun {
+    let process = try recipesProcess(arguments)
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-\(UUID().uuidString).out")
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: output) }
+    process.standardOutput = try FileHandle(forWritingTo: output)
+    try process.run()
+    await withCheckedContinuation { continuation in
+        Thread {
+            process.waitUntilExit()
+            continuation.resume()
+        }.start()
+    }
+    return RecipesRun(status: process.terminationStatus, stdout: try String(contentsOf: output, encoding: .utf8),
+                      stderr: stderrOf(process, lines: 20))
 }
 
 struct ProjectorProcessError: Error, CustomStringConvertible { let description: String }
 
 /// What a projector process wrote to its standard error (librdkafka's log lines left out).
-func stderrOf(_ process: Process) -> String {
+func stderrOf(_ process: Process, lines: Int = 5) -> String {
     guard let handle = process.standardError as? FileHandle,
           let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(handle.fileDescriptor)")),
           let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "(no log)" }
-    return text.split(separator: "\n").filter { !$0.hasPrefix("%") }.suffix(5).joined(separator: " | ")
+    return text.split(separator: "\n").filter { !$0.hasPrefix("%") }.suffix(lines).joined(separator: " | ")
 }
 
 /// Waits until the store at `path` has consumed every partition up to its high watermark.
@@ -86,7 +118,7 @@ struct CrashTests {
         let fixture = try ProjectionFixture(partitions: 16)
         let stream = commandStream(count: 50_000, recipes: 1_000, seed: 7)
         let crashedStore = fixture.storePath + ".crashed.db"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: crashedStore + suffix) } }
+        defer { removeStore(crashedStore) }
 
         // Publish while the projector is killed and restarted.
         let publishing = Task {
@@ -116,6 +148,15 @@ struct CrashTests {
         let crashed = try StoreDump.string(storeAt: crashedStore)
         #expect(crashed.count == reference.count)
         #expect(crashed == reference, "first difference: \(firstDifference(crashed, reference))")
+
+        // The log rebuilds the same store, and says the crashed one is right.
+        let replayed = fixture.storePath + ".replayed.db"
+        defer { removeStore(replayed) }
+        let replay = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", replayed])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(try StoreDump.string(storeAt: replayed) == crashed)
+        let verify = try await runRecipes(["audit", "verify", "--brokers", fixture.kafka.bootstrapServers, "--db", crashedStore])
+        #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
     }
 
     @Test("two projector processes in a group share a store; when one is killed the other takes over")
@@ -124,7 +165,7 @@ struct CrashTests {
         let stream = commandStream(count: 8_000, recipes: 200, seed: 11)
         try await fixture.send(Array(stream[..<4_000]))
         let shared = fixture.storePath + ".shared.db"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: shared + suffix) } }
+        defer { removeStore(shared) }
         let group = "projectors-\(UUID().uuidString.prefix(8))"
         let first = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group])
         let second = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group])

@@ -24,7 +24,7 @@ final class ProjectionFixture: Sendable {
     }
 
     deinit {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
+        removeStore(storePath)
     }
 
     var config: KafkaConfig { KafkaConfig(bootstrapServers: kafka.bootstrapServers) }
@@ -67,3 +67,8 @@ final class ProjectionFixture: Sendable {
 }
 
 func newRecipeID() -> String { UUID().uuidString.lowercased() }
+
+/// Removes a store and the files SQLite and the store lock keep beside it.
+func removeStore(_ path: String) {
+    for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}

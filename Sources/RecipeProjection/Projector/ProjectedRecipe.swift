@@ -1,13 +1,65 @@
 import RecipeDomain
+import RecipeWire
 
 /// A recipe as the projector keeps it between records: the fold's state plus
-/// what the read models show beside it.
-struct ProjectedRecipe {
-    var recipe: Recipe
+/// what the read models show beside it. The audit tools fold the same way.
+public struct ProjectedRecipe: Sendable {
+    public internal(set) var recipe: Recipe
     /// The latest rejection of a command while the draft was open, as JSON.
     var lastRejection: String?
     /// Time of the last accepted command (milliseconds), shown on the draft.
-    var updatedAt: Int64
+    public internal(set) var updatedAt: Int64
+
+    public init(id: String) {
+        self.init(recipe: Recipe(id: id), lastRejection: nil, updatedAt: 0)
+    }
+
+    init(recipe: Recipe, lastRejection: String?, updatedAt: Int64) {
+        self.recipe = recipe
+        self.lastRejection = lastRejection
+        self.updatedAt = updatedAt
+    }
+
+    /// Folds a decoded command (see `RecordJudge.apply`) and keeps the draft's side data.
+    @discardableResult
+    public mutating func apply(_ envelope: CommandEnvelope, entry: inout HistoryEntry) -> RecipeDecision {
+        let decision = RecordJudge.apply(envelope, to: &recipe, entry: &entry)
+        switch decision {
+        case .accepted:
+            updatedAt = envelope.time.millisecondsSinceEpoch
+            if !recipe.hasOpenDraft { lastRejection = nil }
+        case .rejected(let rejection): noteRejection(rejection, entry: entry)
+        case .duplicate: break
+        }
+        return decision
+    }
+
+    /// A rejected or undecodable record is the last word on an open draft.
+    public mutating func noteRejection(_ rejection: Rejection, entry: HistoryEntry) {
+        guard recipe.hasOpenDraft else { return }
+        var writer = JSONWriter(capacity: 128)
+        writer.key("code", first: true)
+        writer.string(rejection.code.rawValue)
+        writer.key("message")
+        writer.string(rejection.message)
+        writer.key("type")
+        writer.string(entry.type)
+        writer.key("commandId")
+        writer.string(entry.commandID ?? "")
+        writer.key("position")
+        writer.string("\(entry.partition):\(entry.offset)")
+        writer.raw("}")
+        lastRejection = String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The open draft as the drafts read model shows it.
+    public var draftView: DraftView? {
+        get throws {
+            guard let draft = recipe.draft else { return nil }
+            return try DraftView(id: recipe.id, content: draft.content, baseVersion: draft.baseVersion,
+                                 revision: recipe.revision, lastRejectionJSON: lastRejection, updatedAt: updatedAt)
+        }
+    }
 }
 
 /// One record as the history read model and the audit tools show it.

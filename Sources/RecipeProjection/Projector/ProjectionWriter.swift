@@ -72,9 +72,7 @@ final class ProjectionWriter {
             // A record that breaks the schema is still the last word on an open draft.
             if rejection.code != .wrongPartition, let recipeID = entry.recipeID,
                var projected = try takeRecipe(recipeID, from: &batch) {
-                if projected.recipe.hasOpenDraft {
-                    projected.lastRejection = Self.rejectionJSON(rejection, entry: entry)
-                }
+                projected.noteRejection(rejection, entry: entry)
                 batch.touched[recipeID] = projected
             }
             batch.history.append(entry)
@@ -82,14 +80,11 @@ final class ProjectionWriter {
             summary.rejected += 1
         case .command(var entry, let decoded):
             let envelope = decoded.envelope
-            var projected = try takeRecipe(envelope.recipeID, from: &batch)
-                ?? ProjectedRecipe(recipe: Recipe(id: envelope.recipeID), lastRejection: nil, updatedAt: 0)
+            var projected = try takeRecipe(envelope.recipeID, from: &batch) ?? ProjectedRecipe(id: envelope.recipeID)
             let versionsBefore = projected.recipe.versions.count
             let deletedBefore = projected.recipe.isDeleted
-            switch RecordJudge.apply(envelope, to: &projected.recipe, entry: &entry) {
+            switch projected.apply(envelope, entry: &entry) {
             case .accepted:
-                projected.updatedAt = envelope.time.millisecondsSinceEpoch
-                if !projected.recipe.hasOpenDraft { projected.lastRejection = nil }
                 for version in projected.recipe.versions[versionsBefore...] {
                     batch.newVersions.append((envelope.recipeID, version))
                 }
@@ -99,10 +94,7 @@ final class ProjectionWriter {
                 summary.accepted += 1
             case .duplicate:
                 summary.duplicates += 1
-            case .rejected(let rejection):
-                if projected.recipe.hasOpenDraft {
-                    projected.lastRejection = Self.rejectionJSON(rejection, entry: entry)
-                }
+            case .rejected:
                 batch.rejections.append(entry)
                 summary.rejected += 1
             }
@@ -117,22 +109,6 @@ final class ProjectionWriter {
     private func takeRecipe(_ id: String, from batch: inout PendingBatch) throws -> ProjectedRecipe? {
         if let projected = batch.touched.removeValue(forKey: id) ?? cache.removeValue(forKey: id) { return projected }
         return try load(id)
-    }
-
-    static func rejectionJSON(_ rejection: Rejection, entry: HistoryEntry) -> String {
-        var writer = JSONWriter(capacity: 128)
-        writer.key("code", first: true)
-        writer.string(rejection.code.rawValue)
-        writer.key("message")
-        writer.string(rejection.message)
-        writer.key("type")
-        writer.string(entry.type)
-        writer.key("commandId")
-        writer.string(entry.commandID ?? "")
-        writer.key("position")
-        writer.string("\(entry.partition):\(entry.offset)")
-        writer.raw("}")
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
 

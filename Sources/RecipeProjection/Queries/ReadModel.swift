@@ -114,8 +114,8 @@ public final class ReadModel: @unchecked Sendable {
                 }
             }
             return RecipeDetail(id: id, version: number, title: content.title, servings: content.servings,
-                                image: content.image, guests: guests, ingredients: content.ingredients.map(Self.view),
-                                instructions: content.instructions.map(Self.view), tags: content.tags.map(Self.view),
+                                image: content.image, guests: guests, ingredients: content.ingredients.map(IngredientView.init),
+                                instructions: content.instructions.map(InstructionView.init), tags: content.tags.map(TagView.init),
                                 updatedAt: Self.time(row.int64(1)), savedBy: row.text(2), hasDraft: hasDraft)
         }
     }
@@ -147,17 +147,8 @@ public final class ReadModel: @unchecked Sendable {
     }
 
     private static func draft(_ row: SQLiteStatement) throws -> DraftView {
-        let content = try ContentCoding.content(fromJSON: row.text(1))
-        var missing: [String] = []
-        if content.title.allSatisfy(\.isWhitespace) { missing.append("title") }
-        if content.ingredients.isEmpty { missing.append("ingredients") }
-        let rejection = try row.optionalText(5).map {
-            try JSONDecoder().decode(LastRejection.self, from: Data($0.utf8))
-        }
-        return DraftView(id: row.text(0), title: content.title, servings: content.servings, image: content.image,
-                         ingredients: content.ingredients.map(view), instructions: content.instructions.map(view),
-                         tags: content.tags.map(view), revision: row.int(3), baseVersion: row.int(2),
-                         missing: missing, lastRejection: rejection, updatedAt: time(row.int64(4)))
+        try DraftView(id: row.text(0), content: ContentCoding.content(fromJSON: row.text(1)), baseVersion: row.int(2),
+                      revision: row.int(3), lastRejectionJSON: row.optionalText(5), updatedAt: row.int64(4))
     }
 
     // MARK: - History and rejections
@@ -207,17 +198,6 @@ public final class ReadModel: @unchecked Sendable {
     }
 
     // MARK: - Conversions
-
-    static func view(_ ingredient: Ingredient) -> IngredientView {
-        IngredientView(id: ingredient.id, name: ingredient.name, amount: ingredient.amount, metric: ingredient.metric,
-                       display: ingredient.readableQuantity)
-    }
-
-    static func view(_ instruction: Instruction) -> InstructionView {
-        InstructionView(id: instruction.id, order: instruction.order, description: instruction.description)
-    }
-
-    static func view(_ tag: Tag) -> TagView { TagView(name: tag.name, payload: tag.payload) }
 
     static func time(_ milliseconds: Int64) -> String {
         RFC3339.string(Timestamp(millisecondsSinceEpoch: milliseconds))

@@ -137,6 +137,7 @@ final class SQLiteStatement {
         return result
     }
 
+    var columnCount: Int32 { sqlite3_column_count(pointer) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(pointer, column) == SQLITE_NULL }
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(pointer, column)) }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }

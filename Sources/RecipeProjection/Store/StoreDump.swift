@@ -4,15 +4,16 @@ import Foundation
 /// in a fixed order and rows sorted by their keys. Two stores built from the
 /// same log give byte-identical dumps, whatever their history of crashes.
 public enum StoreDump {
-    /// Tables and the order their rows are dumped in.
-    static let tables: [(name: String, columns: String, order: String)] = [
-        ("positions", "topic, partition, next_offset", "topic, partition"),
-        ("recipes", "recipe_id, revision, deleted, draft_base, latest_version, listed, title, title_key, servings, image, ingredient_count, tags, updated_at", "recipe_id"),
-        ("recipe_tags", "tag, recipe_id", "tag, recipe_id"),
-        ("versions", "recipe_id, version, content, saved_at, saved_by", "recipe_id, version"),
-        ("drafts", "recipe_id, content, base_version, revision, updated_at, last_rejection", "recipe_id"),
-        ("history", "partition, offset, recipe_id, command_id, time, actor, type, outcome, reason_code, reason_message, revision", "partition, offset"),
-        ("rejections", "partition, offset, key, command_id, type, reason_code, reason_message, log_time", "partition, offset"),
+    /// Tables, the order their rows are dumped in (their keys), and the
+    /// column naming the recipe a row belongs to.
+    static let tables: [(name: String, columns: String, order: String, recipe: String?)] = [
+        ("positions", "topic, partition, next_offset", "topic, partition", nil),
+        ("recipes", "recipe_id, revision, deleted, draft_base, latest_version, listed, title, title_key, servings, image, ingredient_count, tags, updated_at", "recipe_id", "recipe_id"),
+        ("recipe_tags", "tag, recipe_id", "tag, recipe_id", "recipe_id"),
+        ("versions", "recipe_id, version, content, saved_at, saved_by", "recipe_id, version", "recipe_id"),
+        ("drafts", "recipe_id, content, base_version, revision, updated_at, last_rejection", "recipe_id", "recipe_id"),
+        ("history", "partition, offset, recipe_id, command_id, time, actor, type, outcome, reason_code, reason_message, revision", "partition, offset", "recipe_id"),
+        ("rejections", "partition, offset, key, command_id, type, reason_code, reason_message, log_time", "partition, offset", "key"),
     ]
 
     /// Writes the dump line by line (tab-separated, `\N` for NULL).
@@ -21,11 +22,7 @@ public enum StoreDump {
         try db.transaction(writing: false) {
             for table in tables {
                 let rows = try db.statement("SELECT \(table.columns) FROM \(table.name) ORDER BY \(table.order)")
-                let count = table.columns.split(separator: ",").count
-                while try rows.step() {
-                    let cells = (0..<Int32(count)).map { rows.isNull($0) ? "\\N" : escape(rows.text($0)) }
-                    try line(table.name + "\t" + cells.joined(separator: "\t"))
-                }
+                while try rows.step() { try line(self.line(table.name, rows)) }
             }
         }
     }
@@ -35,6 +32,12 @@ public enum StoreDump {
         var text = ""
         try write(storeAt: path) { text += $0 + "\n" }
         return text
+    }
+
+    /// The dump line of the row `rows` is on: the table, then every column.
+    static func line(_ table: String, _ rows: SQLiteStatement) -> String {
+        let cells = (0..<rows.columnCount).map { rows.isNull($0) ? "\\N" : escape(rows.text($0)) }
+        return table + "\t" + cells.joined(separator: "\t")
     }
 
     private static func escape(_ text: String) -> String {

@@ -1,0 +1,81 @@
+import Foundation
+import Kafka
+import RecipeDomain
+import RecipeProjection
+import RecipeWire
+
+/// One record of the log with the outcome the fold gives it: a line of
+/// `audit history` and of `audit export`.
+public struct AuditRecord: Sendable {
+    /// Partition, offset, ids, actor, type, outcome and reason, as the history read model has them.
+    public var entry: HistoryEntry
+    /// The record's key as text.
+    public var key: String?
+    /// The command, when the record decoded.
+    public var envelope: CommandEnvelope?
+    /// Why it could not be applied at all (wrong partition, undecodable).
+    public var unreadable: Rejection?
+    /// The record's `data` object as JSON text, when the value is JSON with one.
+    public var dataJSON: String?
+
+    init(_ record: KafkaConsumerRecord, entry: HistoryEntry, envelope: CommandEnvelope?, unreadable: Rejection?) {
+        self.entry = entry
+        key = record.keyString
+        self.envelope = envelope
+        self.unreadable = unreadable
+        dataJSON = Self.data(of: record.value)
+    }
+
+    public var position: String { "\(entry.partition):\(entry.offset)" }
+
+    /// One JSON object: position, times, ids, type, outcome, reason and data.
+    public var json: String {
+        var writer = JSONWriter(capacity: 256)
+        writer.key("position", first: true)
+        writer.string(position)
+        writer.key("partition")
+        writer.integer(Int(entry.partition))
+        writer.key("offset")
+        writer.integer(Int(entry.offset))
+        optional("logTime", entry.logTime.map { RFC3339.string(Timestamp(millisecondsSinceEpoch: $0)) }, &writer)
+        optional("key", key, &writer)
+        optional("recipeId", entry.recipeID, &writer)
+        optional("commandId", entry.commandID, &writer)
+        optional("time", entry.time.map { RFC3339.string(Timestamp(millisecondsSinceEpoch: $0)) }, &writer)
+        optional("actor", entry.actor, &writer)
+        writer.key("type")
+        writer.string(entry.type)
+        writer.key("outcome")
+        writer.string(entry.outcome)
+        if let code = entry.reasonCode {
+            writer.key("reason")
+            writer.key("code", first: true)
+            writer.string(code)
+            writer.key("message")
+            writer.string(entry.reasonMessage ?? "")
+            writer.raw("}")
+        }
+        if let revision = entry.revision {
+            writer.key("revision")
+            writer.integer(revision)
+        }
+        if dataJSON != nil { writer.key("data") }
+        // The data object is JSON already: spliced in as it is.
+        return String(decoding: writer.bytes, as: UTF8.self) + (dataJSON ?? "") + "}"
+    }
+
+    private func optional(_ name: StaticString, _ value: String?, _ writer: inout JSONWriter) {
+        guard let value else { return }
+        writer.key(name)
+        writer.string(value)
+    }
+
+    /// The `data` member of a JSON object value, re-serialized with sorted keys.
+    static func data(of value: [UInt8]) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(value)) as? [String: Any],
+              let data = object["data"], JSONSerialization.isValidJSONObject([data]),
+              let text = try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

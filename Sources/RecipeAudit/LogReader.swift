@@ -1,0 +1,63 @@
+import Kafka
+import RecipeProjection
+
+/// Reads the edits topic straight from Kafka, one partition at a time: the
+/// audit tools ask the log, not a read model. A recipe's records all sit in
+/// the partition its key hashes to, so one recipe's questions read one partition.
+///
+/// Threads: use from one thread.
+public final class LogReader {
+    private let consumer: KafkaConsumer
+    public let topic: String
+    /// The topic's partition ids.
+    public let partitions: [Int32]
+    /// Judges records exactly as the projector does.
+    public let judge: RecordJudge
+
+    public init(kafka: KafkaConfig, topic: String) throws {
+        consumer = try KafkaConsumer(config: kafka)
+        self.topic = topic
+        partitions = try consumer.partitions(of: topic)
+        judge = RecordJudge(partitionCount: partitions.count)
+    }
+
+    deinit { consumer.close() }
+
+    /// The partition holding a recipe's records.
+    public func partition(of recipeID: String) -> Int32 {
+        KafkaPartitioner.partition(forKey: Array(recipeID.utf8), partitionCount: partitions.count)
+    }
+
+    /// The high watermark of a partition: the offset the next record will get.
+    public func end(of partition: Int32) throws -> Int64 {
+        try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high
+    }
+
+    /// Hands `body` the records of `partition` in order, from its first to the
+    /// one before `end` (the high watermark when nil), in batches. `body`
+    /// returns false to stop early.
+    /// - Parameter stallTimeout: how long the log may deliver nothing before this gives up.
+    public func read(partition: Int32, until end: Int64? = nil, stallTimeout: Duration = .seconds(30),
+                     _ body: ([KafkaConsumerRecord]) throws -> Bool) throws {
+        let place = KafkaTopicPartition(topic: topic, partition: partition)
+        let watermarks = try consumer.watermarks(place)
+        let end = min(end ?? watermarks.high, watermarks.high)
+        guard end > watermarks.low else { return }
+        try consumer.assign([place], from: [place: .beginning])
+        defer { try? consumer.assign([]) }
+        var next = watermarks.low
+        var lastProgress = ContinuousClock.now
+        while next < end {
+            let records = try consumer.poll(maxRecords: 10_000, timeout: .milliseconds(200)).filter { $0.offset < end }
+            guard let last = records.last else {
+                if ContinuousClock.now - lastProgress > stallTimeout {
+                    throw KafkaError(.timedOut, "partition \(partition) delivered nothing for \(stallTimeout) at offset \(next), before \(end)")
+                }
+                continue
+            }
+            lastProgress = ContinuousClock.now
+            next = last.offset + 1
+            if try !body(records) { return }
+        }
+    }
+}

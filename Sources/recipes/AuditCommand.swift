@@ -1,0 +1,237 @@
+import Foundation
+import Kafka
+import RecipeAudit
+import RecipeDomain
+import RecipeProjection
+import RecipeWire
+
+/// `recipes audit`: questions asked of the log itself, and a check of a store against it.
+enum AuditCommand {
+    static let spec = CommandSpec(
+        name: "recipes audit",
+        summary: "Ask the log: a recipe's history, the recipe at a moment, a diff of versions, an export; verify a store.",
+        usage: "recipes audit <history|as-of|diff|export|verify> [options]",
+        discussion: """
+            Subcommands:
+              history ID          Every record of the recipe in the log, with its data and outcome.
+              as-of ID            The recipe at a moment: its latest committed version and its open draft then.
+              diff ID             What changed between two committed versions.
+              export              Every record with its position and outcome, one JSON line each.
+              verify              Replay the log up to a live store's positions and compare every read model.
+
+            Each reads the log (--brokers), not a read model; history, as-of and diff read only the
+            partition the recipe's key hashes to. Run `recipes audit <subcommand> --help` for options.
+            """)
+
+    static let subcommands: [String: @Sendable ([String]) throws -> Void] = [
+        "history": history, "as-of": asOf, "diff": diff, "export": export, "verify": verify,
+    ]
+
+    static func run(_ arguments: [String]) async throws {
+        guard let name = arguments.first, !name.hasPrefix("--") else {
+            if arguments.first == "--help" { throw HelpRequested(spec: spec) }
+            throw UsageError("expected a subcommand: history, as-of, diff, export or verify (see recipes audit --help)")
+        }
+        guard let subcommand = subcommands[name] else {
+            throw UsageError("unknown subcommand \"\(name)\" (see recipes audit --help)")
+        }
+        try subcommand(Array(arguments.dropFirst()))
+    }
+
+    // MARK: - history
+
+    static let historySpec = CommandSpec(
+        name: "recipes audit history", summary: "Every record of a recipe, straight from the log, with its data and outcome.",
+        usage: "recipes audit history ID --brokers B [--json]", options: KafkaOptions.specs + [StoreOptions.json])
+
+    static func history(_ arguments: [String]) throws {
+        let args = try ParsedArguments(arguments, spec: historySpec)
+        let id = try QueryCommands.singleID(args)
+        let trail = try auditor(args).trail(of: id)
+        guard !trail.records.isEmpty else { throw LogAuditor.AuditError.neverSeen(id) }
+        if args.flag("json") {
+            say("{\"recipeId\":\(jsonString(id)),\"partition\":\(trail.partition),\"items\":[")
+            for (index, record) in trail.records.enumerated() {
+                say(record.json + (index == trail.records.count - 1 ? "" : ","))
+            }
+            return say("]}")
+        }
+        printTable(["POSITION", "LOG TIME", "ACTOR", "TYPE", "OUTCOME", "REASON", "DATA"], trail.records.map { record in
+            let entry = record.entry
+            return [record.position, entry.logTime.map(rfc3339) ?? "", entry.actor ?? "", entry.type, entry.outcome,
+                    entry.reasonCode.map { "\($0): \(entry.reasonMessage ?? "")" } ?? "", record.dataJSON ?? ""]
+        })
+    }
+
+    // MARK: - as-of
+
+    static let asOfSpec = CommandSpec(
+        name: "recipes audit as-of", summary: "A recipe as it was at a moment of the log.",
+        usage: "recipes audit as-of ID --brokers B (--time TIME | --position P:O) [--json]",
+        options: KafkaOptions.specs + [
+            .value("time", "TIME", "After each partition's last record logged at or before this RFC 3339 time."),
+            .value("position", "P:O", "After the record at this position (P must be the recipe's partition)."),
+            StoreOptions.json,
+        ])
+
+    static func asOf(_ arguments: [String]) throws {
+        let args = try ParsedArguments(arguments, spec: asOfSpec)
+        let id = try QueryCommands.singleID(args)
+        let moment: LogAuditor.Moment
+        switch (args.string("time"), args.string("position")) {
+        case (.some(let time), nil): moment = .time(try LogPositions.time(time, option: "time"))
+        case (nil, .some(let position)):
+            let (partition, offset) = try LogPositions.position(position, option: "position")
+            moment = .position(partition: partition, offset: offset)
+        default: throw UsageError("give one of --time TIME or --position P:O")
+        }
+        let state = try auditor(args).asOf(id, moment)
+        if args.flag("json") { return try printJSON(state) }
+        say("recipe \(id) as of \(state.position ?? "the start"): revision \(state.revision)\(state.deleted ? ", deleted" : "")")
+        say("")
+        if let committed = state.committed {
+            QueryCommands.printDetail(committed)
+        } else {
+            say("no committed version yet")
+        }
+        say("")
+        if let draft = state.draft {
+            say("open draft (revision \(draft.revision), from version \(draft.baseVersion)): \(draft.title)"
+                + (draft.missing.isEmpty ? "" : "; missing \(draft.missing.joined(separator: ", "))"))
+            QueryCommands.printContent(tags: draft.tags, ingredients: draft.ingredients, instructions: draft.instructions)
+        } else {
+            say("no open draft")
+        }
+    }
+
+    // MARK: - diff
+
+    static let diffSpec = CommandSpec(
+        name: "recipes audit diff", summary: "What changed between two committed versions of a recipe.",
+        usage: "recipes audit diff ID --brokers B --from V1 --to V2 [--json]",
+        options: KafkaOptions.specs + [
+            .value("from", "V1", "The earlier committed version."),
+            .value("to", "V2", "The later committed version."),
+            StoreOptions.json,
+        ])
+
+    static func diff(_ arguments: [String]) throws {
+        let args = try ParsedArguments(arguments, spec: diffSpec)
+        let id = try QueryCommands.singleID(args)
+        guard let from = try args.int("from", in: 1...Int.max), let to = try args.int("to", in: 1...Int.max) else {
+            throw UsageError("give both --from V1 and --to V2")
+        }
+        let diff = try auditor(args).diff(id, from: from, to: to)
+        if args.flag("json") { return try printJSON(diff) }
+        say("recipe \(id): version \(from) → \(to)")
+        if diff.isEmpty { return say("  no changes") }
+        for line in diff.lines { say("  " + line) }
+    }
+
+    // MARK: - export
+
+    static let exportSpec = CommandSpec(
+        name: "recipes audit export", summary: "Every record of the log with its position and outcome, one JSON line each.",
+        usage: "recipes audit export --brokers B [--since TIME] [--format jsonl]",
+        options: KafkaOptions.specs + [
+            .value("since", "TIME", "Only records logged at or after this RFC 3339 time (earlier ones still decide outcomes)."),
+            .value("format", "FORMAT", "Output format; jsonl is the one there is.", default: "jsonl"),
+        ],
+        discussion: "Lines go to stdout, partition by partition in offset order; progress goes to stderr.")
+
+    static func export(_ arguments: [String]) throws {
+        let args = try ParsedArguments(arguments, spec: exportSpec)
+        try args.expectNoPositionals()
+        guard args.string("format") == "jsonl" else { throw UsageError("--format: only jsonl is supported") }
+        let since = try args.string("since").map { try LogPositions.time($0, option: "since") }
+        let reporter = ProgressReporter("export")
+        let output = BufferedOutput()
+        var last: (Int64, Int64) = (0, 0)
+        let count = try auditor(args).export(since: since, progress: { done, total in
+            last = (done, total)
+            reporter.update(done: done, total: total)
+        }) { record in output.line(record.json) }
+        output.flush()
+        reporter.finish(done: last.0, total: last.1)
+        FileHandle.standardError.write(Data("exported \(count) records\n".utf8))
+    }
+
+    // MARK: - verify
+
+    static let verifySpec = CommandSpec(
+        name: "recipes audit verify", summary: "Replay the log up to a live store's positions and compare every read model.",
+        usage: "recipes audit verify --brokers B --db LIVE.db [--show N]",
+        options: KafkaOptions.specs + [
+            StoreOptions.db,
+            .value("show", "N", "Differing rows to print per recipe.", default: "5"),
+        ],
+        discussion: """
+            Copies the live store (a consistent snapshot, so a running projector may keep writing it),
+            replays the log into a scratch store up to the snapshot's positions, and compares the rows of
+            every read model. Exits 0 when they agree, 1 when they differ, naming each recipe with what the
+            live store says and what the replay says.
+            """)
+
+    static func verify(_ arguments: [String]) throws {
+        let args = try ParsedArguments(arguments, spec: verifySpec)
+        try args.expectNoPositionals()
+        let live = args.string("db")!
+        let show = try args.int("show", in: 1...10_000)!
+        let scratch = NSTemporaryDirectory() + "recipes-verify-\(ProcessInfo.processInfo.processIdentifier)"
+        let reporter = ProgressReporter("verify: replay")
+        var last: Projector.CatchUpProgress?
+        let report = try StoreVerifier.verify(live: live, kafka: try KafkaOptions.config(args),
+                                              topic: try KafkaOptions.topics(args).edits, scratch: scratch) { progress in
+            last = progress
+            reporter.update(done: progress.done, total: progress.total)
+        }
+        if let last { reporter.finish(done: last.done, total: last.total) }
+        let records = report.positions.values.reduce(0, +)
+        if report.agree {
+            return say("\(live) agrees with a replay of the log: \(records) records, every read model equal")
+        }
+        let byRecipe = Dictionary(grouping: report.differences) { $0.recipeID ?? "(no recipe)" }
+        say("\(live) DIFFERS from a replay of the log (\(records) records): \(report.differences.count) rows in \(byRecipe.count) recipes")
+        for (recipe, differences) in byRecipe.sorted(by: { $0.key < $1.key }) {
+            say("recipe \(recipe):")
+            for difference in differences.prefix(show) {
+                say("  live:   \(difference.live ?? "(no row)")")
+                say("  replay: \(difference.replay ?? "(no row)")")
+            }
+            if differences.count > show { say("  … and \(differences.count - show) more rows") }
+        }
+        exit(1)
+    }
+
+    // MARK: - Shared
+
+    private static func auditor(_ args: ParsedArguments) throws -> LogAuditor {
+        try LogAuditor(kafka: try KafkaOptions.config(args), topic: try KafkaOptions.topics(args).edits)
+    }
+
+    private static func rfc3339(_ milliseconds: Int64) -> String {
+        RFC3339.string(Timestamp(millisecondsSinceEpoch: milliseconds))
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        var writer = JSONWriter(capacity: text.utf8.count + 2)
+        writer.string(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// Lines to stdout in large writes: an export is millions of lines.
+final class BufferedOutput {
+    private var buffer = Data()
+
+    func line(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        FileHandle.standardOutput.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Kafka
+import RecipeAudit
+import RecipeDomain
+import RecipeProjection
+import RecipeWire
+import Testing
+
+@Suite("Audit: history, as-of, diff and export straight from the log")
+struct AuditTests {
+    @Test("as-of at every position of a random stream equals folding the prefix up to that position")
+    func asOfEqualsFoldedPrefix() async throws {
+        let fixture = try ProjectionFixture(partitions: 2)
+        let stream = commandStream(count: 300, recipes: 3, seed: 31)
+        let reports = try await fixture.send(stream)
+        let auditor = try LogAuditor(kafka: fixture.config, topic: fixture.topic)
+        for id in Set(stream.map(\.recipeID)) {
+            let placed = zip(stream, reports).filter { $0.0.recipeID == id }
+            let partition = try #require(placed.first).1.partition
+            #expect(auditor.reader.partition(of: id) == partition, "the key decides the partition")
+            func folded(through offset: Int64) -> Recipe {
+                placed.filter { $0.1.offset <= offset }.reduce(Recipe(id: id)) { state, item in
+                    if case .accepted(let next, _) = RecipeDecider.fold(state, item.0) { return next }
+                    return state
+                }
+            }
+            let trail = try auditor.trail(of: id)
+            #expect(trail.records.map(\.entry.offset) == placed.map(\.1.offset), "every record of the recipe, nothing else")
+            let end = try auditor.reader.end(of: partition)
+            for offset in 0..<end {
+                #expect(trail.state(throughOffset: offset).recipe == folded(through: offset), "at \(partition):\(offset)")
+            }
+            // Through Kafka, at a few positions and at a time.
+            for offset in [placed[placed.count / 3].1.offset, placed[placed.count * 2 / 3].1.offset, end - 1] {
+                let asOf = try auditor.asOf(id, .position(partition: partition, offset: offset))
+                let expected = folded(through: offset)
+                #expect(asOf.revision == expected.revision)
+                #expect(asOf.committed?.version == expected.versions.last?.number)
+                #expect(asOf.committed?.title == expected.versions.last?.content.title)
+                #expect(asOf.draft?.title == expected.draft?.content.title)
+                #expect(asOf.draft?.ingredients.map(\.id) == expected.draft?.content.ingredients.map(\.id))
+            }
+            let middle = trail.records[trail.records.count / 2].entry
+            let atTime = try auditor.asOf(id, .time(try #require(middle.logTime)))
+            let lastAtThatTime = trail.records.last { ($0.entry.logTime ?? 0) <= middle.logTime! }!.entry.offset
+            #expect(atTime.revision == folded(through: lastAtThatTime).revision)
+            #expect(throws: LogAuditor.AuditError.self) {
+                try auditor.asOf(id, .position(partition: 1 - partition, offset: 0))
+            }
+        }
+    }
+
+    @Test("history shows a rejected command with its reason and a duplicate as duplicate; diff shows a changed amount")
+    func historyAndDiff() async throws {
+        let fixture = try ProjectionFixture(partitions: 3)
+        let id = newRecipeID()
+        try await fixture.send(id, [.draftStarted, .titleChanged(title: "Pancakes"),
+                                    .ingredientAdded(name: "Flour", amount: 200, metric: "g", ingredientID: "flour"),
+                                    .recipeSaved])
+        let retitle = CommandEnvelope(commandID: UUID().uuidString, recipeID: id, actor: "bob",
+                                      time: Timestamp(millisecondsSinceEpoch: 1_796_000_100_000),
+                                      command: .ingredientUpdated(ingredientID: "flour", name: nil, amount: 250, metric: nil))
+        try await fixture.send([retitle])
+        try await fixture.send(id, [.recipeSaved, .recipeSaved])
+        try await fixture.send([retitle])
+        let brokers = fixture.kafka.bootstrapServers
+
+        let history = try await runRecipes(["audit", "history", id, "--brokers", brokers, "--json"])
+        #expect(history.status == 0, "\(history.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])
+        let items = try #require(object["items"] as? [[String: Any]])
+        #expect(items.map { $0["outcome"] as? String } == ["accepted", "accepted", "accepted", "accepted", "accepted",
+                                                           "accepted", "rejected", "duplicate"])
+        let rejected = items[6]
+        #expect(rejected["type"] as? String == "RecipeSaved")
+        #expect((rejected["reason"] as? [String: Any])?["code"] as? String == "noDraft")
+        #expect((items[4]["data"] as? [String: Any])?["amount"] as? Double == 250)
+        #expect(items[4]["actor"] as? String == "bob")
+
+        let table = try await runRecipes(["audit", "history", id, "--brokers", brokers])
+        #expect(table.stdout.split(separator: "\n").contains { $0.contains(" rejected ") && $0.contains(" noDraft: ") },
+                "\(table.stdout)")
+
+        let diff = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from", "1", "--to", "2"])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdout.contains("~ ingredient flour Flour: 200 g → 250 g"), "\(diff.stdout)")
+        let json = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from", "1", "--to", "2", "--json"])
+        let changes = try JSONDecoder().decode(VersionDiff.self, from: Data(json.stdout.utf8))
+        #expect(changes.ingredients.changed.map(\.id) == ["flour"])
+        #expect(changes.ingredients.changed.first?.from.amount == 200)
+        #expect(changes.ingredients.changed.first?.to.amount == 250)
+        #expect(changes.title == nil && changes.ingredients.added.isEmpty && changes.ingredients.removed.isEmpty)
+
+        let missing = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from", "1", "--to", "3"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("has versions 1…2, not 3"), "\(missing.stderr)")
+        let asOf = try await runRecipes(["audit", "as-of", id, "--brokers", brokers, "--json", "--position", "x"])
+        #expect(asOf.status == 2, "a bad position is a usage error")
+    }
+
+    @Test("export gives every record one JSON line with the outcome the projector gave it")
+    func exportMatchesProjector() async throws {
+        let fixture = try ProjectionFixture(partitions: 3)
+        try await fixture.send(commandStream(count: 1_500, recipes: 20, seed: 32))
+        _ = try await fixture.producer.send(KafkaProducerMessage(topic: fixture.topic, key: newRecipeID(), value: Array("{not json".utf8)))
+        try await fixture.project()
+        let export = try await runRecipes(["audit", "export", "--brokers", fixture.kafka.bootstrapServers])
+        #expect(export.status == 0, "\(export.stderr)")
+        let lines = export.stdout.split(separator: "\n")
+        #expect(lines.count == 1_501)
+        let readModel = try fixture.readModel()
+        var outcomes: [String: Int] = [:]
+        for line in lines {
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let (partition, offset) = (try #require(record["partition"] as? Int), try #require(record["offset"] as? Int))
+            let projected = try #require(try readModel.outcome(partition: Int32(partition), offset: Int64(offset)))
+            #expect(record["outcome"] as? String == projected.outcome, "\(line)")
+            #expect((record["reason"] as? [String: Any])?["code"] as? String == projected.reason?.code, "\(line)")
+            #expect(record["revision"] as? Int == projected.revision, "\(line)")
+            outcomes[projected.outcome, default: 0] += 1
+        }
+        #expect(outcomes.keys.sorted() == ["accepted", "duplicate", "rejected"], "the stream exercises every outcome")
+
+        let later = RFC3339.string(Timestamp(millisecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1000) + 60_000))
+        let none = try await runRecipes(["audit", "export", "--brokers", fixture.kafka.bootstrapServers, "--since", later])
+        #expect(none.status == 0 && none.stdout.isEmpty, "nothing was logged after \(later)")
+        #expect(none.stderr.contains("exported 0 records"))
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Kafka
+import RecipeDomain
+@testable import RecipeProjection
+import Testing
+
+@Suite("Replay and verify: rebuilding read models from the log, checking a store against it")
+struct ReplayTests {
+    @Test("replaying the same log twice gives byte-identical dumps, equal to the live projector's")
+    func replayIsDeterministic() async throws {
+        let fixture = try ProjectionFixture(partitions: 4)
+        try await fixture.send(commandStream(count: 3_000, recipes: 50, seed: 21))
+        try await fixture.project()
+        let (first, second) = (fixture.storePath + ".first.db", fixture.storePath + ".second.db")
+        defer { removeStore(first); removeStore(second) }
+        for store in [first, second] {
+            let run = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("replayed 3000 records"), "\(run.stdout)")
+        }
+        let firstDump = try StoreDump.string(storeAt: first)
+        #expect(firstDump.contains("\nversions\t"), "the log saved recipes")
+        #expect(firstDump == (try StoreDump.string(storeAt: second)))
+        #expect(firstDump == (try StoreDump.string(storeAt: fixture.storePath)))
+    }
+
+    @Test("a replay interrupted with SIGINT resumes and ends with the store of an uninterrupted one")
+    func interruptedReplayResumes() async throws {
+        let fixture = try ProjectionFixture(partitions: 8)
+        let stream = commandStream(count: 30_000, recipes: 300, seed: 22)
+        try await fixture.send(stream)
+        let store = fixture.storePath + ".interrupted.db"
+        defer { removeStore(store) }
+        // Small transactions, so that the replay is caught in the middle.
+        let process = try recipesProcess(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--batch", "300"])
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while (try? ReadModel(path: store).positions().values.reduce(0, +)) ?? 0 == 0 {
+            #expect(ContinuousClock.now < deadline && process.isRunning, "the replay never committed: \(stderrOf(process))")
+            if ContinuousClock.now >= deadline || !process.isRunning { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "an interrupted replay says so: \(stderrOf(process))")
+        let applied = try ReadModel(path: store).positions().values.reduce(0, +)
+        #expect(applied > 0 && applied < Int64(stream.count), "interrupted after \(applied) records")
+
+        let resumed = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("resuming: \(store) already holds \(applied) records"), "\(resumed.stdout)")
+        try await fixture.project()
+        #expect(try StoreDump.string(storeAt: store) == (try StoreDump.string(storeAt: fixture.storePath)))
+    }
+
+    @Test("replay refuses a store a projector is using, and takes it once the projector is gone (even killed)")
+    func replayRefusesStoreInUse() async throws {
+        let fixture = try ProjectionFixture(partitions: 2)
+        try await fixture.send(commandStream(count: 200, recipes: 5, seed: 23))
+        let store = fixture.storePath + ".live.db"
+        defer { removeStore(store) }
+        let projector = try startProjectorProcess(fixture, storePath: store)
+        try await waitUntilCaughtUp(fixture, storePath: store)
+        let refused = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("in use by a projector"), "\(refused.stderr)")
+        kill(projector.processIdentifier, SIGKILL)
+        projector.waitUntilExit()
+        let accepted = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+    }
+
+    @Test("replay --to stops at the given positions; a store already past them is refused")
+    func replayToPositions() async throws {
+        let fixture = try ProjectionFixture(partitions: 2)
+        try await fixture.send(commandStream(count: 400, recipes: 10, seed: 24))
+        let store = fixture.storePath + ".partial.db"
+        defer { removeStore(store) }
+        let partial = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "0:50,1:7"])
+        #expect(partial.status == 0, "\(partial.stderr)")
+        #expect(try ReadModel(path: store).positions() == [0: 50, 1: 7])
+        let back = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "0:10"])
+        #expect(back.status == 1)
+        #expect(back.stderr.contains("already at 0:50, past the end 0:10"), "\(back.stderr)")
+        let bad = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "zero:1"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--to needs PARTITION:OFFSET"), "\(bad.stderr)")
+    }
+
+    @Test("verify passes on a good store and fails naming the recipe after a row is changed by hand")
+    func verifyDetectsHandEdits() async throws {
+        let fixture = try ProjectionFixture(partitions: 4)
+        try await fixture.send(commandStream(count: 2_000, recipes: 40, seed: 25))
+        try await fixture.project()
+        let brokers = fixture.kafka.bootstrapServers
+        let good = try await runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
+        #expect(good.status == 0, "\(good.stdout) \(good.stderr)")
+        #expect(good.stdout.contains("agrees with a replay of the log"))
+
+        let victim = try #require(try fixture.readModel().list(limit: 1).items.first).id
+        let db = try SQLiteConnection(path: fixture.storePath)
+        try db.statement("UPDATE recipes SET title = 'Edited by hand' WHERE recipe_id = ?").bind(.text(victim)).run()
+        let bad = try await runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("recipe \(victim):"), "\(bad.stdout)")
+        #expect(bad.stdout.contains("live:   recipes\t\(victim)") && bad.stdout.contains("Edited by hand"), "\(bad.stdout)")
+    }
+}
