@@ -16,6 +16,7 @@ enum ProjectBenchmark {
             .value("partitions", "P", "Partitions (the embedded broker keeps 5 MiB each).", default: "128"),
             .value("db", "FILE", "Store to create (deleted first).", default: "/tmp/recipes-bench.db"),
             .value("seed", "S", "Seed of the command mix.", default: "1"),
+            .value("batch", "N", "Records per transaction at most.", default: "50000"),
         ])
 
     static func run(_ arguments: [String]) async throws {
@@ -26,6 +27,7 @@ enum ProjectBenchmark {
         let partitions = try args.int("partitions", in: 1...1024)!
         let path = args.string("db")!
         let seed = try args.int("seed", in: 0...Int.max)!
+        let batch = try args.int("batch", in: 1...10_000_000)!
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 
         let kafka = try EmbeddedKafka(brokers: 1)
@@ -43,7 +45,7 @@ enum ProjectBenchmark {
 
         resetPeakMemory()
         var rssAtTenth: Int?
-        let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: 50_000)
+        let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: batch)
         let start = ContinuousClock.now
         let totals = try projector.catchUp(timeout: nil) { progress in
             if rssAtTenth == nil, progress.totals.records >= commands / 10 { rssAtTenth = peakMemoryKB() }
