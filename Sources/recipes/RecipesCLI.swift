@@ -18,9 +18,11 @@ enum RecipesCLI {
               drafts       List open drafts.
               history      A recipe's records and their outcomes.
               rejections   Rejected and undecodable records.
+              topics       Create the edits topic on a real cluster with the settings the log needs.
               bench        Measure throughput against raw baselines (kafka, fold, wire, project, http).
 
             Run `recipes <command> --help` for a command's options.
+            Running on a real Kafka cluster: deploy/README.md and docs/operations.md.
             """)
 
     static let commands: [String: @Sendable ([String]) async throws -> Void] = [
@@ -34,6 +36,7 @@ enum RecipesCLI {
         "drafts": QueryCommands.runDrafts,
         "history": QueryCommands.runHistory,
         "rejections": QueryCommands.runRejections,
+        "topics": TopicsCommand.run,
         "bench": BenchCommand.run,
     ]
 
