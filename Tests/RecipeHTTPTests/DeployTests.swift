@@ -42,6 +42,7 @@ struct DeployTests {
         }
         try edit("deploy/docker-compose.yml", #""8080:8080""#, #""8080:8081""#)
         try edit("deploy/docker-compose.yml", "KAFKA_BOOTSTRAP_SERVERS: kafka:9092", "KAFKA_BOOTSTRAP_SERVERS: kafka:9095")
+        try edit("deploy/docker-compose.yml", "      CLUSTER_ID:", "      NOT_CLUSTER_ID:")
         try edit("deploy/kubernetes/statefulset.yaml", "key: sasl-password}", "key: password}")
         try edit("deploy/kubernetes/statefulset.yaml", "path: /readyz", "path: /ready")
         try edit("deploy/kubernetes/strimzi/kafka-user.yaml", "kind: KafkaUser", "kind: [KafkaUser")
@@ -52,6 +53,7 @@ struct DeployTests {
         #expect(result.status == 1)
         for expected in ["publishes port 8081, which it does not listen on",
                          "broker kafka:9095 is no listener of a service here",
+                         "KRaft mode needs CLUSTER_ID",
                          "Secret recipes-secrets has no key password",
                          "readinessProbe should get /readyz",
                          "kafka-user.yaml: does not parse",
