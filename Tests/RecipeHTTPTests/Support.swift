@@ -176,8 +176,10 @@ final class RecipesProcess: Sendable {
         // Drained as it comes, so a full pipe never blocks the process.
         for (index, pipe) in pipes.enumerated() {
             pipe.fileHandleForReading.readabilityHandler = { [output] handle in
-                let text = String(decoding: handle.availableData, as: UTF8.self)
-                output.texts.withLock { $0[index] += text }
+                let data = handle.availableData
+                // End of file: stop, or the handler is called again and again.
+                guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+                output.texts.withLock { $0[index] += String(decoding: data, as: UTF8.self) }
             }
         }
         try process.run()
