@@ -20,9 +20,11 @@ enum RecipesCLI {
               rejections   Rejected and undecodable records.
               replay       Rebuild every read model from the log into a store (resumable).
               audit        Ask the log: history, as-of, diff, export; verify a store against a replay.
+              topics       Create the edits topic on a real cluster with the settings the log needs.
               bench        Measure throughput against raw baselines (kafka, fold, wire, project, http).
 
             Run `recipes <command> --help` for a command's options.
+            Running on a real Kafka cluster: deploy/README.md and docs/operations.md.
             """)
 
     static let commands: [String: @Sendable ([String]) async throws -> Void] = [
@@ -38,6 +40,7 @@ enum RecipesCLI {
         "rejections": QueryCommands.runRejections,
         "replay": ReplayCommand.run,
         "audit": AuditCommand.run,
+        "topics": TopicsCommand.run,
         "bench": BenchCommand.run,
     ]
 

@@ -9,11 +9,16 @@ let recipesExecutable: String = {
 
 /// Runs the executable to its end with `input` on stdin.
 func runRecipes(_ arguments: [String], input: String = "") async throws -> (status: Int32, out: String, err: String) {
+    try await runProcess(recipesExecutable, arguments, input: input)
+}
+
+/// Runs any executable to its end with `input` on stdin, on a thread of its own.
+func runProcess(_ executable: String, _ arguments: [String], input: String = "") async throws -> (status: Int32, out: String, err: String) {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             continuation.resume(with: Result {
                 let process = Process()
-                process.executableURL = URL(fileURLWithPath: recipesExecutable)
+                process.executableURL = URL(fileURLWithPath: executable)
                 process.arguments = arguments
                 let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
                 process.standardInput = stdin
@@ -74,7 +79,7 @@ struct CLITests {
     }
 
     @Test func helpAndBadFlags() async throws {
-        for command in ["dev", "serve", "send"] {
+        for command in ["dev", "serve", "send", "topics"] {
             let help = try await runRecipes([command, "--help"])
             #expect(help.status == 0)
             #expect(help.out.contains("Usage: recipes \(command)"))

@@ -3,6 +3,7 @@ import Kafka
 import RecipeHTTP
 import RecipeProjection
 import RecipeWire
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -152,5 +153,60 @@ enum HTTPClient {
             responseBody = Array(responseBody[..<length])
         }
         return HTTPResult(status: status, headers: responseHeaders, body: responseBody)
+    }
+}
+
+/// A long-running `recipes` process (`broker`, `serve`) whose stdout lines the test can wait for.
+final class RecipesProcess: Sendable {
+    private let process: Process
+    /// stdout and stderr so far; its own object, so that the pipes' handlers do not keep `self` alive.
+    private let output = Output()
+
+    private final class Output: Sendable {
+        let texts = Mutex(["", ""])
+    }
+
+    init(_ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: recipesExecutable)
+        process.arguments = arguments
+        let pipes = [Pipe(), Pipe()]
+        process.standardOutput = pipes[0]
+        process.standardError = pipes[1]
+        // Drained as it comes, so a full pipe never blocks the process.
+        for (index, pipe) in pipes.enumerated() {
+            pipe.fileHandleForReading.readabilityHandler = { [output] handle in
+                let data = handle.availableData
+                // End of file: stop, or the handler is called again and again.
+                guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+                output.texts.withLock { $0[index] += String(decoding: data, as: UTF8.self) }
+            }
+        }
+        try process.run()
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+
+    var out: String { output.texts.withLock { $0[0] } }
+    var err: String { output.texts.withLock { $0[1] } }
+
+    /// The rest of the first stdout line that starts with `prefix`, once it is printed.
+    func line(startingWith prefix: String, deadline: Duration = .seconds(60)) async throws -> String {
+        let end = ContinuousClock.now + deadline
+        while ContinuousClock.now < end {
+            let lines = out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // the last may be partial
+            if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return String(line.dropFirst(prefix.count)) }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw HTTPClient.ClientError(description: "no line \"\(prefix)…\" from recipes \(process.arguments ?? []); out: \(out) err: \(err)")
+    }
+
+    /// Sends SIGTERM and waits for the exit; its status, or nil when it did not exit by the deadline.
+    func stop(deadline: Duration = .seconds(30)) async throws -> Int32? {
+        process.terminate()
+        let end = ContinuousClock.now + deadline
+        while process.isRunning, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
+        return process.isRunning ? nil : process.terminationStatus
     }
 }

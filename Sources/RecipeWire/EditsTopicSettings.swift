@@ -1,0 +1,47 @@
+// MARK: - Topic settings
+
+/// How the edits topic is created, and why: what `recipes topics create` applies.
+///
+/// The log is the only copy of the data and the audit record: every read model is
+/// rebuilt from it. So nothing is ever deleted or compacted away, a write counts
+/// only once it is on `minInsyncReplicas` brokers, and the partition count is
+/// fixed for the topic's life (a key's partition is its hash modulo the count:
+/// adding partitions later would move recipes and break their per-recipe order).
+///
+/// ```swift
+/// let settings = EditsTopicSettings(partitions: 12)
+/// settings.configs["retention.ms"]   // "-1"
+/// ```
+public struct EditsTopicSettings: Sendable, Hashable {
+    public var partitions: Int
+    public var replicationFactor: Int
+    public var minInsyncReplicas: Int
+
+    /// Production defaults: 6 partitions, 3 replicas, 2 in sync.
+    public init(partitions: Int = 6, replicationFactor: Int = 3, minInsyncReplicas: Int = 2) {
+        self.partitions = partitions
+        self.replicationFactor = replicationFactor
+        self.minInsyncReplicas = minInsyncReplicas
+    }
+
+    /// Topic configs set at creation.
+    public var configs: [String: String] {
+        [
+            // Never compacted: every command stays, not only the latest per recipe.
+            "cleanup.policy": "delete",
+            // Kept forever, by age and by size, whatever the broker's defaults say.
+            "retention.ms": "-1",
+            "retention.bytes": "-1",
+            // With acks=all, a write is acknowledged once this many replicas hold it.
+            "min.insync.replicas": String(minInsyncReplicas),
+        ]
+    }
+
+    /// Why the settings are invalid together, or nil.
+    public var problem: String? {
+        if minInsyncReplicas > replicationFactor {
+            return "min.insync.replicas (\(minInsyncReplicas)) cannot exceed the replication factor (\(replicationFactor)): every write would fail"
+        }
+        return nil
+    }
+}
