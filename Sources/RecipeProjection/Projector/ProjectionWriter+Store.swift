@@ -80,7 +80,7 @@ extension ProjectionWriter {
     }
 
     /// A recipe as the store has it, or nil if the log never touched it.
-    func load(_ id: String) throws -> ProjectedRecipe? {
+    func load(_ id: String, from db: SQLiteConnection) throws -> ProjectedRecipe? {
         let header = try db.statement("SELECT revision, deleted, draft_base FROM recipes WHERE recipe_id = ?").bind(.text(id))
         guard try header.step() else { return nil }
         let (revision, deleted, draftBase) = (header.int(0), header.int(1) != 0, header.optionalInt(2))

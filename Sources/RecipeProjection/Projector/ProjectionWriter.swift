@@ -7,67 +7,102 @@ import RecipeWire
 /// consumed commit together, so a projector killed at any instant resumes
 /// exactly after its last transaction.
 ///
-/// Used from one thread (the projector's).
+/// Two halves that may run on two threads (the projector pipelines them):
+/// `judge` and `remember` fold records against the cache and the committed
+/// store (through `reader`); `commit` writes a judged batch (through `db`).
+/// Each half is used by one thread at a time.
 final class ProjectionWriter {
+    /// The write connection: only `commit` and `project` use it.
     let db: SQLiteConnection
+    /// Reads committed state (positions, recipes to load) beside a commit in progress.
+    private let reader: SQLiteConnection
     let topic: String
-    /// Recipes as of the last commit. Bounded: cleared when it grows past
-    /// `cacheLimit`, so memory does not grow with the log.
+    /// Set by the projector once it knows the topic's partitions.
+    var recordJudge = RecordJudge(partitionCount: 1)
+    /// Recipes as of the last batch judged. Bounded: cleared when it grows past
+    /// `cacheLimit` (only between batches, once they are committed), so memory
+    /// does not grow with the log.
     private var cache: [String: ProjectedRecipe] = [:]
     private let cacheLimit: Int
 
     init(path: String, topic: String, cacheLimit: Int = 20_000) throws {
         db = try SQLiteConnection(path: path)
         try StoreSchema.migrate(db)
+        reader = try SQLiteConnection(path: path)
         self.topic = topic
         self.cacheLimit = cacheLimit
     }
 
-    /// Forgets cached recipes: another process may have changed them (group mode rebalance).
+    /// Forgets cached recipes: another process may have changed them (group
+    /// mode rebalance), or a batch they came from failed to commit.
     func dropCache() { cache.removeAll(keepingCapacity: true) }
 
+    /// The next offset of every partition, as committed.
     func storedPositions() throws -> [Int32: Int64] {
-        let rows = try db.statement("SELECT partition, next_offset FROM positions WHERE topic = ?").bind(.text(topic))
-        return Dictionary(uniqueKeysWithValues: try rows.rows { (Int32($0.int(0)), $0.int64(1)) })
+        try reader.transaction(writing: false) {
+            let rows = try reader.statement("SELECT partition, next_offset FROM positions WHERE topic = ?").bind(.text(topic))
+            return Dictionary(uniqueKeysWithValues: try rows.rows { (Int32($0.int(0)), $0.int64(1)) })
+        }
     }
 
     // MARK: - One batch
 
-    /// Applies `records` (in the order of each partition) and commits.
+    /// Judges and commits `records` (in the order of each partition) in one
+    /// transaction, reading the positions inside it: for a store that other
+    /// processes write too (group mode).
     @discardableResult
-    func project(_ records: [KafkaConsumerRecord], partitionCount: Int) throws -> BatchSummary {
+    func project(_ records: [KafkaConsumerRecord]) throws -> BatchSummary {
         var batch = PendingBatch()
-        let judge = RecordJudge(partitionCount: partitionCount)
         do {
             let summary = try db.transaction { () throws -> BatchSummary in
-                // Read inside the transaction: another process sharing the store may have moved them.
+                // Read under the write lock: another process sharing the store may have moved them.
                 var positions = try storedPositions()
-                var summary = BatchSummary()
-                for record in records where record.topic == topic {
-                    if let next = positions[record.partition], record.offset < next {
-                        summary.skipped += 1
-                        continue
-                    }
-                    try project(record, judge: judge, into: &batch, summary: &summary)
-                    positions[record.partition] = record.offset + 1
-                    batch.positions[record.partition] = record.offset + 1
-                }
+                let summary = try judge(records, positions: &positions, into: &batch)
                 try write(batch)
                 return summary
             }
-            for (id, projected) in batch.touched { cache[id] = projected }
-            if cache.count > cacheLimit { cache.removeAll(keepingCapacity: true) }
+            remember(batch)
             return summary
         } catch {
             // The rows rolled back; cached states may hold the batch's changes.
-            cache.removeAll()
+            dropCache()
             throw error
         }
     }
 
-    private func project(_ record: KafkaConsumerRecord, judge: RecordJudge,
-                         into batch: inout PendingBatch, summary: inout BatchSummary) throws {
-        switch judge.read(record) {
+    /// Folds `records` into `batch`, skipping those below `positions` (already
+    /// applied) and advancing `positions` past the others. Writes nothing.
+    func judge(_ records: [KafkaConsumerRecord], positions: inout [Int32: Int64],
+               into batch: inout PendingBatch) throws -> BatchSummary {
+        var summary = BatchSummary()
+        for record in records where record.topic == topic {
+            if let next = positions[record.partition], record.offset < next {
+                summary.skipped += 1
+                continue
+            }
+            try project(record, into: &batch, summary: &summary)
+            positions[record.partition] = record.offset + 1
+            batch.positions[record.partition] = record.offset + 1
+            batch.records += 1
+        }
+        return summary
+    }
+
+    /// Writes a judged batch in one transaction.
+    func commit(_ batch: PendingBatch) throws {
+        try db.transaction { try write(batch) }
+    }
+
+    /// Keeps the states a batch leaves for the batches after it. Call once
+    /// every earlier batch is committed (states not cached are loaded from the
+    /// store) and before judging the next.
+    func remember(_ batch: PendingBatch) {
+        if cache.count + batch.touched.count > cacheLimit { cache.removeAll(keepingCapacity: true) }
+        for (id, projected) in batch.touched { cache[id] = projected }
+    }
+
+    private func project(_ record: KafkaConsumerRecord, into batch: inout PendingBatch, summary: inout BatchSummary) throws {
+        switch recordJudge.read(record) {
         case .rejected(let entry, let rejection):
             // A record that breaks the schema is still the last word on an open draft.
             if rejection.code != .wrongPartition, let recipeID = entry.recipeID,
@@ -108,17 +143,19 @@ final class ProjectionWriter {
     /// The batch takes it back; a failed batch clears the cache anyway.
     private func takeRecipe(_ id: String, from batch: inout PendingBatch) throws -> ProjectedRecipe? {
         if let projected = batch.touched.removeValue(forKey: id) ?? cache.removeValue(forKey: id) { return projected }
-        return try load(id)
+        return try reader.transaction(writing: false) { try load(id, from: reader) }
     }
 }
 
 /// What a batch changes, written at its end.
-struct PendingBatch {
+struct PendingBatch: Sendable {
     var touched: [String: ProjectedRecipe] = [:]
     var newVersions: [(String, RecipeVersion)] = []
     var history: [HistoryEntry] = []
     var rejections: [HistoryEntry] = []
     var positions: [Int32: Int64] = [:]
+    /// Records judged into the batch.
+    var records = 0
     /// Recipes whose list entry (latest version, deleted) changed.
     var listingChanged: Set<String> = []
 }

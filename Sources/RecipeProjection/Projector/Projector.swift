@@ -14,9 +14,11 @@ import Synchronization
 /// `.group(name)` subscribes, and on every assignment seeks to the store's
 /// positions, so that several processes can share one store.
 ///
-/// Threads: `run` blocks its caller; every SQLite write and every rebalance
-/// callback happens on that thread. `stop` may be set from any thread: the
-/// loop finishes its transaction and returns.
+/// Threads: `run` and `catchUp` block their caller, which polls and judges;
+/// in replica mode a thread of the projector's commits the judged batches
+/// meanwhile (`BatchPipeline`), in group mode the caller commits, and every
+/// rebalance callback runs on the caller's thread. `stop` may be set from any
+/// thread: the loop commits what it judged and returns.
 public final class Projector: Sendable {
     public enum Mode: Sendable, Equatable {
         case replica
@@ -62,9 +64,9 @@ public final class Projector: Sendable {
     private let batchSize: Int
 
     /// - Parameter batchSize: records per transaction at most. In replica mode a
-    ///   transaction gathers several polls (up to `batchSize`, or what arrived
-    ///   within `maxGathering`), so each touched recipe's rows are written once
-    ///   for many commands.
+    ///   transaction takes what was judged while the previous one committed
+    ///   (see `BatchPipeline`), so each touched recipe's rows are written once
+    ///   for many commands; in group mode, one poll.
     /// - Parameter exclusive: for a replay: fails when any projector uses the
     ///   store, and keeps projectors out of it while this one lives. Without
     ///   it, fails only when a replay holds the store.
@@ -89,22 +91,19 @@ public final class Projector: Sendable {
     public func run(until stop: StopSignal, progressInterval: Duration = .seconds(5),
                     progress: (Progress) -> Void = { _ in }) throws {
         let partitions = try consumer.partitions(of: topic)
-        let partitionCount = partitions.count
         try start(partitions)
-        var totals = BatchSummary()
+        let pipeline = try makePipeline(partitionCount: partitions.count)
         var lastReport = ContinuousClock.now
         while !stop.isSet {
-            let records = try nextBatch()
-            if !records.isEmpty {
-                totals += try writer.withLock { try $0.writer.project(records, partitionCount: partitionCount) }
-            }
+            try pipeline.add(try poll(holding: pipeline.isHolding))
             if ContinuousClock.now - lastReport >= progressInterval {
                 lastReport = ContinuousClock.now
-                progress(try report(totals, partitions: partitions))
+                progress(try report(pipeline, partitions: partitions))
             }
         }
+        try pipeline.finish()
         // The last report skips the watermarks: the brokers may already be gone.
-        progress(try report(totals, partitions: []))
+        progress(try report(pipeline, partitions: []))
         consumer.close()
     }
 
@@ -131,53 +130,57 @@ public final class Projector: Sendable {
         let open = partitions.filter { (start[$0] ?? 0) < targets[$0]! }
         try self.start(open)
         defer { consumer.close() }
-        var totals = BatchSummary()
+        let pipeline = try makePipeline(partitionCount: partitions.count)
         let deadline = timeout.map { ContinuousClock.now + $0 }
-        var stored = start
-        func reached() -> Bool { targets.allSatisfy { stored[$0.key] ?? 0 >= $0.value } }
-        while !reached(), stop?.isSet != true {
+        while !reached(targets, pipeline.committed), stop?.isSet != true {
             if let deadline, ContinuousClock.now >= deadline {
                 throw KafkaError(.timedOut, "projector did not catch up with \(targets) within \(timeout!)")
             }
-            var records = try nextBatch()
+            var records = try poll(holding: pipeline.isHolding)
             if case .time(let until) = end {
                 for record in records where (record.timestamp ?? 0) > until {
                     targets[record.partition] = min(targets[record.partition]!, record.offset)
                 }
             }
             records.removeAll { $0.offset >= targets[$0.partition] ?? 0 }
-            if !records.isEmpty {
-                totals += try writer.withLock { try $0.writer.project(records, partitionCount: partitions.count) }
-            }
-            let before = stored
-            stored = try writer.withLock { try $0.writer.storedPositions() }
+            let before = pipeline.judged
+            try pipeline.add(records)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
-            let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (stored[$0] ?? 0) >= targets[$0]! }
+            let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }
             try consumer.pause(ended.map { KafkaTopicPartition(topic: topic, partition: $0) })
-            let done = stored.reduce(Int64(0)) { $0 + max(0, min($1.value, targets[$1.key] ?? 0) - (start[$1.key] ?? 0)) }
-            progress(CatchUpProgress(totals: totals, done: done, total: total))
+            if reached(targets, pipeline.judged) { try pipeline.finish() }
+            progress(CatchUpProgress(totals: pipeline.totals, done: done(pipeline.committed, from: start, to: targets),
+                                     total: total))
         }
-        return totals
+        try pipeline.finish()
+        return pipeline.totals
+    }
+
+    private func reached(_ targets: [Int32: Int64], _ positions: [Int32: Int64]) -> Bool {
+        targets.allSatisfy { partition, target in positions[partition] ?? 0 >= target }
+    }
+
+    /// Records applied since `start`, counting none past `targets`.
+    private func done(_ positions: [Int32: Int64], from start: [Int32: Int64], to targets: [Int32: Int64]) -> Int64 {
+        var done: Int64 = 0
+        for (partition, position) in positions {
+            done += max(0, min(position, targets[partition] ?? 0) - (start[partition] ?? 0))
+        }
+        return done
     }
 
     /// Records asked of one poll.
     static let pollRecords = 10_000
-    /// How long records may wait for more to share their transaction.
-    static let maxGathering: Duration = .milliseconds(250)
 
-    /// The records of the next transaction. Group mode takes one poll: its
-    /// partitions may move to another process at any poll, and what it polled
-    /// must be committed before that.
-    private func nextBatch() throws -> [KafkaConsumerRecord] {
-        var records = try consumer.poll(maxRecords: min(batchSize, Self.pollRecords), timeout: .milliseconds(100))
-        guard mode == .replica, !records.isEmpty else { return records }
-        let deadline = ContinuousClock.now + Self.maxGathering
-        while records.count < batchSize, ContinuousClock.now < deadline {
-            let more = try consumer.poll(maxRecords: min(batchSize - records.count, Self.pollRecords), timeout: .zero)
-            if more.isEmpty { break }
-            records += more
-        }
-        return records
+    /// The next records. While judged records wait for the commit thread the
+    /// poll is short, so they are handed over as soon as it is free.
+    private func poll(holding: Bool) throws -> [KafkaConsumerRecord] {
+        try consumer.poll(maxRecords: min(batchSize, Self.pollRecords), timeout: .milliseconds(holding ? 2 : 100))
+    }
+
+    private func makePipeline(partitionCount: Int) throws -> BatchPipeline {
+        writer.withLock { $0.writer.recordJudge = RecordJudge(partitionCount: partitionCount) }
+        return try BatchPipeline(writer: writer, pipelined: mode == .replica, batchSize: batchSize)
     }
 
     /// Starts reading: in replica mode these partitions, each from its stored position.
@@ -206,8 +209,8 @@ public final class Projector: Sendable {
         }
     }
 
-    private func report(_ totals: BatchSummary, partitions: [Int32]) throws -> Progress {
-        let positions = try writer.withLock { try $0.writer.storedPositions() }
+    private func report(_ pipeline: BatchPipeline, partitions: [Int32]) throws -> Progress {
+        let (totals, positions) = (pipeline.totals, pipeline.committed)
         var lag: [Int32: Int64] = [:]
         for partition in partitions {
             if let high = try? consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition), timeout: .seconds(2)).high {
@@ -240,6 +243,12 @@ final class LockedWriter: @unchecked Sendable {
 
     func withLock<T>(_ body: (ProjectionWriterAccess) throws -> T) rethrows -> T {
         try lock.withLock { try body(ProjectionWriterAccess(writer: writer)) }
+    }
+
+    /// Commits a judged batch without the lock: for the commit thread, which
+    /// alone uses the write connection while the projector's thread judges.
+    func commitUnlocked(_ batch: PendingBatch) throws {
+        try writer.commit(batch)
     }
 }
 

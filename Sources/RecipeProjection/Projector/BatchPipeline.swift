@@ -1,0 +1,154 @@
+import Foundation
+import Kafka
+
+/// Judges the records a projector polls and commits them in batches.
+///
+/// Replica mode pipelines: a batch commits on a thread of its own while the
+/// next is polled and judged, and it is handed over as soon as that thread is
+/// free (or it is full), so batches grow exactly as large as the store needs
+/// to keep up: small and prompt when records trickle in, large during a
+/// catch-up or a replay. The projector is the only writer of its store's
+/// partitions, so the positions it judged against stay true.
+///
+/// Group mode judges and commits each poll in one transaction, reading the
+/// positions under the write lock: partitions move between processes.
+///
+/// Used from the projector's thread; the commit thread only runs `commit`.
+final class BatchPipeline {
+    private let writer: LockedWriter
+    private let committer: CommitThread?
+    private let batchSize: Int
+    /// Positions after the records judged so far (replica mode).
+    private(set) var judged: [Int32: Int64]
+    /// Positions after the records committed so far.
+    private(set) var committed: [Int32: Int64]
+    private(set) var totals = BatchSummary()
+    private var collecting = PendingBatch()
+    private var inFlight: [Int32: Int64]?
+
+    init(writer: LockedWriter, pipelined: Bool, batchSize: Int) throws {
+        self.writer = writer
+        self.batchSize = batchSize
+        committed = try writer.withLock { try $0.writer.storedPositions() }
+        judged = committed
+        committer = pipelined ? CommitThread(writer: writer) : nil
+    }
+
+    deinit { committer?.close() }
+
+    /// Whether judged records wait for the commit thread: the next poll should be short.
+    var isHolding: Bool { collecting.records > 0 }
+
+    /// Judges `records` (each partition's in order) and commits what is due.
+    func add(_ records: [KafkaConsumerRecord]) throws {
+        guard let committer else {
+            guard !records.isEmpty else { return }
+            totals += try writer.withLock { try $0.writer.project(records) }
+            committed = try writer.withLock { try $0.writer.storedPositions() }
+            return
+        }
+        if !records.isEmpty {
+            totals += try writer.withLock { try $0.writer.judge(records, positions: &judged, into: &collecting) }
+        }
+        if collecting.records > 0, !committer.isBusy || collecting.records >= batchSize {
+            try handOver(to: committer)
+        }
+    }
+
+    /// Commits everything judged and waits for it.
+    func finish() throws {
+        guard let committer else { return }
+        if collecting.records > 0 { try handOver(to: committer) }
+        try settle(committer)
+    }
+
+    private func handOver(to committer: CommitThread) throws {
+        try settle(committer)
+        let batch = collecting
+        collecting = PendingBatch()
+        // Every earlier batch is committed now: the cache may be trimmed.
+        writer.withLock { $0.writer.remember(batch) }
+        inFlight = judged
+        committer.submit(batch)
+    }
+
+    /// Waits for the batch in flight; a failed commit leaves cached states ahead of the store.
+    private func settle(_ committer: CommitThread) throws {
+        do {
+            try committer.wait()
+        } catch {
+            writer.withLock { $0.writer.dropCache() }
+            throw error
+        }
+        if let inFlight { committed = inFlight }
+        inFlight = nil
+    }
+}
+
+/// The thread that commits judged batches, one at a time.
+private final class CommitThread: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var job: PendingBatch?
+    private var busy = false
+    private var failure: (any Error)?
+    private var closed = false
+
+    init(writer: LockedWriter) {
+        let thread = Thread { [self] in
+            while let batch = nextJob() {
+                let error = Result { try writer.commitUnlocked(batch) }.failure
+                condition.withLock {
+                    busy = false
+                    failure = error
+                    condition.broadcast()
+                }
+            }
+        }
+        thread.name = "projector-commit"
+        thread.start()
+    }
+
+    var isBusy: Bool { condition.withLock { busy } }
+
+    func submit(_ batch: PendingBatch) {
+        condition.withLock {
+            job = batch
+            busy = true
+            condition.broadcast()
+        }
+    }
+
+    /// Waits until no batch is in flight; throws the error its commit met.
+    func wait() throws {
+        try condition.withLock {
+            while busy { condition.wait() }
+            if let failure {
+                self.failure = nil
+                throw failure
+            }
+        }
+    }
+
+    func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    private func nextJob() -> PendingBatch? {
+        condition.withLock {
+            while job == nil, !closed { condition.wait() }
+            defer { job = nil }
+            return job
+        }
+    }
+}
+
+private extension Result where Success == Void {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
