@@ -35,7 +35,10 @@ enum ReplayCommand {
         let resumed = try ReadModel(path: path).positions().values.reduce(0, +)
         if resumed > 0 { say("resuming: \(path) already holds \(resumed) records") }
         let stop = StopSignal()
-        let signals = TerminationSignals { stop.set() }
+        let signals = TerminationSignals {
+            stop.set()
+            FileHandle.standardError.write(Data("\ninterrupted: committing what was read, then stopping\n".utf8))
+        }
         let reporter = ProgressReporter("replay")
         var last: Projector.CatchUpProgress?
         let started = ContinuousClock.now

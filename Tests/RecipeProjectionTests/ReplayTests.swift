@@ -35,14 +35,24 @@ struct ReplayTests {
         let process = try recipesProcess(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--batch", "300"])
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while (try? ReadModel(path: store).positions().values.reduce(0, +)) ?? 0 == 0 {
-            #expect(ContinuousClock.now < deadline && process.isRunning, "the replay never committed: \(stderrOf(process))")
-            if ContinuousClock.now >= deadline || !process.isRunning { return }
-            try await Task.sleep(for: .milliseconds(5))
+        // On a thread of its own: a starved test task could notice the first commit only after the last.
+        let interrupted = try await onThread { () throws -> Bool in
+            try waitFor("the replay's first commit", deadline: .seconds(60)) {
+                (try? ReadModel(path: store).positions().values.reduce(0, +)) ?? 0 > 0
+            }
+            // Holding the write lock keeps the replay from finishing while it is interrupted.
+            let blocker = try SQLiteConnection(path: store)
+            try blocker.execute("BEGIN IMMEDIATE")
+            let wasRunning = process.isRunning
+            kill(process.processIdentifier, SIGINT)
+            try waitFor("the replay to take the interrupt", deadline: .seconds(30)) {
+                stderrOf(process, lines: 100).contains("interrupted: committing what was read")
+            }
+            try blocker.execute("ROLLBACK")
+            process.waitUntilExit()
+            return wasRunning
         }
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        #expect(interrupted, "the replay ended before it could be interrupted: \(stderrOf(process))")
         #expect(process.terminationStatus == 130, "an interrupted replay says so: \(stderrOf(process))")
         let applied = try ReadModel(path: store).positions().values.reduce(0, +)
         #expect(applied > 0 && applied < Int64(stream.count), "interrupted after \(applied) records")
