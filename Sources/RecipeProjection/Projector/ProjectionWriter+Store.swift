@@ -6,7 +6,8 @@ import RecipeWire
 extension ProjectionWriter {
     func write(_ batch: PendingBatch) throws {
         for (id, projected) in batch.touched {
-            try writeRecipe(id, projected, listingChanged: batch.listingChanged.contains(id))
+            try writeRecipe(id, projected, before: batch.rowsBefore[id] ?? .none,
+                            listingChanged: batch.listingChanged.contains(id))
         }
         let version = try db.statement("INSERT INTO versions(recipe_id, version, content, saved_at, saved_by) VALUES(?, ?, ?, ?, ?)")
         for (id, saved) in batch.newVersions {
@@ -42,33 +43,43 @@ extension ProjectionWriter {
         }
     }
 
-    private func writeRecipe(_ id: String, _ projected: ProjectedRecipe, listingChanged: Bool) throws {
+    private func writeRecipe(_ id: String, _ projected: ProjectedRecipe, before: StoredRows, listingChanged: Bool) throws {
         let recipe = projected.recipe
         let latest = recipe.latestVersion
         let listed = latest != nil && !recipe.isDeleted
-        try db.statement("""
-            INSERT OR REPLACE INTO recipes(recipe_id, revision, deleted, draft_base, latest_version, listed, title,
-                title_key, servings, image, ingredient_count, tags, updated_at)
-            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).bind(
-                .text(id), .int(recipe.revision), .int(recipe.isDeleted ? 1 : 0), .int(recipe.draftBaseVersion),
-                .int(latest?.number ?? 0), .int(listed ? 1 : 0), .string(latest?.content.title),
-                .string(latest.map { ListOrder.titleKey($0.content.title) }), .int(latest?.content.servings),
-                .string(latest?.content.image), .int(latest?.content.ingredients.count),
-                .string(latest.map { Self.tagsJSON($0.content.tags) }),
-                latest.map { .integer($0.savedAt.millisecondsSinceEpoch) }
-            ).run()
+        if before != .none, !listingChanged {
+            // Only a new version or a deletion changes the list entry: leave it, and its index, alone.
+            try db.statement("UPDATE recipes SET revision = ?, draft_base = ? WHERE recipe_id = ?")
+                .bind(.int(recipe.revision), .int(recipe.draftBaseVersion), .text(id)).run()
+        } else {
+            try db.statement("""
+                INSERT OR REPLACE INTO recipes(recipe_id, revision, deleted, draft_base, latest_version, listed, title,
+                    title_key, servings, image, ingredient_count, tags, updated_at)
+                VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).bind(
+                    .text(id), .int(recipe.revision), .int(recipe.isDeleted ? 1 : 0), .int(recipe.draftBaseVersion),
+                    .int(latest?.number ?? 0), .int(listed ? 1 : 0), .string(latest?.content.title),
+                    .string(latest.map { ListOrder.titleKey($0.content.title) }), .int(latest?.content.servings),
+                    .string(latest?.content.image), .int(latest?.content.ingredients.count),
+                    .string(latest.map { Self.tagsJSON($0.content.tags) }),
+                    latest.map { .integer($0.savedAt.millisecondsSinceEpoch) }
+                ).run()
+        }
         if let draft = recipe.draft {
             try db.statement("""
-                INSERT OR REPLACE INTO drafts(recipe_id, content, base_version, revision, updated_at, last_rejection)
+                INSERT INTO drafts(recipe_id, content, base_version, revision, updated_at, last_rejection)
                 VALUES(?, ?, ?, ?, ?, ?)
+                ON CONFLICT(recipe_id) DO UPDATE SET content = excluded.content, base_version = excluded.base_version,
+                    revision = excluded.revision, updated_at = excluded.updated_at, last_rejection = excluded.last_rejection
                 """).bind(.text(id), .text(ContentCoding.json(draft.content)), .int(draft.baseVersion),
                           .int(recipe.revision), .integer(projected.updatedAt), .string(projected.lastRejection)).run()
-        } else {
+        } else if before == .recipeAndDraft {
             try db.statement("DELETE FROM drafts WHERE recipe_id = ?").bind(.text(id)).run()
         }
         if listingChanged {
-            try db.statement("DELETE FROM recipe_tags WHERE recipe_id = ?").bind(.text(id)).run()
+            if before != .none {
+                try db.statement("DELETE FROM recipe_tags WHERE recipe_id = ?").bind(.text(id)).run()
+            }
             if listed, let latest {
                 let insert = try db.statement("INSERT OR IGNORE INTO recipe_tags(tag, recipe_id) VALUES(?, ?)")
                 for tag in latest.content.tags {
@@ -102,7 +113,8 @@ extension ProjectionWriter {
             updatedAt = row.int64(2)
         }
         let applied = try db.statement("""
-            SELECT command_id FROM history WHERE recipe_id = ? AND outcome = 'accepted' ORDER BY offset
+            SELECT command_id FROM history
+            WHERE substr(recipe_id, 1, 8) = substr(?1, 1, 8) AND recipe_id = ?1 AND outcome = 'accepted' ORDER BY offset
             """).bind(.text(id)).rows { $0.text(0) }
         let recipe = Recipe(id: id, versions: versions, draft: draft, revision: revision, isDeleted: deleted,
                             appliedCommandIDs: applied)

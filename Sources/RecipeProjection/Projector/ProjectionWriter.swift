@@ -142,9 +142,16 @@ final class ProjectionWriter {
     /// folding into it mutates in place instead of copying its versions.
     /// The batch takes it back; a failed batch clears the cache anyway.
     private func takeRecipe(_ id: String, from batch: inout PendingBatch) throws -> ProjectedRecipe? {
-        if let projected = batch.touched.removeValue(forKey: id) ?? cache.removeValue(forKey: id) { return projected }
-        return try reader.transaction(writing: false) { try load(id, from: reader) }
+        if let projected = batch.touched.removeValue(forKey: id) { return projected }
+        let projected = try cache.removeValue(forKey: id) ?? reader.transaction(writing: false) { try load(id, from: reader) }
+        // What the store holds for it, once every earlier batch is committed.
+        batch.rowsBefore[id] = projected.map { $0.recipe.hasOpenDraft ? .recipeAndDraft : .recipe } ?? .none
+        return projected
     }
+}
+
+enum StoredRows: Sendable {
+    case none, recipe, recipeAndDraft
 }
 
 /// What a batch changes, written at its end.
@@ -156,6 +163,8 @@ struct PendingBatch: Sendable {
     var positions: [Int32: Int64] = [:]
     /// Records judged into the batch.
     var records = 0
+    /// The rows each touched recipe had in the store before the batch.
+    var rowsBefore: [String: StoredRows] = [:]
     /// Recipes whose list entry (latest version, deleted) changed.
     var listingChanged: Set<String> = []
 }

@@ -158,7 +158,7 @@ public final class ReadModel: @unchecked Sendable {
         try read {
             let items = try db.statement("""
                 SELECT partition, offset, time, actor, type, command_id, outcome, reason_code, reason_message, revision
-                FROM history WHERE recipe_id = ? ORDER BY offset
+                FROM history WHERE substr(recipe_id, 1, 8) = substr(?1, 1, 8) AND recipe_id = ?1 ORDER BY offset
                 """).bind(.text(id)).rows { row in
                     HistoryItem(position: "\(row.int(0)):\(row.int64(1))", time: row.isNull(2) ? nil : Self.time(row.int64(2)),
                                 actor: row.optionalText(3), type: row.text(4), commandId: row.optionalText(5),
