@@ -163,9 +163,11 @@ public final class RecipeAPI: HTTPHandler {
             try reader(request)
             let limit = try Self.int(request, "limit", in: 1...500) ?? 50
             try waitForPositions(request)
+            // Empty means absent, as a form with an empty field sends it.
             let tag = request.query["tag"].flatMap { $0.isEmpty ? nil : $0 }
+            let cursor = request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }
             do {
-                return .json(try readModel.list(tag: tag, query: request.query["q"], limit: limit, cursor: request.query["cursor"]))
+                return .json(try readModel.list(tag: tag, query: request.query["q"], limit: limit, cursor: cursor))
             } catch QueryError.badCursor {
                 throw HTTPError.badParameter("cursor", QueryError.badCursor.description)
             }
