@@ -80,7 +80,7 @@ public final class RecipeAPI: HTTPHandler {
         let start = ContinuousClock.now
         var pattern = "unmatched"
         let response: HTTPResponse
-        switch router.match(method: request.method, path: request.path) {
+        switch router.match(method: request.method, segments: request.segments, path: request.path) {
         case .failure(let error):
             response = error.response
         case .success(let match):

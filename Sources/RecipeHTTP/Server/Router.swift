@@ -31,7 +31,11 @@ public struct Router<Handler: Sendable>: Sendable {
 
     /// The route for a request, or the error to answer: 404 or 405.
     public func match(method: String, path: String) -> Result<Match, HTTPError> {
-        let segments = Self.segments(path)
+        match(method: method, segments: Self.segments(path), path: path)
+    }
+
+    /// The route for a path already split into decoded segments (`HTTPRequest.segments`).
+    public func match(method: String, segments: [String], path: String) -> Result<Match, HTTPError> {
         var allowed: [String] = []
         for route in table {
             guard let parameters = Self.parameters(route.segments, segments) else { continue }
