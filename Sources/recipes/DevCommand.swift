@@ -10,7 +10,7 @@ enum DevCommand {
     static let spec = CommandSpec(
         name: "recipes dev",
         summary: "Run an embedded Kafka cluster, a projector and the HTTP API in one process, until Ctrl-C.",
-        usage: "recipes dev [--seed] [--port 8080] [--info-file FILE] [--tokens FILE] [--db FILE]",
+        usage: "recipes dev [--seed] [--port 8080] [--info-file FILE] [--tokens FILE] [--db FILE] [--wait SECONDS]",
         options: [
             .flag("seed", "Append a handful of sample recipes (through the command gateway) at start."),
             .value("port", "PORT", "HTTP port on 127.0.0.1 (0 picks a free one).", default: "8080"),
@@ -19,6 +19,7 @@ enum DevCommand {
             .flag("private", "With --tokens: reading needs a token too."),
             .value("db", "FILE", "The read-model store (default: a temporary file removed on exit)."),
             .value("partitions", "P", "Partitions of the edits topic.", default: "6"),
+            .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
         ],
         discussion: """
             Prints `kafka: <bootstrap servers>` (any Kafka client can connect) and `http: <base URL>`.
@@ -33,6 +34,7 @@ enum DevCommand {
         try args.expectNoPositionals()
         let port = try args.int("port", in: 0...65535)!
         let partitions = try args.int("partitions", in: 1...1000)!
+        let wait = try args.seconds("wait", in: 0.01...300)!
         let tokens = try ServeCommand.tokens(args)
         if args.flag("private") && tokens == nil { throw UsageError("--private needs --tokens FILE") }
         let temporaryStore = args.string("db") == nil
@@ -51,7 +53,7 @@ enum DevCommand {
                                             storePath: storePath)
         options.port = UInt16(port)
         options.loopbackOnly = true
-        options.api = RecipeAPI.Options(tokens: tokens, privateReads: args.flag("private"))
+        options.api = RecipeAPI.Options(tokens: tokens, privateReads: args.flag("private"), waitTimeout: wait)
         // The embedded broker answers fetches only when their wait ends: keep it short.
         options.fetchWaitMilliseconds = 10
         let service: RecipeService

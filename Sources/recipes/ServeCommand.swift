@@ -30,7 +30,7 @@ enum ServeCommand {
         let topic = try KafkaOptions.topics(args).edits
         guard let storePath = args.string("db") else { throw UsageError("--db FILE is required") }
         let port = try args.int("port", in: 0...65535)!
-        let wait = try args.int("wait", in: 1...300)!
+        let wait = try args.seconds("wait", in: 0.01...300)!
         let tokens = try tokens(args)
         if args.flag("private") && tokens == nil { throw UsageError("--private needs --tokens FILE") }
 
@@ -38,7 +38,7 @@ enum ServeCommand {
         options.mode = args.string("group").map { .group($0) } ?? .replica
         options.port = UInt16(port)
         options.loopbackOnly = args.flag("loopback")
-        options.api = RecipeAPI.Options(tokens: tokens, privateReads: args.flag("private"), waitTimeout: .seconds(wait))
+        options.api = RecipeAPI.Options(tokens: tokens, privateReads: args.flag("private"), waitTimeout: wait)
         let service: RecipeService
         do {
             service = try RecipeService(options: options)

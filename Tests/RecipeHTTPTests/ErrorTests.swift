@@ -1,4 +1,5 @@
 import Foundation
+import RecipeHTTP
 import Testing
 
 @Suite("Errors")
@@ -90,6 +91,10 @@ struct ErrorTests {
             ("/v1/recipes?after=3", "after"),
             ("/v1/recipes?after=a:b", "after"),
             ("/v1/recipes?after=-1:5", "after"),
+            ("/v1/recipes?after=%2B1:5", "after"),            // a sign, which Int32("+1") would take
+            ("/v1/recipes?after=1234567890:5", "after"),      // more digits than the contract allows
+            ("/v1/recipes?after=1:5,", "after"),
+            ("/v1/recipes?limit=5%00", "limit"),              // a NUL used to end the value: "5"
             ("/v1/recipes/\(id)?guests=0", "guests"),
             ("/v1/recipes/\(id)?guests=many", "guests"),
             ("/v1/recipes/\(id)?version=x", "version"),
@@ -104,6 +109,38 @@ struct ErrorTests {
         }
         let wait = try await shared.post("/v1/recipes/\(id)/commands?wait=maybe", #"{"type":"TitleChanged","data":{"title":"A"}}"#)
         #expect(wait.status == 400)
+    }
+
+    @Test func emptyParametersMeanAbsent() async throws {
+        let (_, position) = try await shared.savedRecipe(title: "Empty params")
+        for path in ["/v1/recipes?cursor=&tag=&after=&after=\(position)", "/v1/recipes?after=", "/v1/drafts?after="] {
+            let response = try await shared.get(path)
+            #expect(response.status == 200, "\(path) → \(response.text)")
+        }
+    }
+
+    @Test func escapedSlashesAndNULsStayInTheirSegment() async throws {
+        // libmicrohttpd decodes the whole path before routing: `%00` ended it, so the history of
+        // "a\0b" was answered by the detail route for "a", and `%2F` split a segment in two.
+        let nul = try await shared.get("/v1/recipes/a%00b/history")
+        #expect(nul.status == 404)
+        #expect(nul.text.contains(#"no recipe a\u0000b"#), "\(nul.text)")
+        let slash = try await shared.get("/v1/recipes/%2F/draft")
+        #expect(slash.status == 404)
+        #expect(slash.text.contains("no recipe /"), "\(slash.text)")
+        let list = try await shared.get("/v1/recipes/%00")
+        #expect(list.status == 404, "the list answered a request for recipe \\0")
+        let command = try await shared.post("/v1/recipes/a%2Fb/commands", #"{"type":"TitleChanged","data":{"title":"A"}}"#)
+        #expect(command.status == 202, "\(command.text)")
+        #expect(command.object["recipeId"] as? String == "a/b")
+    }
+
+    @Test func theURIIsDecodedSegmentBySegment() {
+        let request = HTTPRequest(method: "GET", uri: "/v1/recipes/a%2Fb%00/draft?q=soup+pie%21&tag=%ZZ&limit=1&limit=2&flag")
+        #expect(request.segments == ["v1", "recipes", "a/b\0", "draft"])
+        #expect(request.path == "/v1/recipes/a/b\0/draft")
+        #expect(request.query == ["q": "soup pie!", "tag": "%ZZ", "limit": "2", "flag": ""])
+        #expect(HTTPRequest(method: "GET", uri: "/x%FF").segments == ["x\u{FFFD}"])
     }
 
     @Test func aPositionNeverReachedIsStale() async throws {

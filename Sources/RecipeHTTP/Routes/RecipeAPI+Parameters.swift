@@ -24,13 +24,22 @@ extension RecipeAPI {
         var positions: [Int32: Int64] = [:]
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, let partition = Int32(parts[0]), partition >= 0,
-                  let offset = Int64(parts[1]), offset >= 0 else {
+            // Digits only, as many as always fit (Int32, Int64): exactly the form the OpenAPI
+            // document states; Swift's `Int32("+5")` alone would also take a sign.
+            guard parts.count == 2, let partition = digits(parts[0], atMost: 9),
+                  let offset = digits(parts[1], atMost: 18) else {
                 throw HTTPError.badParameter("after", "after must be partition:offset[,partition:offset…], e.g. 3:120; got \"\(text)\"")
             }
-            positions[partition] = max(positions[partition] ?? 0, offset)
+            positions[Int32(partition)] = max(positions[Int32(partition)] ?? 0, offset)
         }
         return positions
+    }
+
+    private static func digits(_ text: Substring, atMost count: Int) -> Int64? {
+        guard (1...count).contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        return Int64(text)
     }
 
     // MARK: - Parameters

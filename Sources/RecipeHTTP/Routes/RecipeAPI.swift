@@ -27,7 +27,7 @@ public final class RecipeAPI: HTTPHandler {
     }
 
     enum Endpoint: Sendable {
-        case command, newDraft, list, detail, draft, drafts, history, rejections, healthz, readyz, metrics
+        case command, newDraft, list, detail, draft, drafts, history, rejections, healthz, readyz, metrics, openAPI, commandSchema
     }
 
     public static let source = "recipes-http"
@@ -60,8 +60,13 @@ public final class RecipeAPI: HTTPHandler {
         router.add("GET", "/healthz", .healthz)
         router.add("GET", "/readyz", .readyz)
         router.add("GET", "/metrics", .metrics)
+        router.add("GET", "/openapi.yaml", .openAPI)
+        router.add("GET", "/commands/{file}", .commandSchema)
         self.router = router
     }
+
+    /// Every (method, pattern) the API answers (GET routes answer HEAD too).
+    public var routes: [(method: String, pattern: String)] { router.routes }
 
     public enum Readiness: Sendable, Equatable {
         case ready
@@ -75,7 +80,7 @@ public final class RecipeAPI: HTTPHandler {
         let start = ContinuousClock.now
         var pattern = "unmatched"
         let response: HTTPResponse
-        switch router.match(method: request.method, path: request.path) {
+        switch router.match(method: request.method, segments: request.segments, path: request.path) {
         case .failure(let error):
             response = error.response
         case .success(let match):
@@ -111,6 +116,13 @@ public final class RecipeAPI: HTTPHandler {
         case .metrics:
             return .text(metrics.render(positions: (try? readModel.positions()) ?? [:]),
                          contentType: "text/plain; version=0.0.4; charset=utf-8")
+        case .openAPI:
+            return HTTPResponse(status: 200, headers: [("Content-Type", Contract.openAPIContentType)], body: Contract.openAPI)
+        case .commandSchema:
+            guard let schema = parameters["file"].flatMap({ Contract.commandSchemas[$0] }) else {
+                throw HTTPError.notFound("no command schema \(parameters["file"] ?? "")")
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", Contract.schemaContentType)], body: schema)
         case .command:
             let actor = try writer(request)
             let wait = try Self.bool(request, "wait")
@@ -151,9 +163,11 @@ public final class RecipeAPI: HTTPHandler {
             try reader(request)
             let limit = try Self.int(request, "limit", in: 1...500) ?? 50
             try waitForPositions(request)
+            // Empty means absent, as a form with an empty field sends it.
             let tag = request.query["tag"].flatMap { $0.isEmpty ? nil : $0 }
+            let cursor = request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }
             do {
-                return .json(try readModel.list(tag: tag, query: request.query["q"], limit: limit, cursor: request.query["cursor"]))
+                return .json(try readModel.list(tag: tag, query: request.query["q"], limit: limit, cursor: cursor))
             } catch QueryError.badCursor {
                 throw HTTPError.badParameter("cursor", QueryError.badCursor.description)
             }

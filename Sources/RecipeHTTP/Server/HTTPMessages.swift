@@ -4,8 +4,11 @@ import Foundation
 /// server's body limit), the query is decoded, header names are lowercase.
 public struct HTTPRequest: Sendable {
     public var method: String
-    /// The path without the query string, percent-decoded by the server.
+    /// The path without the query string, percent-decoded (for messages).
     public var path: String
+    /// The path's segments, each percent-decoded on its own: what routes match. An escaped
+    /// `/` or NUL stays inside its segment instead of splitting or ending the path.
+    public var segments: [String]
     public var query: [String: String]
     public var headers: [String: String]
     public var body: [UInt8]
@@ -14,12 +17,56 @@ public struct HTTPRequest: Sendable {
                 body: [UInt8] = []) {
         self.method = method
         self.path = path
+        self.segments = path.split(separator: "/").map(String.init)
         self.query = query
         self.headers = headers
         self.body = body
     }
 
+    /// A request from the URI as sent (`/v1/recipes/a%2Fb?q=soup+pie`). Of a repeated query
+    /// parameter the last one counts; invalid escapes stay as written.
+    public init(method: String, uri: String, headers: [String: String] = [:], body: [UInt8] = []) {
+        let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let rawPath = parts[0]
+        var query: [String: String] = [:]
+        for pair in (parts.count > 1 ? parts[1] : "").split(separator: "&") {
+            let nameAndValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            query[Self.percentDecoded(nameAndValue[0], plusIsSpace: true)] =
+                nameAndValue.count > 1 ? Self.percentDecoded(nameAndValue[1], plusIsSpace: true) : ""
+        }
+        self.init(method: method, path: Self.percentDecoded(rawPath, plusIsSpace: false), query: query,
+                  headers: headers, body: body)
+        segments = rawPath.split(separator: "/").map { Self.percentDecoded($0, plusIsSpace: false) }
+    }
+
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// `%XX` escapes as bytes, read as UTF-8 (invalid sequences become U+FFFD).
+    static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        let input = Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            if input[index] == UInt8(ascii: "%"), index + 2 < input.count,
+               let high = hex(input[index + 1]), let low = hex(input[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            bytes.append(plusIsSpace && input[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : input[index])
+            index += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 /// What a route answers.

@@ -35,7 +35,7 @@ public final class HTTPServer: @unchecked Sendable {
         // The daemon borrows the server: `stop` (or deinit) stops the daemon first.
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let daemon = cmhd_start_daemon(flags, port, loopbackOnly ? 1 : 0, 30,
-                                             mhdAccessHandler, context, mhdRequestCompleted, nil) else {
+                                             mhdAccessHandler, context, mhdRequestCompleted, nil, mhdRequestStarted, nil) else {
             throw HTTPServerError(message: "cannot listen on port \(port) (in use, or not allowed)")
         }
         self.daemon = daemon
@@ -63,8 +63,21 @@ public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
 
 /// One request's state between the handler's calls.
 final class RequestState {
+    /// The URI as sent, path and query still percent-encoded.
+    let uri: String
+    var headersSeen = false
     var body: [UInt8] = []
     var overflowed = false
+
+    init(uri: String) { self.uri = uri }
+}
+
+/// Called first for each request, with its URI before libmicrohttpd decodes it: the request's
+/// state starts here, so that the path and query are decoded by `HTTPRequest` (libmicrohttpd
+/// decodes the whole path at once: `%2F` would become a separator and `%00` would end it early).
+private func mhdRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
+                               _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    Unmanaged.passRetained(RequestState(uri: uri.map { String(cString: $0) } ?? "/")).toOpaque()
 }
 
 /// Called once with the headers, then once per body chunk, then once more with
@@ -74,11 +87,11 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
                               _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
                               _ uploadDataSize: UnsafeMutablePointer<Int>?,
                               _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
-    guard let context, let connection, let requestContext else { return MHD_Result.NO }
+    guard let context, let connection, let requestContext, let stored = requestContext.pointee else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-    guard let stored = requestContext.pointee else {
-        let state = RequestState()
-        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+    let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
+    if !state.headersSeen {
+        state.headersSeen = true
         // A declared length far over the limit is refused before reading it.
         if let length = lookup(connection, MHD_ValueKind.HEADER_KIND, "Content-Length").flatMap(Int.init),
            length > server.maxBodySize * 16 {
@@ -86,7 +99,6 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
         }
         return MHD_Result.YES
     }
-    let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
     if let uploadDataSize, uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
         if !state.overflowed, let uploadData {
@@ -107,8 +119,7 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
     }
     let request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "GET",
-        path: url.map { String(cString: $0) } ?? "/",
-        query: values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, lowercasingKeys: false),
+        uri: state.uri,
         headers: values(connection, MHD_ValueKind.HEADER_KIND, lowercasingKeys: true),
         body: state.body)
     return queue(server.handler.respond(to: request), on: connection)

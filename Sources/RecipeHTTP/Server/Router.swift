@@ -16,19 +16,28 @@ public struct Router<Handler: Sendable>: Sendable {
         var handler: Handler
     }
 
-    private var routes: [Route] = []
+    private var table: [Route] = []
 
     public init() {}
 
+    /// Every route as added: what the OpenAPI document must describe (its test compares the two).
+    public var routes: [(method: String, pattern: String)] {
+        table.map { ($0.method, $0.pattern) }
+    }
+
     public mutating func add(_ method: String, _ pattern: String, _ handler: Handler) {
-        routes.append(Route(method: method, pattern: pattern, segments: Self.segments(pattern), handler: handler))
+        table.append(Route(method: method, pattern: pattern, segments: Self.segments(pattern), handler: handler))
     }
 
     /// The route for a request, or the error to answer: 404 or 405.
     public func match(method: String, path: String) -> Result<Match, HTTPError> {
-        let segments = Self.segments(path)
+        match(method: method, segments: Self.segments(path), path: path)
+    }
+
+    /// The route for a path already split into decoded segments (`HTTPRequest.segments`).
+    public func match(method: String, segments: [String], path: String) -> Result<Match, HTTPError> {
         var allowed: [String] = []
-        for route in routes {
+        for route in table {
             guard let parameters = Self.parameters(route.segments, segments) else { continue }
             if route.method == method || (method == "HEAD" && route.method == "GET") {
                 return .success(Match(handler: route.handler, pattern: route.pattern, parameters: parameters))

@@ -1,5 +1,7 @@
-// The shapes queries return: the JSON of the HTTP API (DESIGN.md, "Shapes"),
-// also printed by the CLI's `--json`. Fields may be added, never renamed.
+// The shapes queries return: the JSON of the HTTP API, also printed by the CLI's
+// `--json`. Fields may be added, never renamed. A nil optional is left out of the
+// JSON, never `null`. Schemas/openapi.yaml describes each shape with no other
+// members, so a field added here must be added there too (scripts/api-contract fails).
 
 public struct TagView: Codable, Sendable, Equatable {
     public var name: String

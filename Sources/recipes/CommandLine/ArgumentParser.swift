@@ -110,6 +110,15 @@ struct ParsedArguments {
         return value
     }
 
+    /// A duration given in seconds, decimals allowed (`0.25`).
+    func seconds(_ name: String, in range: ClosedRange<Double>) throws -> Duration? {
+        guard let text = string(name) else { return nil }
+        guard let value = Double(text), range.contains(value) else {
+            throw UsageError("--\(name) must be a number of seconds in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"")
+        }
+        return .milliseconds(Int((value * 1000).rounded()))
+    }
+
     /// Fails when positional arguments are given to a command that takes none.
     func expectNoPositionals() throws {
         if let first = positionals.first {
