@@ -52,9 +52,26 @@ enum StoreSchema {
         // it writes nearly every page of that index: a key of 8 characters
         // instead of 36 makes it a third of the size. A recipe's rows are found
         // by the key, then checked by their full id.
+        //
+        // Drafts and versions hold content of a kilobyte or more: in a WITHOUT
+        // ROWID table (an index b-tree) such rows spill into overflow pages,
+        // and every insert or rewrite moves them. A rowid table keeps them on
+        // their page, with a small index to find them by recipe.
         """
         DROP INDEX history_recipe;
         CREATE INDEX history_recipe ON history(substr(recipe_id, 1, 8), offset);
+        CREATE TABLE versions_v2(
+            recipe_id TEXT NOT NULL, version INTEGER NOT NULL, content TEXT NOT NULL,
+            saved_at INTEGER NOT NULL, saved_by TEXT NOT NULL, UNIQUE(recipe_id, version));
+        INSERT INTO versions_v2 SELECT recipe_id, version, content, saved_at, saved_by FROM versions;
+        DROP TABLE versions;
+        ALTER TABLE versions_v2 RENAME TO versions;
+        CREATE TABLE drafts_v2(
+            recipe_id TEXT NOT NULL UNIQUE, content TEXT NOT NULL, base_version INTEGER NOT NULL,
+            revision INTEGER NOT NULL, updated_at INTEGER NOT NULL, last_rejection TEXT);
+        INSERT INTO drafts_v2 SELECT recipe_id, content, base_version, revision, updated_at, last_rejection FROM drafts;
+        DROP TABLE drafts;
+        ALTER TABLE drafts_v2 RENAME TO drafts;
         """,
     ]
 
@@ -78,7 +95,7 @@ enum StoreSchema {
         // map: its pages count as resident and grow with the store.
         try db.execute("""
             PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;
-            PRAGMA mmap_size=0; PRAGMA wal_autocheckpoint=16384;
+            PRAGMA mmap_size=0; PRAGMA wal_autocheckpoint=65536;
             """)
         // The version is read under the write lock: processes that open a new
         // store at the same moment (group mode) migrate it once, one after the other.
