@@ -16,7 +16,7 @@ enum ProjectBenchmark {
             .value("partitions", "P", "Partitions (the embedded broker keeps 5 MiB each).", default: "128"),
             .value("db", "FILE", "Store to create (deleted first).", default: "/tmp/recipes-bench.db"),
             .value("seed", "S", "Seed of the command mix.", default: "1"),
-            .value("batch", "N", "Records per transaction at most.", default: "50000"),
+            .value("batch", "N", "Records per transaction at most.", default: "200000"),
         ])
 
     static func run(_ arguments: [String]) async throws {

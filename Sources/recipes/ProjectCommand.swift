@@ -11,7 +11,7 @@ enum ProjectCommand {
         options: KafkaOptions.specs + [
             StoreOptions.db,
             .value("group", "NAME", "Share the store with other workers in this consumer group (default: replica mode, every partition)."),
-            .value("batch", "N", "Records per transaction at most (replica mode gathers several polls; group mode takes one).", default: "50000"),
+            .value("batch", "N", "Records per transaction at most (replica mode fills transactions up to it while catching up; group mode takes one poll, at most 10,000).", default: "200000"),
             .value("progress", "SECONDS", "Seconds between progress lines.", default: "5"),
         ],
         discussion: """

@@ -12,7 +12,7 @@ enum ReplayCommand {
             .value("into", "FILE", "The store to build (created if missing; an interrupted replay resumes in it)."),
             .value("to", "P:O,…", "Stop before these next offsets (partitions not named are not read)."),
             .value("until", "TIME", "Stop after each partition's last record logged at or before this RFC 3339 time."),
-            .value("batch", "N", "Records per transaction at most.", default: "50000"),
+            .value("batch", "N", "Records per transaction at most.", default: "200000"),
         ],
         discussion: """
             Without --to or --until, replays up to the end of the log as it is when the replay starts.

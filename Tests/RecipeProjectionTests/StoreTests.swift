@@ -1,25 +1,39 @@
 import Foundation
+import RecipeDomain
 @testable import RecipeProjection
+import RecipeWire
 import Testing
 
 @Suite("The store's schema")
 struct StoreTests {
-    @Test("a store of schema version 1 is migrated to the current version and keeps answering")
+    @Test("a store of schema version 1 is migrated to the current version, its history kept")
     func migratesOlderStores() async throws {
         let fixture = try ProjectionFixture(partitions: 2)
         let id = newRecipeID()
-        try await fixture.send(id, [.draftStarted, .titleChanged(title: "Soup")])
         do {
             // A store as version 1 of the code left it, with one record applied.
             let db = try SQLiteConnection(path: fixture.storePath)
             try db.execute(StoreSchema.migrations[0])
-            try db.execute("INSERT INTO store_meta(key, value) VALUES('schema_version', '1')")
+            try db.execute("""
+                INSERT INTO store_meta(key, value) VALUES('schema_version', '1');
+                INSERT INTO history(partition, offset, recipe_id, command_id, time, actor, type, outcome, revision)
+                    VALUES(1, 0, '\(id)', 'c-1', 1796000000000, 'alice', 'DraftStarted', 'accepted', 1);
+                INSERT INTO history(partition, offset, recipe_id, command_id, time, actor, type, outcome,
+                                    reason_code, reason_message, revision)
+                    VALUES(1, 1, '\(id)', 'c-2', 1796000001000, 'alice', 'RecipeSaved', 'rejected',
+                           'notSavable', 'A recipe needs a title.', 1);
+                INSERT INTO positions(topic, partition, next_offset) VALUES('\(fixture.topic)', 1, 2);
+                """)
         }
-        try await fixture.project()
+        _ = try Projector(storePath: fixture.storePath, kafka: fixture.config, topic: fixture.topic)
         let db = try SQLiteConnection(path: fixture.storePath)
         #expect(try StoreSchema.installedVersion(db) == StoreSchema.version)
-        let index = try db.statement("SELECT sql FROM sqlite_master WHERE name = 'history_recipe'").rows { $0.text(0) }
-        #expect(index.first?.contains("substr(recipe_id, 1, 8)") == true)
-        #expect(try fixture.readModel().history(id).items.map(\.type) == ["DraftStarted", "TitleChanged"])
+        let history = try fixture.readModel().history(id).items
+        #expect(history.map(\.position) == ["1:0", "1:1"])
+        #expect(history.map(\.commandId) == ["c-1", "c-2"])
+        #expect(history.map(\.outcome) == ["accepted", "rejected"])
+        #expect(history[1].reason == ReasonView(code: "notSavable", message: "A recipe needs a title."))
+        #expect(history[1].time == RFC3339.string(Timestamp(millisecondsSinceEpoch: 1_796_000_001_000)))
+        #expect(try fixture.readModel().outcome(partition: 1, offset: 1)?.outcome == "rejected")
     }
 }

@@ -4,10 +4,12 @@ import Kafka
 /// Judges the records a projector polls and commits them in batches.
 ///
 /// Replica mode pipelines: a batch commits on a thread of its own while the
-/// next is polled and judged, and it is handed over as soon as that thread is
-/// free (or it is full), so batches grow exactly as large as the store needs
-/// to keep up: small and prompt when records trickle in, large during a
-/// catch-up or a replay. The projector is the only writer of its store's
+/// next is polled and judged. While the consumer has a backlog (a catch-up, a
+/// replay) batches fill up to `batchSize`: each transaction rewrites the rows
+/// of every recipe it touched, so the fewer transactions, the less work.
+/// Once the log is read to its end, what was judged is handed over as soon
+/// as the commit thread is free, so a record that trickles in is visible in
+/// one transaction's time. The projector is the only writer of its store's
 /// partitions, so the positions it judged against stay true.
 ///
 /// Group mode judges and commits each poll in one transaction, reading the
@@ -36,11 +38,12 @@ final class BatchPipeline {
 
     deinit { committer?.close() }
 
-    /// Whether judged records wait for the commit thread: the next poll should be short.
+    /// Whether judged records wait to be handed over: the next poll should be short.
     var isHolding: Bool { collecting.records > 0 }
 
     /// Judges `records` (each partition's in order) and commits what is due.
-    func add(_ records: [KafkaConsumerRecord]) throws {
+    /// - Parameter backlog: whether the consumer has more records at hand (its poll came back full).
+    func add(_ records: [KafkaConsumerRecord], backlog: Bool) throws {
         guard let committer else {
             guard !records.isEmpty else { return }
             totals += try writer.withLock { try $0.writer.project(records) }
@@ -50,7 +53,7 @@ final class BatchPipeline {
         if !records.isEmpty {
             totals += try writer.withLock { try $0.writer.judge(records, positions: &judged, into: &collecting) }
         }
-        if collecting.records > 0, !committer.isBusy || collecting.records >= batchSize {
+        if collecting.records >= batchSize || (collecting.records > 0 && !backlog && !committer.isBusy) {
             try handOver(to: committer)
         }
     }

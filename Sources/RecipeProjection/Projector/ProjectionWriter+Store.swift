@@ -15,16 +15,13 @@ extension ProjectionWriter {
                              .integer(saved.savedAt.millisecondsSinceEpoch), .text(saved.savedBy)).run()
             version.reset()
         }
-        let history = try db.statement("""
-            INSERT INTO history(partition, offset, recipe_id, command_id, time, actor, type, outcome,
-                                reason_code, reason_message, revision) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        let chunk = try db.statement("""
+            INSERT INTO history_chunks(recipe_id, partition, first_offset, last_offset, entries) VALUES(?, ?, ?, ?, ?)
             """)
-        for entry in batch.history {
-            try history.bind(.int(Int(entry.partition)), .integer(entry.offset), .string(entry.recipeID),
-                             .string(entry.commandID), entry.time.map { .integer($0) }, .string(entry.actor),
-                             .text(entry.type), .text(entry.outcome), .string(entry.reasonCode),
-                             .string(entry.reasonMessage), .int(entry.revision)).run()
-            history.reset()
+        for (key, entries) in batch.history {
+            try chunk.bind(.string(key.recipeID), .int(Int(key.partition)), .integer(entries.firstOffset),
+                           .integer(entries.lastOffset), .utf8(entries.entries)).run()
+            chunk.reset()
         }
         let rejection = try db.statement("""
             INSERT INTO rejections(partition, offset, key, command_id, type, reason_code, reason_message, log_time)
@@ -113,8 +110,7 @@ extension ProjectionWriter {
             updatedAt = row.int64(2)
         }
         let applied = try db.statement("""
-            SELECT command_id FROM history
-            WHERE substr(recipe_id, 1, 8) = substr(?1, 1, 8) AND recipe_id = ?1 AND outcome = 'accepted' ORDER BY offset
+            SELECT command_id FROM history WHERE recipe_id = ? AND outcome = 'accepted'
             """).bind(.text(id)).rows { $0.text(0) }
         let recipe = Recipe(id: id, versions: versions, draft: draft, revision: revision, isDeleted: deleted,
                             appliedCommandIDs: applied)

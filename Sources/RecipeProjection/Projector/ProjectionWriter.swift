@@ -105,26 +105,26 @@ final class ProjectionWriter {
         switch recordJudge.read(record) {
         case .rejected(let entry, let rejection):
             // A record that breaks the schema is still the last word on an open draft.
-            if rejection.code != .wrongPartition, let recipeID = entry.recipeID,
-               var projected = try takeRecipe(recipeID, from: &batch) {
-                projected.noteRejection(rejection, entry: entry)
-                batch.touched[recipeID] = projected
+            if rejection.code != .wrongPartition, let recipeID = entry.recipeID, try bringIn(recipeID, to: &batch) {
+                batch.touched[recipeID]!.noteRejection(rejection, entry: entry)
             }
-            batch.history.append(entry)
+            batch.record(entry)
             batch.rejections.append(entry)
             summary.rejected += 1
         case .command(var entry, let decoded):
             let envelope = decoded.envelope
-            var projected = try takeRecipe(envelope.recipeID, from: &batch) ?? ProjectedRecipe(id: envelope.recipeID)
-            let versionsBefore = projected.recipe.versions.count
-            let deletedBefore = projected.recipe.isDeleted
-            switch projected.apply(envelope, entry: &entry) {
+            let id = envelope.recipeID
+            if try !bringIn(id, to: &batch) { batch.touched[id] = ProjectedRecipe(id: id) }
+            // Folded where it lies in the batch: in place, no copy of its versions.
+            let (versionsBefore, deletedBefore) = (batch.touched[id]!.recipe.versions.count, batch.touched[id]!.recipe.isDeleted)
+            switch batch.touched[id]!.apply(envelope, entry: &entry) {
             case .accepted:
-                for version in projected.recipe.versions[versionsBefore...] {
-                    batch.newVersions.append((envelope.recipeID, version))
+                let recipe = batch.touched[id]!.recipe
+                for version in recipe.versions[versionsBefore...] {
+                    batch.newVersions.append((id, version))
                 }
-                if projected.recipe.versions.count != versionsBefore || projected.recipe.isDeleted != deletedBefore {
-                    batch.listingChanged.insert(envelope.recipeID)
+                if recipe.versions.count != versionsBefore || recipe.isDeleted != deletedBefore {
+                    batch.listingChanged.insert(id)
                 }
                 summary.accepted += 1
             case .duplicate:
@@ -133,20 +133,20 @@ final class ProjectionWriter {
                 batch.rejections.append(entry)
                 summary.rejected += 1
             }
-            batch.history.append(entry)
-            batch.touched[envelope.recipeID] = projected
+            batch.record(entry)
         }
     }
 
-    /// The recipe's latest state, moved out of the batch or the cache so that
-    /// folding into it mutates in place instead of copying its versions.
-    /// The batch takes it back; a failed batch clears the cache anyway.
-    private func takeRecipe(_ id: String, from batch: inout PendingBatch) throws -> ProjectedRecipe? {
-        if let projected = batch.touched.removeValue(forKey: id) { return projected }
+    /// Puts the recipe's latest state into the batch, moved out of the cache
+    /// (or loaded) on its first record there; false if the log never touched it.
+    /// A failed batch clears the cache anyway.
+    private func bringIn(_ id: String, to batch: inout PendingBatch) throws -> Bool {
+        if batch.touched[id] != nil { return true }
         let projected = try cache.removeValue(forKey: id) ?? reader.transaction(writing: false) { try load(id, from: reader) }
         // What the store holds for it, once every earlier batch is committed.
         batch.rowsBefore[id] = projected.map { $0.recipe.hasOpenDraft ? .recipeAndDraft : .recipe } ?? .none
-        return projected
+        batch.touched[id] = projected
+        return projected != nil
     }
 }
 
@@ -158,7 +158,8 @@ enum StoredRows: Sendable {
 struct PendingBatch: Sendable {
     var touched: [String: ProjectedRecipe] = [:]
     var newVersions: [(String, RecipeVersion)] = []
-    var history: [HistoryEntry] = []
+    /// History entries by recipe and partition, encoded as they are judged.
+    var history: [HistoryChunk.Key: HistoryChunk] = [:]
     var rejections: [HistoryEntry] = []
     var positions: [Int32: Int64] = [:]
     /// Records judged into the batch.
@@ -167,4 +168,60 @@ struct PendingBatch: Sendable {
     var rowsBefore: [String: StoredRows] = [:]
     /// Recipes whose list entry (latest version, deleted) changed.
     var listingChanged: Set<String> = []
+}
+
+extension PendingBatch {
+    /// Adds an entry to the history chunk of its recipe and partition.
+    mutating func record(_ entry: HistoryEntry) {
+        history[HistoryChunk.Key(recipeID: entry.recipeID, partition: entry.partition), default: HistoryChunk()]
+            .append(entry)
+    }
+}
+
+/// One recipe's history entries in one partition in one batch: a row of
+/// `history_chunks`, its entries a JSON array in offset order.
+struct HistoryChunk: Sendable {
+    struct Key: Hashable, Sendable {
+        var recipeID: String?
+        var partition: Int32
+    }
+
+    private(set) var firstOffset: Int64 = -1
+    private(set) var lastOffset: Int64 = -1
+    private var writer = JSONWriter(capacity: 256)
+
+    /// The JSON array (the layout the `history` view reads).
+    var entries: [UInt8] { writer.bytes + [UInt8(ascii: "]")] }
+
+    mutating func append(_ entry: HistoryEntry) {
+        if firstOffset < 0 {
+            firstOffset = entry.offset
+            writer.raw("[[")
+        } else {
+            writer.raw(",[")
+        }
+        lastOffset = entry.offset
+        writer.integer(Int(entry.offset))
+        writer.raw(",")
+        optional(entry.commandID)
+        writer.raw(",")
+        if let time = entry.time { writer.integer(Int(time)) } else { writer.raw("null") }
+        writer.raw(",")
+        optional(entry.actor)
+        writer.raw(",")
+        writer.string(entry.type)
+        writer.raw(",")
+        writer.string(entry.outcome)
+        writer.raw(",")
+        optional(entry.reasonCode)
+        writer.raw(",")
+        optional(entry.reasonMessage)
+        writer.raw(",")
+        if let revision = entry.revision { writer.integer(revision) } else { writer.raw("null") }
+        writer.raw("]")
+    }
+
+    private mutating func optional(_ text: String?) {
+        if let text { writer.string(text) } else { writer.raw("null") }
+    }
 }

@@ -70,7 +70,7 @@ public final class Projector: Sendable {
     /// - Parameter exclusive: for a replay: fails when any projector uses the
     ///   store, and keeps projectors out of it while this one lives. Without
     ///   it, fails only when a replay holds the store.
-    public init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 50_000,
+    public init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 200_000,
                 exclusive: Bool = false) throws {
         lock = try StoreLock(storePath: storePath, mode: exclusive ? .exclusive : .shared)
         writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic))
@@ -95,7 +95,8 @@ public final class Projector: Sendable {
         let pipeline = try makePipeline(partitionCount: partitions.count)
         var lastReport = ContinuousClock.now
         while !stop.isSet {
-            try pipeline.add(try poll(holding: pipeline.isHolding))
+            let records = try poll(holding: pipeline.isHolding)
+            try pipeline.add(records, backlog: records.count == pollSize)
             if ContinuousClock.now - lastReport >= progressInterval {
                 lastReport = ContinuousClock.now
                 progress(try report(pipeline, partitions: partitions))
@@ -137,6 +138,7 @@ public final class Projector: Sendable {
                 throw KafkaError(.timedOut, "projector did not catch up with \(targets) within \(timeout!)")
             }
             var records = try poll(holding: pipeline.isHolding)
+            let backlog = records.count == pollSize
             if case .time(let until) = end {
                 for record in records where (record.timestamp ?? 0) > until {
                     targets[record.partition] = min(targets[record.partition]!, record.offset)
@@ -144,7 +146,7 @@ public final class Projector: Sendable {
             }
             records.removeAll { $0.offset >= targets[$0.partition] ?? 0 }
             let before = pipeline.judged
-            try pipeline.add(records)
+            try pipeline.add(records, backlog: backlog)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
             let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }
             try consumer.pause(ended.map { KafkaTopicPartition(topic: topic, partition: $0) })
@@ -175,8 +177,10 @@ public final class Projector: Sendable {
     /// The next records. While judged records wait for the commit thread the
     /// poll is short, so they are handed over as soon as it is free.
     private func poll(holding: Bool) throws -> [KafkaConsumerRecord] {
-        try consumer.poll(maxRecords: min(batchSize, Self.pollRecords), timeout: .milliseconds(holding ? 2 : 100))
+        try consumer.poll(maxRecords: pollSize, timeout: .milliseconds(holding ? 2 : 100))
     }
+
+    private var pollSize: Int { min(batchSize, Self.pollRecords) }
 
     private func makePipeline(partitionCount: Int) throws -> BatchPipeline {
         writer.withLock { $0.writer.recordJudge = RecordJudge(partitionCount: partitionCount) }

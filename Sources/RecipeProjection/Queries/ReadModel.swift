@@ -158,7 +158,7 @@ public final class ReadModel: @unchecked Sendable {
         try read {
             let items = try db.statement("""
                 SELECT partition, offset, time, actor, type, command_id, outcome, reason_code, reason_message, revision
-                FROM history WHERE substr(recipe_id, 1, 8) = substr(?1, 1, 8) AND recipe_id = ?1 ORDER BY offset
+                FROM history WHERE recipe_id = ? ORDER BY offset
                 """).bind(.text(id)).rows { row in
                     HistoryItem(position: "\(row.int(0)):\(row.int64(1))", time: row.isNull(2) ? nil : Self.time(row.int64(2)),
                                 actor: row.optionalText(3), type: row.text(4), commandId: row.optionalText(5),
@@ -169,12 +169,16 @@ public final class ReadModel: @unchecked Sendable {
         }
     }
 
-    /// The outcome of the record at a position, once the store has it.
+    /// The outcome of the record at a position, once the store has it. Looked
+    /// up by position: quick for recent records, which is what it is asked for
+    /// (the outcome of an append).
     public func outcome(partition: Int32, offset: Int64) throws -> HistoryItem? {
         try read {
             let row = try db.statement("""
-                SELECT partition, offset, time, actor, type, command_id, outcome, reason_code, reason_message, revision
-                FROM history WHERE partition = ? AND offset = ?
+                SELECT c.partition, e.value ->> 0, e.value ->> 2, e.value ->> 3, e.value ->> 4, e.value ->> 1,
+                       e.value ->> 5, e.value ->> 6, e.value ->> 7, e.value ->> 8
+                FROM history_chunks c, json_each(c.entries) e
+                WHERE c.partition = ?1 AND c.last_offset >= ?2 AND c.first_offset <= ?2 AND e.value ->> 0 = ?2
                 """).bind(.int(Int(partition)), .integer(offset))
             guard try row.step() else { return nil }
             return HistoryItem(position: "\(partition):\(offset)", time: row.isNull(2) ? nil : Self.time(row.int64(2)),

@@ -111,6 +111,10 @@ final class SQLiteStatement {
         case .integer(let number)?: sqlite3_bind_int64(pointer, index, number)
         case .real(let number)?: sqlite3_bind_double(pointer, index, number)
         case .text(let text)?: sqlite3_bind_text(pointer, index, text, -1, sqliteTransient)
+        case .utf8(let bytes)?:
+            _ = bytes.withUnsafeBytes {
+                sqlite3_bind_text(pointer, index, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count), sqliteTransient)
+            }
         case .blob(let bytes)?:
             _ = bytes.withUnsafeBytes { sqlite3_bind_blob(pointer, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
         }
@@ -160,6 +164,8 @@ enum SQLiteValue {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// Text already encoded as UTF-8.
+    case utf8([UInt8])
     case blob([UInt8])
 }
 

@@ -48,18 +48,36 @@ enum StoreSchema {
             PRIMARY KEY(partition, offset)) WITHOUT ROWID;
         CREATE INDEX rejections_recent ON rejections(log_time);
         """,
-        // Every batch inserts into the history index of nearly every recipe, so
-        // it writes nearly every page of that index: a key of 8 characters
-        // instead of 36 makes it a third of the size. A recipe's rows are found
-        // by the key, then checked by their full id.
+        // History in chunks: one row per recipe and partition per transaction,
+        // holding that transaction's entries as a JSON array (offset, command
+        // id, time, actor, type, outcome, reason code and message, revision).
+        // A row per record cost an insert into a per-recipe index for every
+        // record, which rewrote nearly every page of that index in every
+        // transaction; chunks are appended in commit order, and their indexes
+        // take one entry per recipe per transaction. The `history` view gives
+        // back one row per record, as before.
         //
         // Drafts and versions hold content of a kilobyte or more: in a WITHOUT
         // ROWID table (an index b-tree) such rows spill into overflow pages,
         // and every insert or rewrite moves them. A rowid table keeps them on
         // their page, with a small index to find them by recipe.
         """
-        DROP INDEX history_recipe;
-        CREATE INDEX history_recipe ON history(substr(recipe_id, 1, 8), offset);
+        CREATE TABLE history_chunks(
+            chunk INTEGER PRIMARY KEY, recipe_id TEXT, partition INTEGER NOT NULL,
+            first_offset INTEGER NOT NULL, last_offset INTEGER NOT NULL, entries TEXT NOT NULL);
+        INSERT INTO history_chunks(recipe_id, partition, first_offset, last_offset, entries)
+            SELECT recipe_id, partition, min(offset), max(offset),
+                json_group_array(json_array(offset, command_id, time, actor, type, outcome,
+                                            reason_code, reason_message, revision))
+            FROM (SELECT * FROM history ORDER BY partition, offset) GROUP BY recipe_id, partition;
+        DROP TABLE history;
+        CREATE INDEX history_chunks_recipe ON history_chunks(recipe_id, first_offset);
+        CREATE INDEX history_chunks_position ON history_chunks(partition, last_offset);
+        CREATE VIEW history(partition, offset, recipe_id, command_id, time, actor, type, outcome,
+                            reason_code, reason_message, revision) AS
+            SELECT c.partition, e.value ->> 0, c.recipe_id, e.value ->> 1, e.value ->> 2, e.value ->> 3,
+                   e.value ->> 4, e.value ->> 5, e.value ->> 6, e.value ->> 7, e.value ->> 8
+            FROM history_chunks c, json_each(c.entries) e;
         CREATE TABLE versions_v2(
             recipe_id TEXT NOT NULL, version INTEGER NOT NULL, content TEXT NOT NULL,
             saved_at INTEGER NOT NULL, saved_by TEXT NOT NULL, UNIQUE(recipe_id, version));
