@@ -29,6 +29,7 @@ bench: release
 	$(RELEASE_BIN) bench fold
 	$(RELEASE_BIN) bench wire
 	$(RELEASE_BIN) bench project
+	$(RELEASE_BIN) bench replay
 	$(RELEASE_BIN) bench http
 
 # libFuzzer on the record decoder (FUZZ_SECONDS, default 60).

@@ -7,13 +7,14 @@ enum BenchCommand {
     static let spec = CommandSpec(
         name: "recipes bench",
         summary: "Measure throughput against a raw baseline in the same run. Build with -c release first.",
-        usage: "recipes bench <kafka|fold|wire|project|http> [options]",
+        usage: "recipes bench <kafka|fold|wire|project|replay|http> [options]",
         discussion: """
             Benchmarks:
               kafka     Records/s appended by the Swift producer vs a plain C librdkafka loop.
               fold      Commands/s folded by the recipe domain on one core.
               wire      Records/s decoded and encoded vs a JSONSerialization parse.
               project   Commands/s projected into a fresh store vs raw consumption, and peak memory.
+              replay    Records/s replayed into a fresh store vs raw consumption; audit history of one recipe.
               http      Detail/list requests/s and latency, and append→visible latency.
 
             Run `recipes bench <name> --help` for its options.
@@ -25,9 +26,10 @@ enum BenchCommand {
         case "fold": try FoldBenchmarkCommand.run(Array(arguments.dropFirst()))
         case "wire": try WireBenchmarkCommand.run(Array(arguments.dropFirst()))
         case "project": try await ProjectBenchmark.run(Array(arguments.dropFirst()))
+        case "replay": try await ReplayBenchmark.run(Array(arguments.dropFirst()))
         case "http": try await HTTPBenchmark.run(Array(arguments.dropFirst()))
         case nil, "--help": throw HelpRequested(spec: spec)
-        case let other?: throw UsageError("unknown benchmark \"\(other)\" (kafka, fold, wire, project, http)")
+        case let other?: throw UsageError("unknown benchmark \"\(other)\" (kafka, fold, wire, project, replay, http)")
         }
     }
 }

@@ -28,14 +28,14 @@ enum ProjectBenchmark {
         let path = args.string("db")!
         let seed = try args.int("seed", in: 0...Int.max)!
         let batch = try args.int("batch", in: 1...10_000_000)!
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        removeStore(path)
 
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: partitions)
         let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         say("bench project: \(commands) commands over \(recipes) recipes, \(partitions) partitions")
-        let bytes = try await publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
+        let bytes = try await publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config).bytes
         say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))
 
         let rawStart = ContinuousClock.now
@@ -59,11 +59,14 @@ enum ProjectBenchmark {
     }
 
     /// Generates the mix in chunks and appends it, so the whole log never sits in memory.
-    static func publish(commands: Int, recipes: Int, seed: UInt64, topic: String, config: KafkaConfig) async throws -> Int {
+    /// Returns the bytes appended and the id of a recipe in the log.
+    static func publish(commands: Int, recipes: Int, seed: UInt64, topic: String,
+                        config: KafkaConfig) async throws -> (bytes: Int, recipe: String) {
         let producer = try KafkaProducer(config: config)
         let encoder = RecordEncoder(source: "bench")
         var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.02, duplicateRate: 0.01, expectedRevisionRate: 0.02)
         var states = (0..<recipes).map { _ in Recipe(id: generator.uuid()) }
+        let sample = states[0].id
         let header = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
         var bytes = 0, sent = 0
         var pending: [KafkaPendingBatch] = []
@@ -85,7 +88,7 @@ enum ProjectBenchmark {
         }
         for batch in pending { try await batch.results().forEach { _ = try $0.get() } }
         try await producer.shutdown()
-        return bytes
+        return (bytes, sample)
     }
 
     static func consumeRaw(topic: String, config: KafkaConfig, records: Int) throws -> Int {
@@ -101,6 +104,11 @@ enum ProjectBenchmark {
         }
         return count
     }
+}
+
+/// Deletes a store and the files beside it.
+func removeStore(_ path: String) {
+    for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 
 /// Peak resident memory of this process (VmHWM), in KiB.

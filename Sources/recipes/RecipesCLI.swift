@@ -21,7 +21,7 @@ enum RecipesCLI {
               replay       Rebuild every read model from the log into a store (resumable).
               audit        Ask the log: history, as-of, diff, export; verify a store against a replay.
               topics       Create the edits topic on a real cluster with the settings the log needs.
-              bench        Measure throughput against raw baselines (kafka, fold, wire, project, http).
+              bench        Measure throughput against raw baselines (kafka, fold, wire, project, replay, http).
 
             Run `recipes <command> --help` for a command's options.
             Running on a real Kafka cluster: deploy/README.md and docs/operations.md.
