@@ -35,10 +35,16 @@ public final class KafkaConsumer: Sendable {
     private let pollLock = Mutex(Lifecycle.open)
     private enum Lifecycle { case open, closed }
 
+    /// Whether records come with their headers.
+    public let readsHeaders: Bool
+
     /// - Parameter groupID: the consumer group for `subscribe`. Without one, a
     ///   private group id is used, which only `assign` needs (librdkafka ties
     ///   assignment to a group handle) and which never joins a group.
-    public init(config: KafkaConfig, groupID: String? = nil) throws {
+    /// - Parameter readsHeaders: false leaves `headers` empty, for readers that
+    ///   never look at them: it saves parsing them and two allocations a record.
+    public init(config: KafkaConfig, groupID: String? = nil, readsHeaders: Bool = true) throws {
+        self.readsHeaders = readsHeaders
         var properties = config.resolved(defaults: Self.defaultProperties)
         if config["group.id"] == nil {
             properties.append(("group.id", groupID ?? "recipe-ledger-assign-\(UUID().uuidString)"))
@@ -135,7 +141,7 @@ public final class KafkaConsumer: Sendable {
                 let message = buffer[index]!
                 defer { rd_kafka_message_destroy(message) }
                 if message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR {
-                    records.append(Self.record(message, topic: topicNames.name(message.pointee.rkt)))
+                    records.append(Self.record(message, topic: topicNames.name(message.pointee.rkt), headers: readsHeaders))
                 } else if failure == nil, let error = consumerError(message) {
                     failure = error
                 }
@@ -163,13 +169,14 @@ public final class KafkaConsumer: Sendable {
         }
     }
 
-    private static func record(_ message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String) -> KafkaConsumerRecord {
+    private static func record(_ message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String,
+                               headers readsHeaders: Bool) -> KafkaConsumerRecord {
         let m = message.pointee
         let value = m.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: m.len)) } ?? []
         let key = m.key.map { Array(UnsafeRawBufferPointer(start: $0, count: m.key_len)) }
         var headers: [KafkaHeader] = []
         var list: OpaquePointer?
-        if rd_kafka_message_headers(message, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list {
+        if readsHeaders, rd_kafka_message_headers(message, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list {
             var index = 0
             var name: UnsafePointer<CChar>?
             var bytes: UnsafeRawPointer?

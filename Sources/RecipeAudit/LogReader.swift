@@ -15,7 +15,7 @@ public final class LogReader {
     public let judge: RecordJudge
 
     public init(kafka: KafkaConfig, topic: String) throws {
-        consumer = try KafkaConsumer(config: kafka)
+        consumer = try KafkaConsumer(config: kafka, readsHeaders: false)
         self.topic = topic
         partitions = try consumer.partitions(of: topic)
         judge = RecordJudge(partitionCount: partitions.count)

@@ -76,10 +76,11 @@ public final class Projector: Sendable {
         writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic))
         var config = kafka
         if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
+        // The record decoder reads key and value only.
         if case .group(let name) = mode {
-            consumer = try KafkaConsumer(config: config, groupID: name)
+            consumer = try KafkaConsumer(config: config, groupID: name, readsHeaders: false)
         } else {
-            consumer = try KafkaConsumer(config: config)
+            consumer = try KafkaConsumer(config: config, readsHeaders: false)
         }
         self.topic = topic
         self.mode = mode

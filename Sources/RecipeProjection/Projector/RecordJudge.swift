@@ -24,13 +24,15 @@ public struct RecordJudge: Sendable {
 
     /// The first half of judging a record: everything that does not need the recipe's state.
     public func read(_ record: KafkaConsumerRecord) -> Reading {
-        let key = record.keyString
-        var entry = HistoryEntry(partition: record.partition, offset: record.offset, recipeID: key,
+        // The key as text only where it is the answer: a decoded record names its recipe itself.
+        var entry = HistoryEntry(partition: record.partition, offset: record.offset, recipeID: nil,
                                  type: "unknown", outcome: "rejected", logTime: record.timestamp)
         if let rawKey = record.key {
             let expected = KafkaPartitioner.partition(forKey: rawKey, partitionCount: partitionCount)
             if expected != record.partition {
-                let rejection = Rejection(.wrongPartition, "key \(key ?? "") hashes to partition \(expected), not \(record.partition)")
+                let key = record.keyString ?? ""
+                let rejection = Rejection(.wrongPartition, "key \(key) hashes to partition \(expected), not \(record.partition)")
+                entry.recipeID = key
                 entry.reject(rejection)
                 return .rejected(entry, rejection)
             }
@@ -38,7 +40,7 @@ public struct RecordJudge: Sendable {
         switch decoder.decode(key: record.key, value: record.value) {
         case .failure(let error):
             entry.commandID = error.commandID
-            entry.recipeID = key ?? error.recipeID
+            entry.recipeID = record.keyString ?? error.recipeID
             entry.reject(error.rejection)
             return .rejected(entry, error.rejection)
         case .success(let decoded):
