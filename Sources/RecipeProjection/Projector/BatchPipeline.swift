@@ -41,9 +41,9 @@ final class BatchPipeline {
     /// Whether judged records wait to be handed over: the next poll should be short.
     var isHolding: Bool { collecting.records > 0 }
 
-    /// Judges `records` (each partition's in order) and commits what is due.
+    /// Judges the records read (each partition's in order) and commits what is due.
     /// - Parameter backlog: whether the consumer has more records at hand (its poll came back full).
-    func add(_ records: [KafkaConsumerRecord], backlog: Bool) throws {
+    func add(_ records: [RecordJudge.Reading], backlog: Bool) throws {
         guard let committer else {
             guard !records.isEmpty else { return }
             totals += try writer.withLock { try $0.writer.project(records) }

@@ -17,8 +17,6 @@ final class ProjectionWriter {
     /// Reads committed state (positions, recipes to load) beside a commit in progress.
     private let reader: SQLiteConnection
     let topic: String
-    /// Set by the projector once it knows the topic's partitions.
-    var recordJudge = RecordJudge(partitionCount: 1)
     /// Recipes as of the last batch judged. Bounded: cleared when it grows past
     /// `cacheLimit` (only between batches, once they are committed), so memory
     /// does not grow with the log.
@@ -47,17 +45,17 @@ final class ProjectionWriter {
 
     // MARK: - One batch
 
-    /// Judges and commits `records` (in the order of each partition) in one
+    /// Judges and commits `readings` (in the order of each partition) in one
     /// transaction, reading the positions inside it: for a store that other
     /// processes write too (group mode).
     @discardableResult
-    func project(_ records: [KafkaConsumerRecord]) throws -> BatchSummary {
+    func project(_ readings: [RecordJudge.Reading]) throws -> BatchSummary {
         var batch = PendingBatch()
         do {
             let summary = try db.transaction { () throws -> BatchSummary in
                 // Read under the write lock: another process sharing the store may have moved them.
                 var positions = try storedPositions()
-                let summary = try judge(records, positions: &positions, into: &batch)
+                let summary = try judge(readings, positions: &positions, into: &batch)
                 try write(batch)
                 return summary
             }
@@ -70,19 +68,20 @@ final class ProjectionWriter {
         }
     }
 
-    /// Folds `records` into `batch`, skipping those below `positions` (already
+    /// Folds the records read into `batch`, skipping those below `positions` (already
     /// applied) and advancing `positions` past the others. Writes nothing.
-    func judge(_ records: [KafkaConsumerRecord], positions: inout [Int32: Int64],
+    func judge(_ readings: [RecordJudge.Reading], positions: inout [Int32: Int64],
                into batch: inout PendingBatch) throws -> BatchSummary {
         var summary = BatchSummary()
-        for record in records where record.topic == topic {
-            if let next = positions[record.partition], record.offset < next {
+        for reading in readings {
+            let (partition, offset) = (reading.entry.partition, reading.entry.offset)
+            if let next = positions[partition], offset < next {
                 summary.skipped += 1
                 continue
             }
-            try project(record, into: &batch, summary: &summary)
-            positions[record.partition] = record.offset + 1
-            batch.positions[record.partition] = record.offset + 1
+            try project(reading, into: &batch, summary: &summary)
+            positions[partition] = offset + 1
+            batch.positions[partition] = offset + 1
             batch.records += 1
         }
         return summary
@@ -101,8 +100,8 @@ final class ProjectionWriter {
         for (id, projected) in batch.touched { cache[id] = projected }
     }
 
-    private func project(_ record: KafkaConsumerRecord, into batch: inout PendingBatch, summary: inout BatchSummary) throws {
-        switch recordJudge.read(record) {
+    private func project(_ reading: RecordJudge.Reading, into batch: inout PendingBatch, summary: inout BatchSummary) throws {
+        switch reading {
         case .rejected(let entry, let rejection):
             // A record that breaks the schema is still the last word on an open draft.
             if rejection.code != .wrongPartition, let recipeID = entry.recipeID, try bringIn(recipeID, to: &batch) {

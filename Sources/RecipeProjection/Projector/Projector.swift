@@ -93,11 +93,13 @@ public final class Projector: Sendable {
                     progress: (Progress) -> Void = { _ in }) throws {
         let partitions = try consumer.partitions(of: topic)
         try start(partitions)
-        let pipeline = try makePipeline(partitionCount: partitions.count)
+        let pipeline = try makePipeline()
+        let source = makeSource(partitionCount: partitions.count)
+        defer { source.stop() }
         var lastReport = ContinuousClock.now
         while !stop.isSet {
-            let records = try poll(holding: pipeline.isHolding)
-            try pipeline.add(records, backlog: records.count == pollSize)
+            let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
+            try pipeline.add(chunk?.readings ?? [], backlog: chunk?.backlog ?? false)
             if ContinuousClock.now - lastReport >= progressInterval {
                 lastReport = ContinuousClock.now
                 progress(try report(pipeline, partitions: partitions))
@@ -106,6 +108,7 @@ public final class Projector: Sendable {
         try pipeline.finish()
         // The last report skips the watermarks: the brokers may already be gone.
         progress(try report(pipeline, partitions: []))
+        source.stop()
         consumer.close()
     }
 
@@ -131,23 +134,27 @@ public final class Projector: Sendable {
         let total = targets.reduce(Int64(0)) { $0 + max(0, $1.value - (start[$1.key] ?? 0)) }
         let open = partitions.filter { (start[$0] ?? 0) < targets[$0]! }
         try self.start(open)
-        defer { consumer.close() }
-        let pipeline = try makePipeline(partitionCount: partitions.count)
+        let pipeline = try makePipeline()
+        let source = makeSource(partitionCount: partitions.count)
+        defer {
+            source.stop()
+            consumer.close()
+        }
         let deadline = timeout.map { ContinuousClock.now + $0 }
         while !reached(targets, pipeline.committed), stop?.isSet != true {
             if let deadline, ContinuousClock.now >= deadline {
                 throw KafkaError(.timedOut, "projector did not catch up with \(targets) within \(timeout!)")
             }
-            var records = try poll(holding: pipeline.isHolding)
-            let backlog = records.count == pollSize
+            let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
+            var records = chunk?.readings ?? []
             if case .time(let until) = end {
-                for record in records where (record.timestamp ?? 0) > until {
+                for record in records.lazy.map(\.entry) where (record.logTime ?? 0) > until {
                     targets[record.partition] = min(targets[record.partition]!, record.offset)
                 }
             }
-            records.removeAll { $0.offset >= targets[$0.partition] ?? 0 }
+            records.removeAll { $0.entry.offset >= targets[$0.entry.partition] ?? 0 }
             let before = pipeline.judged
-            try pipeline.add(records, backlog: backlog)
+            try pipeline.add(records, backlog: chunk?.backlog ?? false)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
             let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }
             try consumer.pause(ended.map { KafkaTopicPartition(topic: topic, partition: $0) })
@@ -175,17 +182,15 @@ public final class Projector: Sendable {
     /// Records asked of one poll.
     static let pollRecords = 10_000
 
-    /// The next records. While judged records wait for the commit thread the
-    /// poll is short, so they are handed over as soon as it is free.
-    private func poll(holding: Bool) throws -> [KafkaConsumerRecord] {
-        try consumer.poll(maxRecords: pollSize, timeout: .milliseconds(holding ? 2 : 100))
+    /// While judged records wait to be handed over, the wait for more is
+    /// short, so they go as soon as the commit thread is free.
+    private func makePipeline() throws -> BatchPipeline {
+        try BatchPipeline(writer: writer, pipelined: mode == .replica, batchSize: batchSize)
     }
 
-    private var pollSize: Int { min(batchSize, Self.pollRecords) }
-
-    private func makePipeline(partitionCount: Int) throws -> BatchPipeline {
-        writer.withLock { $0.writer.recordJudge = RecordJudge(partitionCount: partitionCount) }
-        return try BatchPipeline(writer: writer, pipelined: mode == .replica, batchSize: batchSize)
+    private func makeSource(partitionCount: Int) -> RecordSource {
+        RecordSource(consumer: consumer, judge: RecordJudge(partitionCount: partitionCount), topic: topic,
+                     pollSize: min(batchSize, Self.pollRecords), ahead: mode == .replica)
     }
 
     /// Starts reading: in replica mode these partitions, each from its stored position.

@@ -14,12 +14,19 @@ public struct RecordJudge: Sendable {
         self.partitionCount = partitionCount
     }
 
-    public enum Reading {
+    public enum Reading: Sendable {
         /// Not applicable: in the wrong partition, or undecodable. The entry
         /// names the recipe the record claims, when it says.
         case rejected(HistoryEntry, Rejection)
         /// A command to fold into `entry.recipeID`'s recipe (see `apply`).
         case command(HistoryEntry, DecodedRecord)
+
+        /// Where the record is, what it names, when it was logged.
+        public var entry: HistoryEntry {
+            switch self {
+            case .rejected(let entry, _), .command(let entry, _): entry
+            }
+        }
     }
 
     /// The first half of judging a record: everything that does not need the recipe's state.

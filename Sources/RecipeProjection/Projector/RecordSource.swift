@@ -1,0 +1,102 @@
+import Foundation
+import Kafka
+
+/// Where the projector's thread gets its records, read (decoded and placed)
+/// by `RecordJudge`. In replica mode a thread of its own polls and reads a few
+/// polls ahead, so that decoding runs beside folding and committing; in group
+/// mode the projector's thread polls, since a rebalance callback must run
+/// between its polls and the transaction of what it polled.
+final class RecordSource: @unchecked Sendable {
+    /// The records of one poll.
+    struct Chunk: Sendable {
+        var readings: [RecordJudge.Reading]
+        /// Whether the consumer had more at hand (its poll came back full).
+        var backlog: Bool
+    }
+
+    private let consumer: KafkaConsumer
+    private let judge: RecordJudge
+    private let topic: String
+    private let pollSize: Int
+    private let ahead: Bool
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var chunks: [Chunk] = []
+    private var failure: (any Error)?
+    private var stopping = false
+    private var running = false
+
+    /// Polls this many records at most, and keeps up to `depth` polls ahead.
+    private static let depth = 4
+
+    init(consumer: KafkaConsumer, judge: RecordJudge, topic: String, pollSize: Int, ahead: Bool) {
+        (self.consumer, self.judge, self.topic, self.pollSize, self.ahead) = (consumer, judge, topic, pollSize, ahead)
+        guard ahead else { return }
+        running = true
+        let thread = Thread { [self] in readAhead() }
+        thread.name = "projector-read"
+        thread.start()
+    }
+
+    /// The next chunk, or nil if none came within `timeout`; throws what the consumer threw.
+    func next(timeout: Duration) throws -> Chunk? {
+        guard ahead else {
+            let records = try consumer.poll(maxRecords: pollSize, timeout: timeout)
+            return records.isEmpty ? nil : Chunk(readings: read(records), backlog: records.count == pollSize)
+        }
+        return try condition.withLock {
+            let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18)
+            while chunks.isEmpty, failure == nil, condition.wait(until: deadline) {}
+            if let failure { throw failure }
+            guard !chunks.isEmpty else { return nil }
+            var chunk = chunks.removeFirst()
+            chunk.backlog = chunk.backlog || !chunks.isEmpty
+            condition.broadcast()
+            return chunk
+        }
+    }
+
+    /// Stops reading ahead and waits for the thread to finish its poll: the consumer may then be closed.
+    func stop() {
+        condition.withLock {
+            stopping = true
+            condition.broadcast()
+            while running { condition.wait() }
+        }
+    }
+
+    private func read(_ records: [KafkaConsumerRecord]) -> [RecordJudge.Reading] {
+        records.lazy.filter { $0.topic == self.topic }.map(judge.read)
+    }
+
+    private func readAhead() {
+        defer {
+            condition.withLock {
+                running = false
+                condition.broadcast()
+            }
+        }
+        while true {
+            let go = condition.withLock {
+                while chunks.count >= Self.depth, !stopping { condition.wait() }
+                return !stopping
+            }
+            guard go else { return }
+            do {
+                let records = try consumer.poll(maxRecords: pollSize, timeout: .milliseconds(100))
+                guard !records.isEmpty else { continue }
+                let chunk = Chunk(readings: read(records), backlog: records.count == pollSize)
+                condition.withLock {
+                    chunks.append(chunk)
+                    condition.broadcast()
+                }
+            } catch {
+                condition.withLock {
+                    failure = error
+                    condition.broadcast()
+                }
+                return
+            }
+        }
+    }
+}
