@@ -114,17 +114,13 @@ final class ProjectionWriter {
             let envelope = decoded.envelope
             let id = envelope.recipeID
             if try !bringIn(id, to: &batch) { batch.touched[id] = ProjectedRecipe(id: id) }
-            // Folded where it lies in the batch: in place, no copy of its versions.
-            let (versionsBefore, deletedBefore) = (batch.touched[id]!.recipe.versions.count, batch.touched[id]!.recipe.isDeleted)
-            switch batch.touched[id]!.apply(envelope, entry: &entry) {
+            // Folded where it lies in the batch: in place, without copying the recipe.
+            var saved: [RecipeVersion] = []
+            var listingChanged = false
+            switch batch.touched[id]!.apply(envelope, entry: &entry, saved: &saved, listingChanged: &listingChanged) {
             case .accepted:
-                let recipe = batch.touched[id]!.recipe
-                for version in recipe.versions[versionsBefore...] {
-                    batch.newVersions.append((id, version))
-                }
-                if recipe.versions.count != versionsBefore || recipe.isDeleted != deletedBefore {
-                    batch.listingChanged.insert(id)
-                }
+                for version in saved { batch.newVersions.append((id, version)) }
+                if listingChanged { batch.listingChanged.insert(id) }
                 summary.accepted += 1
             case .duplicate:
                 summary.duplicates += 1
@@ -222,5 +218,20 @@ struct HistoryChunk: Sendable {
 
     private mutating func optional(_ text: String?) {
         if let text { writer.string(text) } else { writer.raw("null") }
+    }
+}
+
+extension ProjectedRecipe {
+    /// Folds a command and says what the batch must write beyond the recipe's
+    /// rows: the versions it saved, and whether its list entry changed.
+    mutating func apply(_ envelope: CommandEnvelope, entry: inout HistoryEntry, saved: inout [RecipeVersion],
+                        listingChanged: inout Bool) -> RecipeDecision {
+        let (versionsBefore, deletedBefore) = (recipe.versions.count, recipe.isDeleted)
+        let decision = apply(envelope, entry: &entry)
+        if case .accepted = decision {
+            saved.append(contentsOf: recipe.versions[versionsBefore...])
+            listingChanged = recipe.versions.count != versionsBefore || recipe.isDeleted != deletedBefore
+        }
+        return decision
     }
 }
