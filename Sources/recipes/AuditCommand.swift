@@ -164,12 +164,14 @@ enum AuditCommand {
         options: KafkaOptions.specs + [
             StoreOptions.db,
             .value("show", "N", "Differing rows to print per recipe.", default: "5"),
+            .value("scratch", "DIR", "Where the copy and the replay go (removed afterwards; room for two stores).",
+                   default: NSTemporaryDirectory()),
         ],
         discussion: """
             Copies the live store (a consistent snapshot, so a running projector may keep writing it),
             replays the log into a scratch store up to the snapshot's positions, and compares the rows of
-            every read model. Exits 0 when they agree, 1 when they differ, naming each recipe with what the
-            live store says and what the replay says.
+            every read model. Exits 0 when they agree; 1 when they differ, naming each recipe with what the
+            live store says and what the replay says; 2 when it could not compare (the message says why).
             """)
 
     static func verify(_ arguments: [String]) throws {
@@ -177,13 +179,20 @@ enum AuditCommand {
         try args.expectNoPositionals()
         let live = args.string("db")!
         let show = try args.int("show", in: 1...10_000)!
-        let scratch = NSTemporaryDirectory() + "recipes-verify-\(ProcessInfo.processInfo.processIdentifier)"
+        let scratch = URL(fileURLWithPath: args.string("scratch")!)
+            .appendingPathComponent("recipes-verify-\(ProcessInfo.processInfo.processIdentifier)").path
+        let (config, topic) = (try KafkaOptions.config(args), try KafkaOptions.topics(args).edits)
         let reporter = ProgressReporter("verify: replay")
         var last: Projector.CatchUpProgress?
-        let report = try StoreVerifier.verify(live: live, kafka: try KafkaOptions.config(args),
-                                              topic: try KafkaOptions.topics(args).edits, scratch: scratch) { progress in
-            last = progress
-            reporter.update(done: progress.done, total: progress.total)
+        let report: StoreVerifier.Report
+        do {
+            report = try StoreVerifier.verify(live: live, kafka: config, topic: topic, scratch: scratch) { progress in
+                last = progress
+                reporter.update(done: progress.done, total: progress.total)
+            }
+        } catch {
+            // 1 means "differs": a failure to compare must not read as that.
+            RecipesCLI.fail("recipes audit verify: could not compare: \(error)", status: 2)
         }
         if let last { reporter.finish(done: last.done, total: last.total) }
         let records = report.positions.values.reduce(0, +)

@@ -79,14 +79,27 @@ struct CLITests {
     }
 
     @Test func helpAndBadFlags() async throws {
-        for command in ["dev", "serve", "send", "topics"] {
-            let help = try await runRecipes([command, "--help"])
+        let commands = ["dev", "serve", "send", "topics", "project", "list", "show", "drafts", "history", "rejections",
+                        "replay", "audit history", "audit as-of", "audit diff", "audit export", "audit verify", "bench project",
+                        "bench replay"]
+        for command in commands {
+            let words = command.split(separator: " ").map(String.init)
+            let help = try await runRecipes(words + ["--help"])
             #expect(help.status == 0)
-            #expect(help.out.contains("Usage: recipes \(command)"))
-            let bad = try await runRecipes([command, "--no-such-flag"])
+            #expect(help.out.contains("Usage: recipes \(command)"), "\(command): \(help.out)")
+            let bad = try await runRecipes(words + ["--no-such-flag"])
             #expect(bad.status == 2, "\(command): \(bad.err)")
             #expect(bad.err.split(separator: "\n").count == 1, "\(command): \(bad.err)")
         }
+    }
+
+    @Test func auditNamesItsSubcommands() async throws {
+        let help = try await runRecipes(["audit", "--help"])
+        #expect(help.status == 0)
+        for subcommand in ["history", "as-of", "diff", "export", "verify"] { #expect(help.out.contains("  \(subcommand) ")) }
+        let unknown = try await runRecipes(["audit", "rewind"])
+        #expect(unknown.status == 2)
+        #expect(unknown.err == "recipes audit: unknown subcommand \"rewind\" (see recipes audit --help)\n")
     }
 
     @Test func devSeedsServesAndStopsOnSIGINT() async throws {

@@ -115,5 +115,9 @@ struct ReplayTests {
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("recipe \(victim):"), "\(bad.stdout)")
         #expect(bad.stdout.contains("live:   recipes\t\(victim)") && bad.stdout.contains("Edited by hand"), "\(bad.stdout)")
+
+        let missing = try await runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath + ".nowhere"])
+        #expect(missing.status == 2, "not comparing is not differing")
+        #expect(missing.stderr.contains("could not compare: no store at"), "\(missing.stderr)")
     }
 }

@@ -13,7 +13,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .newerSchema(let found, let supported):
             "the store has schema version \(found), newer than this program's \(supported): upgrade recipes"
         case .inUse(let path, true): "\(path) is being rebuilt by a replay: wait for it, or use another store"
-        case .inUse(let path, false): "\(path) is in use by a projector (recipes project or serve): stop it, or replay into a new store"
+        case .inUse(let path, false): "\(path) is in use by a projector (recipes project, serve or dev): stop it, or replay into a new store"
         }
     }
 }
