@@ -10,38 +10,19 @@ enum ProjectBenchmark {
         name: "recipes bench project",
         summary: "Project a topic of recipe commands into a fresh store, next to raw consumption of the same topic, and print commands/s and peak memory.",
         usage: "recipes bench project [--commands N] [--recipes R] [--partitions P] [--db FILE]",
-        options: [
-            .value("commands", "N", "Commands in the topic.", default: "1000000"),
-            .value("recipes", "R", "Recipes they edit.", default: "10000"),
-            .value("partitions", "P", "Partitions (the embedded broker keeps 5 MiB each).", default: "128"),
+        options: BenchmarkLog.options + [
             .value("db", "FILE", "Store to create (deleted first).", default: "/tmp/recipes-bench.db"),
-            .value("seed", "S", "Seed of the command mix.", default: "1"),
             .value("batch", "N", "Records per transaction at most.", default: "200000"),
         ])
 
     static func run(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
-        let commands = try args.int("commands", in: 1...10_000_000)!
-        let recipes = try args.int("recipes", in: 1...1_000_000)!
-        let partitions = try args.int("partitions", in: 1...1024)!
         let path = args.string("db")!
-        let seed = try args.int("seed", in: 0...Int.max)!
         let batch = try args.int("batch", in: 1...10_000_000)!
         removeStore(path)
-
-        let kafka = try EmbeddedKafka(brokers: 1)
-        let topic = RecipeTopics().edits
-        try kafka.createTopic(topic, partitions: partitions)
-        let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
-        say("bench project: \(commands) commands over \(recipes) recipes, \(partitions) partitions")
-        let bytes = try await publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config).bytes
-        say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))
-
-        let rawStart = ContinuousClock.now
-        let consumed = try consumeRaw(topic: topic, config: config, records: commands)
-        let rawSeconds = (ContinuousClock.now - rawStart).seconds
-        say(String(format: "  raw consumption      %10.0f records/s  (%d records, %.2f s)", Double(consumed) / rawSeconds, consumed, rawSeconds))
+        let log = try await BenchmarkLog.publish(args, benchmark: "project")
+        let (config, topic, commands) = (log.config, log.topic, log.commands)
 
         resetPeakMemory()
         var rssAtTenth: Int?
@@ -54,8 +35,49 @@ enum ProjectBenchmark {
         let rssAtEnd = peakMemoryKB()
         say(String(format: "  projection           %10.0f commands/s  (%d commands: %d accepted, %d rejected, %d duplicates; %.2f s)",
                    Double(totals.records) / seconds, totals.records, totals.accepted, totals.rejected, totals.duplicates, seconds))
-        say(String(format: "  = %.1f%% of raw consumption", 100 * (Double(totals.records) / seconds) / (Double(consumed) / rawSeconds)))
+        say(String(format: "  = %.1f%% of raw consumption", 100 * (Double(totals.records) / seconds) / log.rawRate))
         say("  peak RSS: \(rssAtTenth.map { "\($0 / 1024) MiB" } ?? "?") at \(commands / 10) commands, \(rssAtEnd / 1024) MiB at \(totals.records)")
+        withExtendedLifetime(log) {} // the embedded broker serves until here
+    }
+}
+
+/// The topic the project and replay benchmarks read: an embedded broker, the
+/// generated mix published into it, and raw consumption of it as the baseline.
+struct BenchmarkLog {
+    static let options: [OptionSpec] = [
+        .value("commands", "N", "Commands in the topic.", default: "1000000"),
+        .value("recipes", "R", "Recipes they edit.", default: "10000"),
+        .value("partitions", "P", "Partitions (the embedded broker keeps 5 MiB each).", default: "128"),
+        .value("seed", "S", "Seed of the command mix.", default: "1"),
+    ]
+
+    let kafka: EmbeddedKafka
+    let config: KafkaConfig
+    let topic: String
+    let commands: Int
+    /// A recipe the log has commands for.
+    let recipe: String
+    /// Raw consumption of the topic, records/s.
+    let rawRate: Double
+
+    static func publish(_ args: ParsedArguments, benchmark: String) async throws -> BenchmarkLog {
+        let commands = try args.int("commands", in: 1...10_000_000)!
+        let recipes = try args.int("recipes", in: 1...1_000_000)!
+        let partitions = try args.int("partitions", in: 1...1024)!
+        let seed = try args.int("seed", in: 0...Int.max)!
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = RecipeTopics().edits
+        try kafka.createTopic(topic, partitions: partitions)
+        let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
+        say("bench \(benchmark): \(commands) commands over \(recipes) recipes, \(partitions) partitions")
+        let (bytes, recipe) = try await publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
+        say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))
+        let rawStart = ContinuousClock.now
+        let consumed = try consumeRaw(topic: topic, config: config, records: commands)
+        let rawSeconds = (ContinuousClock.now - rawStart).seconds
+        say(String(format: "  raw consumption      %10.0f records/s  (%d records, %.2f s)", Double(consumed) / rawSeconds, consumed, rawSeconds))
+        return BenchmarkLog(kafka: kafka, config: config, topic: topic, commands: commands, recipe: recipe,
+                            rawRate: Double(consumed) / rawSeconds)
     }
 
     /// Generates the mix in chunks and appends it, so the whole log never sits in memory.
