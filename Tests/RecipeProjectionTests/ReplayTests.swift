@@ -1,7 +1,9 @@
 import Foundation
 import Kafka
+import RecipeAudit
 import RecipeDomain
 @testable import RecipeProjection
+import RecipeWire
 import Testing
 
 @Suite("Replay and verify: rebuilding read models from the log, checking a store against it")
@@ -96,6 +98,31 @@ struct ReplayTests {
         let bad = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "zero:1"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--to needs PARTITION:OFFSET"), "\(bad.stderr)")
+    }
+
+    @Test("replay --until stops each partition after its last record logged at or before that time")
+    func replayUntilTime() async throws {
+        let fixture = try ProjectionFixture(partitions: 2)
+        let stream = commandStream(count: 300, recipes: 8, seed: 26)
+        try await fixture.send(Array(stream[..<150]))
+        try await fixture.send(Array(stream[150...]))
+        // The log's own timestamps: the cut is taken from a record in the middle.
+        let reader = try LogReader(kafka: fixture.config, topic: fixture.topic)
+        var times: [Int32: [Int64]] = [:]
+        for partition in reader.partitions {
+            try reader.read(partition: partition) { records in
+                times[partition, default: []] += records.map { $0.timestamp ?? 0 }
+                return true
+            }
+        }
+        let cut = try #require(times[0]?[times[0]!.count / 2])
+        let expected = times.mapValues { Int64($0.prefix { $0 <= cut }.count) }.filter { $0.value > 0 }
+        let store = fixture.storePath + ".until.db"
+        defer { removeStore(store) }
+        let until = RFC3339.string(Timestamp(millisecondsSinceEpoch: cut))
+        let run = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until", until])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ReadModel(path: store).positions() == expected, "cut at \(until)")
     }
 
     @Test("verify passes on a good store and fails naming the recipe after a row is changed by hand")
