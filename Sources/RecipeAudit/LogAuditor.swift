@@ -99,13 +99,16 @@ public final class LogAuditor {
             try reader.read(partition: partition) { records in
                 for record in records {
                     let audited: AuditRecord
-                    switch judge.read(record) {
-                    case .rejected(let entry, let rejection):
+                    let reading = judge.read(record)
+                    switch reading.content {
+                    case .rejected(let rejection):
+                        let entry = reading.entry
                         if rejection.code != .wrongPartition, let id = entry.recipeID {
                             recipes[id]?.noteRejection(rejection, entry: entry)
                         }
                         audited = AuditRecord(record, entry: entry, envelope: nil, unreadable: rejection)
-                    case .command(var entry, let decoded):
+                    case .command(let decoded):
+                        var entry = reading.entry
                         let id = decoded.envelope.recipeID
                         recipes[id, default: ProjectedRecipe(id: id)].apply(decoded.envelope, entry: &entry)
                         audited = AuditRecord(record, entry: entry, envelope: decoded.envelope, unreadable: nil)

@@ -46,14 +46,17 @@ public struct RecipeTrail: Sendable {
     /// Judges one record and, when it names `state`'s recipe, folds it in.
     /// Returns the record with its outcome (nil for another recipe's command).
     static func fold(_ record: KafkaConsumerRecord, judge: RecordJudge, into state: inout ProjectedRecipe) -> AuditRecord? {
-        switch judge.read(record) {
-        case .rejected(let entry, let rejection):
+        let reading = judge.read(record)
+        switch reading.content {
+        case .rejected(let rejection):
+            let entry = reading.entry
             if rejection.code != .wrongPartition, entry.recipeID == state.recipe.id {
                 state.noteRejection(rejection, entry: entry)
             }
             return AuditRecord(record, entry: entry, envelope: nil, unreadable: rejection)
-        case .command(var entry, let decoded):
+        case .command(let decoded):
             guard decoded.envelope.recipeID == state.recipe.id else { return nil }
+            var entry = reading.entry
             state.apply(decoded.envelope, entry: &entry)
             return AuditRecord(record, entry: entry, envelope: decoded.envelope, unreadable: nil)
         }

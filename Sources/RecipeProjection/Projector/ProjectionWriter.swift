@@ -73,13 +73,13 @@ final class ProjectionWriter {
     func judge(_ readings: [RecordJudge.Reading], positions: inout [Int32: Int64],
                into batch: inout PendingBatch) throws -> BatchSummary {
         var summary = BatchSummary()
-        for reading in readings {
-            let (partition, offset) = (reading.entry.partition, reading.entry.offset)
+        for index in readings.indices {
+            let (partition, offset) = (readings[index].entry.partition, readings[index].entry.offset)
             if let next = positions[partition], offset < next {
                 summary.skipped += 1
                 continue
             }
-            try project(reading, into: &batch, summary: &summary)
+            try project(readings[index], into: &batch, summary: &summary)
             positions[partition] = offset + 1
             batch.positions[partition] = offset + 1
             batch.records += 1
@@ -101,8 +101,9 @@ final class ProjectionWriter {
     }
 
     private func project(_ reading: RecordJudge.Reading, into batch: inout PendingBatch, summary: inout BatchSummary) throws {
-        switch reading {
-        case .rejected(let entry, let rejection):
+        switch reading.content {
+        case .rejected(let rejection):
+            let entry = reading.entry
             // A record that breaks the schema is still the last word on an open draft.
             if rejection.code != .wrongPartition, let recipeID = entry.recipeID, try bringIn(recipeID, to: &batch) {
                 batch.touched[recipeID]!.noteRejection(rejection, entry: entry)
@@ -110,7 +111,8 @@ final class ProjectionWriter {
             batch.record(entry)
             batch.rejections.append(entry)
             summary.rejected += 1
-        case .command(var entry, let decoded):
+        case .command(let decoded):
+            var entry = reading.entry
             let envelope = decoded.envelope
             let id = envelope.recipeID
             if try !bringIn(id, to: &batch) { batch.touched[id] = ProjectedRecipe(id: id) }

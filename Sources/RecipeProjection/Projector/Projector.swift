@@ -148,8 +148,9 @@ public final class Projector: Sendable {
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
             var records = chunk?.readings ?? []
             if case .time(let until) = end {
-                for record in records.lazy.map(\.entry) where (record.logTime ?? 0) > until {
-                    targets[record.partition] = min(targets[record.partition]!, record.offset)
+                for index in records.indices where (records[index].entry.logTime ?? 0) > until {
+                    let (partition, offset) = (records[index].entry.partition, records[index].entry.offset)
+                    targets[partition] = min(targets[partition]!, offset)
                 }
             }
             records.removeAll { $0.entry.offset >= targets[$0.entry.partition] ?? 0 }

@@ -14,18 +14,18 @@ public struct RecordJudge: Sendable {
         self.partitionCount = partitionCount
     }
 
-    public enum Reading: Sendable {
-        /// Not applicable: in the wrong partition, or undecodable. The entry
-        /// names the recipe the record claims, when it says.
-        case rejected(HistoryEntry, Rejection)
-        /// A command to fold into `entry.recipeID`'s recipe (see `apply`).
-        case command(HistoryEntry, DecodedRecord)
+    /// A record as read: where it is and what it names (`entry`), and whether
+    /// it is a command to fold. A struct, so the entry's fields are read in place.
+    public struct Reading: Sendable {
+        public var entry: HistoryEntry
+        public var content: Content
 
-        /// Where the record is, what it names, when it was logged.
-        public var entry: HistoryEntry {
-            switch self {
-            case .rejected(let entry, _), .command(let entry, _): entry
-            }
+        public enum Content: Sendable {
+            /// Not applicable: in the wrong partition, or undecodable. The entry
+            /// names the recipe the record claims, when it says.
+            case rejected(Rejection)
+            /// A command to fold into `entry.recipeID`'s recipe (see `apply`).
+            case command(DecodedRecord)
         }
     }
 
@@ -41,7 +41,7 @@ public struct RecordJudge: Sendable {
                 let rejection = Rejection(.wrongPartition, "key \(key) hashes to partition \(expected), not \(record.partition)")
                 entry.recipeID = key
                 entry.reject(rejection)
-                return .rejected(entry, rejection)
+                return Reading(entry: entry, content: .rejected(rejection))
             }
         }
         switch decoder.decode(key: record.key, value: record.value) {
@@ -49,7 +49,7 @@ public struct RecordJudge: Sendable {
             entry.commandID = error.commandID
             entry.recipeID = record.keyString ?? error.recipeID
             entry.reject(error.rejection)
-            return .rejected(entry, error.rejection)
+            return Reading(entry: entry, content: .rejected(error.rejection))
         case .success(let decoded):
             let envelope = decoded.envelope
             entry.recipeID = envelope.recipeID
@@ -57,7 +57,7 @@ public struct RecordJudge: Sendable {
             entry.time = envelope.time.millisecondsSinceEpoch
             entry.actor = envelope.actor
             entry.type = envelope.command.name
-            return .command(entry, decoded)
+            return Reading(entry: entry, content: .command(decoded))
         }
     }
 
