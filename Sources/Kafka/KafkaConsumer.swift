@@ -224,6 +224,13 @@ public final class KafkaConsumer: Sendable {
         }
     }
 
+    /// The watermarks of a partition this consumer fetches, as its last fetch
+    /// response said: no request and no wait, so a lag report cannot hang on
+    /// an unreachable broker. Nil until a fetch of the partition came back.
+    public func lastSeenWatermarks(_ partition: KafkaTopicPartition) -> KafkaWatermarks? {
+        client.cachedWatermarks(partition)
+    }
+
     /// The low and high watermarks of a partition, asked of its leader.
     public func watermarks(_ partition: KafkaTopicPartition, timeout: Duration = .seconds(10)) throws -> KafkaWatermarks {
         try client.queryWatermarks(partition, timeoutMs: timeout.milliseconds)

@@ -159,6 +159,40 @@ struct CrashTests {
         #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
     }
 
+    @Test("a projector whose broker is gone keeps reporting progress and stops promptly on SIGTERM")
+    func stopsWithoutBrokers() async throws {
+        // Many partitions: a lag report that asked the broker for each one's watermarks would take minutes.
+        let fixture = try ProjectionFixture(partitions: 32)
+        try await fixture.send(commandStream(count: 100, recipes: 5, seed: 12))
+        let store = fixture.storePath + ".orphan.db"
+        let output = store + ".out"
+        defer {
+            removeStore(store)
+            try? FileManager.default.removeItem(atPath: output)
+        }
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let projector = try recipesProcess(["project", "--brokers", fixture.kafka.bootstrapServers, "--db", store, "--progress", "1"])
+        projector.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        try projector.run()
+        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
+        try await waitUntilCaughtUp(fixture, storePath: store)
+        @Sendable func progressLines() -> Int {
+            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("records ") }.count
+        }
+        let before = progressLines()
+        fixture.kafka.setBrokerDown(1)
+        let stopped = try await onThread { () throws -> Bool in
+            try waitFor("two more progress lines with the broker down", deadline: .seconds(30)) { progressLines() >= before + 2 }
+            projector.terminate()
+            // A guard against a hang, not a timing: stopping takes a transaction and a close.
+            return (try? waitFor("the projector to stop", deadline: .seconds(30)) { !projector.isRunning }) != nil
+        }
+        #expect(stopped, "still running 30 s after SIGTERM with its broker down")
+        if !stopped { kill(projector.processIdentifier, SIGKILL) }
+        projector.waitUntilExit()
+        #expect(projector.terminationStatus == 0, "\(stderrOf(projector))")
+    }
+
     @Test("two projector processes in a group share a store; when one is killed the other takes over")
     func groupModeTakeover() async throws {
         let fixture = try ProjectionFixture(partitions: 8)

@@ -102,6 +102,15 @@ final class RDKafkaClient: Sendable {
          RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT].contains(err)
     }
 
+    /// The watermarks as last seen in fetch responses, without asking; nil when none was seen yet.
+    func cachedWatermarks(_ tp: KafkaTopicPartition) -> KafkaWatermarks? {
+        var low: Int64 = 0, high: Int64 = 0
+        let err = rd_kafka_get_watermark_offsets(handle, tp.topic, tp.partition, &low, &high)
+        // librdkafka reports an offset it has not learnt yet as RD_KAFKA_OFFSET_INVALID (-1001).
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR, high >= 0 else { return nil }
+        return KafkaWatermarks(low: max(low, 0), high: high)
+    }
+
     /// Asks the partition leader for the low and high watermarks.
     func queryWatermarks(_ tp: KafkaTopicPartition, timeoutMs: Int32) throws -> KafkaWatermarks {
         var low: Int64 = 0

@@ -30,7 +30,7 @@ public final class Projector: Sendable {
         public var totals: BatchSummary
         /// Next offset of each partition, as stored.
         public var positions: [Int32: Int64]
-        /// Records behind the high watermark, per partition (when known).
+        /// Records behind the high watermark as the consumer last saw it, per partition (omitted before its first fetch).
         public var lag: [Int32: Int64]
     }
 
@@ -106,8 +106,7 @@ public final class Projector: Sendable {
             }
         }
         try pipeline.finish()
-        // The last report skips the watermarks: the brokers may already be gone.
-        progress(try report(pipeline, partitions: []))
+        progress(try report(pipeline, partitions: partitions))
         source.stop()
         consumer.close()
     }
@@ -224,7 +223,7 @@ public final class Projector: Sendable {
         let (totals, positions) = (pipeline.totals, pipeline.committed)
         var lag: [Int32: Int64] = [:]
         for partition in partitions {
-            if let high = try? consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition), timeout: .seconds(2)).high {
+            if let high = consumer.lastSeenWatermarks(KafkaTopicPartition(topic: topic, partition: partition))?.high {
                 lag[partition] = max(0, high - (positions[partition] ?? 0))
             }
         }
