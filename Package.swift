@@ -43,12 +43,16 @@ let package = Package(
             dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit", "CRdKafkaBaseline"]
         ),
 
-        .testTarget(name: "KafkaTests", dependencies: ["Kafka"]),
+        // What the test suites share: running programs, waiting off the cooperative pool.
+        .target(name: "RecipeTestSupport", path: "Tests/Support"),
+        .testTarget(name: "KafkaTests", dependencies: ["Kafka", "RecipeTestSupport"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain"], exclude: ["Golden", "Fixtures"]),
-        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain"]),
+        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain",
+                                                            "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
-        .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain"]),
+        .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
+                                                                   "RecipeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

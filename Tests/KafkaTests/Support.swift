@@ -1,20 +1,13 @@
 import Foundation
 import Kafka
+import RecipeTestSupport
 import Testing
-
-/// Runs blocking work (consumer polls) on a thread of its own, so that tests
-/// running in parallel never starve the cooperative pool they all share.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
 
 /// Reads from `consumer` until `done` says the records so far are enough,
 /// failing the test if that takes longer than `deadline`.
 func consume(_ consumer: KafkaConsumer, deadline: Duration = .seconds(30),
              until done: @escaping @Sendable ([KafkaConsumerRecord]) -> Bool) async throws -> [KafkaConsumerRecord] {
-    let (records, finished) = try await blocking {
+    let (records, finished) = try await onThread {
         var records: [KafkaConsumerRecord] = []
         let end = ContinuousClock.now + deadline
         while !done(records) {
@@ -31,7 +24,7 @@ func consume(_ consumer: KafkaConsumer, deadline: Duration = .seconds(30),
 /// holds, failing the test if the deadline passes first.
 func waitUntil(_ what: String, deadline: Duration = .seconds(30),
                _ condition: @escaping @Sendable () throws -> Bool) async throws {
-    let held = try await blocking {
+    let held = try await onThread {
         let end = ContinuousClock.now + deadline
         while try !condition() {
             if ContinuousClock.now >= end { return false }

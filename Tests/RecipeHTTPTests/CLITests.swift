@@ -1,42 +1,8 @@
 import Foundation
+import RecipeTestSupport
 import Testing
 
-/// The `recipes` executable built beside the tests (same build directory, whatever the scratch path).
-let recipesExecutable: String = {
-    let tests = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-    return tests.deletingLastPathComponent().appendingPathComponent("recipes").path
-}()
-
-/// Runs the executable to its end with `input` on stdin.
-func runRecipes(_ arguments: [String], input: String = "") async throws -> (status: Int32, out: String, err: String) {
-    try await runProcess(recipesExecutable, arguments, input: input)
-}
-
-/// Runs any executable to its end with `input` on stdin, on a thread of its own.
-func runProcess(_ executable: String, _ arguments: [String], input: String = "") async throws -> (status: Int32, out: String, err: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments
-                let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-                process.standardInput = stdin
-                process.standardOutput = stdout
-                process.standardError = stderr
-                try process.run()
-                stdin.fileHandleForWriting.write(Data(input.utf8))
-                try stdin.fileHandleForWriting.close()
-                let out = stdout.fileHandleForReading.readDataToEndOfFile()
-                let err = stderr.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-            })
-        }
-    }
-}
-
-@Suite("CLI", .enabled(if: FileManager.default.isExecutableFile(atPath: recipesExecutable)))
+@Suite("CLI")
 struct CLITests {
     @Test func sendStdinReportsTheBadLineAndSendsTheRest() async throws {
         let recipe = UUID().uuidString.lowercased()

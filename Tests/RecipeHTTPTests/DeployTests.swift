@@ -1,4 +1,5 @@
 import Foundation
+import RecipeTestSupport
 import Kafka
 import RecipeWire
 import Testing
@@ -11,11 +12,11 @@ private let repository = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 private let debianPython = "/usr/bin/python3"
 
 /// Runs scripts/check-deploy with these arguments.
-private func checkDeploy(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
+private func checkDeploy(_ arguments: [String]) async throws -> ProcessRun {
     try await runProcess(debianPython, [repository.appendingPathComponent("scripts/check-deploy").path] + arguments)
 }
 
-@Suite("Deploy", .enabled(if: FileManager.default.isExecutableFile(atPath: recipesExecutable)))
+@Suite("Deploy")
 struct DeployTests {
     // MARK: - Files of deploy/
 

@@ -1,4 +1,5 @@
 import Foundation
+import RecipeTestSupport
 import Kafka
 import RecipeHTTP
 import RecipeProjection

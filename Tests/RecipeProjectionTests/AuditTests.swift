@@ -3,6 +3,7 @@ import Kafka
 import RecipeAudit
 import RecipeDomain
 import RecipeProjection
+import RecipeTestSupport
 import RecipeWire
 import Testing
 
@@ -66,8 +67,8 @@ struct AuditTests {
         let brokers = fixture.kafka.bootstrapServers
 
         let history = try await runRecipes(["audit", "history", id, "--brokers", brokers, "--json"])
-        #expect(history.status == 0, "\(history.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])
+        #expect(history.status == 0, "\(history.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(history.out.utf8)) as? [String: Any])
         let items = try #require(object["items"] as? [[String: Any]])
         #expect(items.map { $0["outcome"] as? String } == ["accepted", "accepted", "accepted", "accepted", "accepted",
                                                            "accepted", "rejected", "duplicate"])
@@ -78,14 +79,14 @@ struct AuditTests {
         #expect(items[4]["actor"] as? String == "bob")
 
         let table = try await runRecipes(["audit", "history", id, "--brokers", brokers])
-        #expect(table.stdout.split(separator: "\n").contains { $0.contains(" rejected ") && $0.contains(" noDraft: ") },
-                "\(table.stdout)")
+        #expect(table.out.split(separator: "\n").contains { $0.contains(" rejected ") && $0.contains(" noDraft: ") },
+                "\(table.out)")
 
         let diff = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from", "1", "--to", "2"])
-        #expect(diff.status == 0, "\(diff.stderr)")
-        #expect(diff.stdout.contains("~ ingredient flour Flour: 200 g → 250 g"), "\(diff.stdout)")
+        #expect(diff.status == 0, "\(diff.err)")
+        #expect(diff.out.contains("~ ingredient flour Flour: 200 g → 250 g"), "\(diff.out)")
         let json = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from", "1", "--to", "2", "--json"])
-        let changes = try JSONDecoder().decode(VersionDiff.self, from: Data(json.stdout.utf8))
+        let changes = try JSONDecoder().decode(VersionDiff.self, from: Data(json.out.utf8))
         #expect(changes.ingredients.changed.map(\.id) == ["flour"])
         #expect(changes.ingredients.changed.first?.from.amount == 200)
         #expect(changes.ingredients.changed.first?.to.amount == 250)
@@ -93,7 +94,7 @@ struct AuditTests {
 
         let missing = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from", "1", "--to", "3"])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("has versions 1…2, not 3"), "\(missing.stderr)")
+        #expect(missing.err.contains("has versions 1…2, not 3"), "\(missing.err)")
         let asOf = try await runRecipes(["audit", "as-of", id, "--brokers", brokers, "--json", "--position", "x"])
         #expect(asOf.status == 2, "a bad position is a usage error")
     }
@@ -105,8 +106,8 @@ struct AuditTests {
         _ = try await fixture.producer.send(KafkaProducerMessage(topic: fixture.topic, key: newRecipeID(), value: Array("{not json".utf8)))
         try await fixture.project()
         let export = try await runRecipes(["audit", "export", "--brokers", fixture.kafka.bootstrapServers])
-        #expect(export.status == 0, "\(export.stderr)")
-        let lines = export.stdout.split(separator: "\n")
+        #expect(export.status == 0, "\(export.err)")
+        let lines = export.out.split(separator: "\n")
         #expect(lines.count == 1_501)
         let readModel = try fixture.readModel()
         var outcomes: [String: Int] = [:]
@@ -123,7 +124,7 @@ struct AuditTests {
 
         let later = RFC3339.string(Timestamp(millisecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1000) + 60_000))
         let none = try await runRecipes(["audit", "export", "--brokers", fixture.kafka.bootstrapServers, "--since", later])
-        #expect(none.status == 0 && none.stdout.isEmpty, "nothing was logged after \(later)")
-        #expect(none.stderr.contains("exported 0 records"))
+        #expect(none.status == 0 && none.out.isEmpty, "nothing was logged after \(later)")
+        #expect(none.err.contains("exported 0 records"))
     }
 }

@@ -2,14 +2,9 @@ import Foundation
 import Kafka
 import RecipeDomain
 import RecipeProjection
+import RecipeTestSupport
 import RecipeWire
 import Testing
-
-/// The `recipes` executable that `swift build --build-tests` built beside the tests.
-let recipesExecutable: String = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return root.appendingPathComponent(".build/debug/recipes").path
-}()
 
 /// A random but realistic stream: drafts of edits, saves, discards, deletes,
 /// a few invalid commands and duplicates, over many recipes, interleaved.
@@ -30,64 +25,14 @@ func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnvelope] 
 /// Starts `recipes project` against the fixture's broker and store.
 func startProjectorProcess(_ fixture: ProjectionFixture, storePath: String, extra: [String] = []) throws -> Process {
     let process = try recipesProcess(["project", "--brokers", fixture.kafka.bootstrapServers, "--db", storePath,
-                                      "--progress", "1"] + extra)
+                                      "--progress", "1"] + extra, environment: projectorEnvironment)
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     return process
 }
 
-/// A `recipes` process, not yet started, whose stderr goes to a file kept so
-/// that a process that stops on its own can say why (`stderrOf`).
-func recipesProcess(_ arguments: [String]) throws -> Process {
-    guard FileManager.default.isExecutableFile(atPath: recipesExecutable) else {
-        throw ProjectorProcessError(description: "\(recipesExecutable) is missing: build with `swift build --build-tests`")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: recipesExecutable)
-    process.arguments = arguments
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-\(UUID().uuidString).log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    process.standardError = try FileHandle(forWritingTo: log)
-    // A killed group member is noticed after the session timeout: keep it short.
-    process.environment = ProcessInfo.processInfo.environment.merging(
-        ["KAFKA_SESSION_TIMEOUT_MS": "6000", "KAFKA_HEARTBEAT_INTERVAL_MS": "500"]) { $1 }
-    return process
-}
-
-/// What a finished `recipes` command printed and how it exited.
-struct RecipesRun {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs `recipes` to completion, waiting on a thread of its own (not the cooperative pool).
-func runRecipes(_ arguments: [String]) async throws -> RecipesRun {
-    let process = try recipesProcess(arguments)
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-\(UUID().uuidString).out")
-    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: output) }
-    process.standardOutput = try FileHandle(forWritingTo: output)
-    try process.run()
-    await withCheckedContinuation { continuation in
-        Thread {
-            process.waitUntilExit()
-            continuation.resume()
-        }.start()
-    }
-    return RecipesRun(status: process.terminationStatus, stdout: try String(contentsOf: output, encoding: .utf8),
-                      stderr: stderrOf(process, lines: 20))
-}
-
-struct ProjectorProcessError: Error, CustomStringConvertible { let description: String }
-
-/// What a projector process wrote to its standard error (librdkafka's log lines left out).
-func stderrOf(_ process: Process, lines: Int = 5) -> String {
-    guard let handle = process.standardError as? FileHandle,
-          let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(handle.fileDescriptor)")),
-          let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "(no log)" }
-    return text.split(separator: "\n").filter { !$0.hasPrefix("%") }.suffix(lines).joined(separator: " | ")
-}
+/// A killed group member is noticed after the session timeout: keep it short.
+let projectorEnvironment = ["KAFKA_SESSION_TIMEOUT_MS": "6000", "KAFKA_HEARTBEAT_INTERVAL_MS": "500"]
 
 /// Waits until the store at `path` has consumed every partition up to its high watermark.
 func waitUntilCaughtUp(_ fixture: ProjectionFixture, storePath: String, deadline: Duration = .seconds(120)) async throws {
@@ -153,10 +98,10 @@ struct CrashTests {
         let replayed = fixture.storePath + ".replayed.db"
         defer { removeStore(replayed) }
         let replay = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", replayed])
-        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.status == 0, "\(replay.err)")
         #expect(try StoreDump.string(storeAt: replayed) == crashed)
         let verify = try await runRecipes(["audit", "verify", "--brokers", fixture.kafka.bootstrapServers, "--db", crashedStore])
-        #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
+        #expect(verify.status == 0, "\(verify.out) \(verify.err)")
     }
 
     @Test("a projector whose broker is gone keeps reporting progress and stops promptly on SIGTERM")
@@ -171,7 +116,8 @@ struct CrashTests {
             try? FileManager.default.removeItem(atPath: output)
         }
         _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let projector = try recipesProcess(["project", "--brokers", fixture.kafka.bootstrapServers, "--db", store, "--progress", "1"])
+        let projector = try recipesProcess(["project", "--brokers", fixture.kafka.bootstrapServers, "--db", store, "--progress", "1"],
+                                           environment: projectorEnvironment)
         projector.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         try projector.run()
         defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }

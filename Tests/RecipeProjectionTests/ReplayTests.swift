@@ -3,6 +3,7 @@ import Kafka
 import RecipeAudit
 import RecipeDomain
 @testable import RecipeProjection
+import RecipeTestSupport
 import RecipeWire
 import Testing
 
@@ -17,8 +18,8 @@ struct ReplayTests {
         defer { removeStore(first); removeStore(second) }
         for store in [first, second] {
             let run = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
-            #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stdout.contains("replayed 3000 records"), "\(run.stdout)")
+            #expect(run.status == 0, "\(run.err)")
+            #expect(run.out.contains("replayed 3000 records"), "\(run.out)")
         }
         let firstDump = try StoreDump.string(storeAt: first)
         #expect(firstDump.contains("\nversions\t"), "the log saved recipes")
@@ -60,8 +61,8 @@ struct ReplayTests {
         #expect(applied > 0 && applied < Int64(stream.count), "interrupted after \(applied) records")
 
         let resumed = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
-        #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(resumed.stdout.contains("resuming: \(store) already holds \(applied) records"), "\(resumed.stdout)")
+        #expect(resumed.status == 0, "\(resumed.err)")
+        #expect(resumed.out.contains("resuming: \(store) already holds \(applied) records"), "\(resumed.out)")
         try await fixture.project()
         #expect(try StoreDump.string(storeAt: store) == (try StoreDump.string(storeAt: fixture.storePath)))
     }
@@ -76,11 +77,11 @@ struct ReplayTests {
         try await waitUntilCaughtUp(fixture, storePath: store)
         let refused = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("in use by a projector"), "\(refused.stderr)")
+        #expect(refused.err.contains("in use by a projector"), "\(refused.err)")
         kill(projector.processIdentifier, SIGKILL)
         projector.waitUntilExit()
         let accepted = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
-        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.status == 0, "\(accepted.err)")
     }
 
     @Test("replay --to stops at the given positions; a store already past them is refused")
@@ -90,14 +91,14 @@ struct ReplayTests {
         let store = fixture.storePath + ".partial.db"
         defer { removeStore(store) }
         let partial = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "0:50,1:7"])
-        #expect(partial.status == 0, "\(partial.stderr)")
+        #expect(partial.status == 0, "\(partial.err)")
         #expect(try ReadModel(path: store).positions() == [0: 50, 1: 7])
         let back = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "0:10"])
         #expect(back.status == 1)
-        #expect(back.stderr.contains("already at 0:50, past the end 0:10"), "\(back.stderr)")
+        #expect(back.err.contains("already at 0:50, past the end 0:10"), "\(back.err)")
         let bad = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "zero:1"])
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("--to needs PARTITION:OFFSET"), "\(bad.stderr)")
+        #expect(bad.err.contains("--to needs PARTITION:OFFSET"), "\(bad.err)")
     }
 
     @Test("replay --until stops each partition after its last record logged at or before that time")
@@ -121,7 +122,7 @@ struct ReplayTests {
         defer { removeStore(store) }
         let until = RFC3339.string(Timestamp(millisecondsSinceEpoch: cut))
         let run = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until", until])
-        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.status == 0, "\(run.err)")
         #expect(try ReadModel(path: store).positions() == expected, "cut at \(until)")
     }
 
@@ -132,19 +133,19 @@ struct ReplayTests {
         try await fixture.project()
         let brokers = fixture.kafka.bootstrapServers
         let good = try await runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
-        #expect(good.status == 0, "\(good.stdout) \(good.stderr)")
-        #expect(good.stdout.contains("agrees with a replay of the log"))
+        #expect(good.status == 0, "\(good.out) \(good.err)")
+        #expect(good.out.contains("agrees with a replay of the log"))
 
         let victim = try #require(try fixture.readModel().list(limit: 1).items.first).id
         let db = try SQLiteConnection(path: fixture.storePath)
         try db.statement("UPDATE recipes SET title = 'Edited by hand' WHERE recipe_id = ?").bind(.text(victim)).run()
         let bad = try await runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
         #expect(bad.status == 1)
-        #expect(bad.stdout.contains("recipe \(victim):"), "\(bad.stdout)")
-        #expect(bad.stdout.contains("live:   recipes\t\(victim)") && bad.stdout.contains("Edited by hand"), "\(bad.stdout)")
+        #expect(bad.out.contains("recipe \(victim):"), "\(bad.out)")
+        #expect(bad.out.contains("live:   recipes\t\(victim)") && bad.out.contains("Edited by hand"), "\(bad.out)")
 
         let missing = try await runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath + ".nowhere"])
         #expect(missing.status == 2, "not comparing is not differing")
-        #expect(missing.stderr.contains("could not compare: no store at"), "\(missing.stderr)")
+        #expect(missing.err.contains("could not compare: no store at"), "\(missing.err)")
     }
 }

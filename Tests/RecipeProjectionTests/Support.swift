@@ -72,21 +72,3 @@ func newRecipeID() -> String { UUID().uuidString.lowercased() }
 func removeStore(_ path: String) {
     for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
-
-/// Runs blocking work on a thread of its own, off the cooperative pool that parallel tests share.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
-struct WaitTimedOut: Error, CustomStringConvertible { let description: String }
-
-/// Blocks until `condition` holds, checking every millisecond, or throws after `deadline`.
-func waitFor(_ what: String, deadline: Duration, _ condition: () -> Bool) throws {
-    let end = ContinuousClock.now + deadline
-    while !condition() {
-        guard ContinuousClock.now < end else { throw WaitTimedOut(description: "waited \(deadline) for \(what)") }
-        Thread.sleep(forTimeInterval: 0.001)
-    }
-}
