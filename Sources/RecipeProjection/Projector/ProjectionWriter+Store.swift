@@ -11,7 +11,7 @@ extension ProjectionWriter {
         }
         let version = try db.statement("INSERT INTO versions(recipe_id, version, content, saved_at, saved_by) VALUES(?, ?, ?, ?, ?)")
         for (id, saved) in batch.newVersions {
-            try version.bind(.text(id), .int(saved.number), .text(ContentCoding.json(saved.content)),
+            try version.bind(.text(id), .int(saved.number), .utf8(ContentCoding.utf8(saved.content)),
                              .integer(saved.savedAt.millisecondsSinceEpoch), .text(saved.savedBy)).run()
             version.reset()
         }
@@ -68,7 +68,7 @@ extension ProjectionWriter {
                 VALUES(?, ?, ?, ?, ?, ?)
                 ON CONFLICT(recipe_id) DO UPDATE SET content = excluded.content, base_version = excluded.base_version,
                     revision = excluded.revision, updated_at = excluded.updated_at, last_rejection = excluded.last_rejection
-                """).bind(.text(id), .text(ContentCoding.json(draft.content)), .int(draft.baseVersion),
+                """).bind(.text(id), .utf8(ContentCoding.utf8(draft.content)), .int(draft.baseVersion),
                           .int(recipe.revision), .integer(projected.updatedAt), .string(projected.lastRejection)).run()
         } else if before == .recipeAndDraft {
             try db.statement("DELETE FROM drafts WHERE recipe_id = ?").bind(.text(id)).run()

@@ -7,10 +7,12 @@ import RecipeWire
 /// written canonically so that equal content is equal text (the canonical
 /// dumps of `audit verify` compare it byte for byte).
 enum ContentCoding {
-    static func json(_ content: RecipeContent) -> String {
-        var writer = JSONWriter(capacity: 256)
+    /// The JSON as bytes, to bind as text without making a String of it first.
+    static func utf8(_ content: RecipeContent) -> [UInt8] {
+        // Room for a typical recipe at once, rather than growing four or five times.
+        var writer = JSONWriter(capacity: 1024)
         write(content, into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.bytes
     }
 
     static func write(_ content: RecipeContent, into writer: inout JSONWriter) {
