@@ -115,8 +115,12 @@ enum StoreSchema {
             PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;
             PRAGMA mmap_size=0; PRAGMA wal_autocheckpoint=65536;
             """)
-        // The version is read under the write lock: processes that open a new
-        // store at the same moment (group mode) migrate it once, one after the other.
+        // A store that is up to date needs no lock: opening it never waits for its writer.
+        let found = try db.transaction(writing: false) { try installedVersion(db) }
+        if found > version { throw StoreError.newerSchema(found: found, supported: version) }
+        if found == version { return }
+        // Otherwise the version is read again under the write lock: processes that open
+        // a new store at the same moment (group mode) migrate it once, one after the other.
         try db.transaction {
             let current = try installedVersion(db)
             if current > version { throw StoreError.newerSchema(found: current, supported: version) }
