@@ -23,12 +23,29 @@ func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnvelope] 
 }
 
 /// Starts `recipes project` against the fixture's broker and store.
-func startProjectorProcess(_ fixture: ProjectionFixture, storePath: String, extra: [String] = []) throws -> Process {
+/// - Parameter output: a file for its standard output (progress lines), else none is kept.
+func startProjectorProcess(_ fixture: ProjectionFixture, storePath: String, extra: [String] = [],
+                           output: String? = nil) throws -> Process {
     let process = try recipesProcess(["project", "--brokers", fixture.kafka.bootstrapServers, "--db", storePath,
                                       "--progress", "1"] + extra, environment: projectorEnvironment)
-    process.standardOutput = FileHandle.nullDevice
+    if let output {
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+    } else {
+        process.standardOutput = FileHandle.nullDevice
+    }
     try process.run()
     return process
+}
+
+/// Waits until a projector process has said it is projecting: from then on it
+/// stops cleanly on SIGTERM (before, the signal's default action would kill it).
+func waitUntilProjecting(output: String) async throws {
+    try await onThread {
+        try waitFor("the projector to start", deadline: .seconds(60)) {
+            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").hasPrefix("projecting ")
+        }
+    }
 }
 
 /// A killed group member is noticed after the session timeout: keep it short.
@@ -81,8 +98,12 @@ struct CrashTests {
             #expect(ranUntilKilled, "the projector stopped on its own: \(stderrOf(process))")
         }
         try await publishing.value
-        let last = try startProjectorProcess(fixture, storePath: crashedStore)
+        let lastOutput = crashedStore + ".out"
+        defer { try? FileManager.default.removeItem(atPath: lastOutput) }
+        let last = try startProjectorProcess(fixture, storePath: crashedStore, output: lastOutput)
         try await waitUntilCaughtUp(fixture, storePath: crashedStore)
+        // The killed runs may have caught up already: the last one must be running before it is stopped.
+        try await waitUntilProjecting(output: lastOutput)
         last.terminate()
         last.waitUntilExit()
         #expect(last.terminationStatus == 0, "SIGTERM stops the projector cleanly: \(stderrOf(last))")
@@ -115,11 +136,7 @@ struct CrashTests {
             removeStore(store)
             try? FileManager.default.removeItem(atPath: output)
         }
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let projector = try recipesProcess(["project", "--brokers", fixture.kafka.bootstrapServers, "--db", store, "--progress", "1"],
-                                           environment: projectorEnvironment)
-        projector.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        try projector.run()
+        let projector = try startProjectorProcess(fixture, storePath: store, output: output)
         defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
         try await waitUntilCaughtUp(fixture, storePath: store)
         @Sendable func progressLines() -> Int {
