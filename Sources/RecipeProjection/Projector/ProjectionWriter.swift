@@ -138,7 +138,8 @@ final class ProjectionWriter {
     /// (or loaded) on its first record there; false if the log never touched it.
     /// A failed batch clears the cache anyway.
     private func bringIn(_ id: String, to batch: inout PendingBatch) throws -> Bool {
-        if batch.touched[id] != nil { return true }
+        // Looked up by index: `touched[id] != nil` would copy the recipe out to compare.
+        if batch.touched.index(forKey: id) != nil { return true }
         let projected = try cache.removeValue(forKey: id) ?? reader.transaction(writing: false) { try load(id, from: reader) }
         // What the store holds for it, once every earlier batch is committed.
         batch.rowsBefore[id] = projected.map { $0.recipe.hasOpenDraft ? .recipeAndDraft : .recipe } ?? .none
