@@ -28,6 +28,26 @@ public struct AuditRecord: Sendable {
 
     public var position: String { "\(entry.partition):\(entry.offset)" }
 
+    /// Judges a record as the projector does and folds it into the state of the
+    /// recipe it names in `recipes` (made on the recipe's first command; a
+    /// rejection only marks a recipe already there).
+    static func fold(_ record: KafkaConsumerRecord, judge: RecordJudge, into recipes: inout [String: ProjectedRecipe]) -> AuditRecord {
+        let reading = judge.read(record)
+        switch reading.content {
+        case .rejected(let rejection):
+            let entry = reading.entry
+            if rejection.code != .wrongPartition, let id = entry.recipeID {
+                recipes[id]?.noteRejection(rejection, entry: entry)
+            }
+            return AuditRecord(record, entry: entry, envelope: nil, unreadable: rejection)
+        case .command(let decoded):
+            var entry = reading.entry
+            let id = decoded.envelope.recipeID
+            recipes[id, default: ProjectedRecipe(id: id)].apply(decoded.envelope, entry: &entry)
+            return AuditRecord(record, entry: entry, envelope: decoded.envelope, unreadable: nil)
+        }
+    }
+
     /// One JSON object: position, times, ids, type, outcome, reason and data.
     public var json: String {
         var writer = JSONWriter(capacity: 256)

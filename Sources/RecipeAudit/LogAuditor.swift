@@ -98,21 +98,7 @@ public final class LogAuditor {
             var recipes: [String: ProjectedRecipe] = [:]
             try reader.read(partition: partition) { records in
                 for record in records {
-                    let audited: AuditRecord
-                    let reading = judge.read(record)
-                    switch reading.content {
-                    case .rejected(let rejection):
-                        let entry = reading.entry
-                        if rejection.code != .wrongPartition, let id = entry.recipeID {
-                            recipes[id]?.noteRejection(rejection, entry: entry)
-                        }
-                        audited = AuditRecord(record, entry: entry, envelope: nil, unreadable: rejection)
-                    case .command(let decoded):
-                        var entry = reading.entry
-                        let id = decoded.envelope.recipeID
-                        recipes[id, default: ProjectedRecipe(id: id)].apply(decoded.envelope, entry: &entry)
-                        audited = AuditRecord(record, entry: entry, envelope: decoded.envelope, unreadable: nil)
-                    }
+                    let audited = AuditRecord.fold(record, judge: judge, into: &recipes)
                     if since.map({ (record.timestamp ?? 0) >= $0 }) ?? true {
                         try body(audited)
                         exported += 1

@@ -9,15 +9,16 @@ public struct RecipeTrail: Sendable {
     /// The partition the recipe's key hashes to: where all its records are.
     public let partition: Int32
     public private(set) var records: [AuditRecord] = []
-    /// The state after the last record added.
-    public private(set) var state: ProjectedRecipe
+    /// The state after the last record added (the one entry of the states `AuditRecord.fold` keeps).
+    public var state: ProjectedRecipe { states[recipeID]! }
+    private var states: [String: ProjectedRecipe]
     /// The offset of the last record of the partition read (this recipe's or another's).
     public internal(set) var lastOffsetRead: Int64?
 
     public init(recipeID: String, partition: Int32) {
         self.recipeID = recipeID
         self.partition = partition
-        state = ProjectedRecipe(id: recipeID)
+        states = [recipeID: ProjectedRecipe(id: recipeID)]
     }
 
     /// Judges the next record of the partition; a record of another recipe only moves `lastOffsetRead`.
@@ -25,8 +26,8 @@ public struct RecipeTrail: Sendable {
         lastOffsetRead = record.offset
         // Another recipe's key: not ours, whatever its value says (the projector files it under the key).
         if let key = record.key, !key.elementsEqual(recipeID.utf8) { return }
-        guard let added = Self.fold(record, judge: judge, into: &state), added.entry.recipeID == recipeID else { return }
-        records.append(added)
+        let added = AuditRecord.fold(record, judge: judge, into: &states)
+        if added.entry.recipeID == recipeID { records.append(added) }
     }
 
     /// The state after the records at or before `offset` of the partition.
@@ -41,24 +42,5 @@ public struct RecipeTrail: Sendable {
             }
         }
         return state
-    }
-
-    /// Judges one record and, when it names `state`'s recipe, folds it in.
-    /// Returns the record with its outcome (nil for another recipe's command).
-    static func fold(_ record: KafkaConsumerRecord, judge: RecordJudge, into state: inout ProjectedRecipe) -> AuditRecord? {
-        let reading = judge.read(record)
-        switch reading.content {
-        case .rejected(let rejection):
-            let entry = reading.entry
-            if rejection.code != .wrongPartition, entry.recipeID == state.recipe.id {
-                state.noteRejection(rejection, entry: entry)
-            }
-            return AuditRecord(record, entry: entry, envelope: nil, unreadable: rejection)
-        case .command(let decoded):
-            guard decoded.envelope.recipeID == state.recipe.id else { return nil }
-            var entry = reading.entry
-            state.apply(decoded.envelope, entry: &entry)
-            return AuditRecord(record, entry: entry, envelope: decoded.envelope, unreadable: nil)
-        }
     }
 }
