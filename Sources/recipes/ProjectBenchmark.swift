@@ -116,6 +116,7 @@ struct BenchmarkLog {
     static func consumeRaw(topic: String, config: KafkaConfig, records: Int) throws -> Int {
         var consumerConfig = config
         consumerConfig["fetch.max.bytes"] = String(32 << 20)
+        consumerConfig["queued.min.messages"] = String(1_000_000) // as the projector's
         let consumer = try KafkaConsumer(config: consumerConfig)
         defer { consumer.close() }
         try consumer.assign(topic: topic)

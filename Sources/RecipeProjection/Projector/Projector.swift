@@ -76,6 +76,11 @@ public final class Projector: Sendable {
         writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic))
         var config = kafka
         if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
+        // The consumer's queue counts the records of all its partitions together, and
+        // at the default (100,000) fetching stalls whenever that many wait: a catch-up
+        // then spent a third of its time waiting for librdkafka. Prefetch stays bounded
+        // by bytes (`queued.max.messages.kbytes`).
+        if config["queued.min.messages"] == nil { config["queued.min.messages"] = String(1_000_000) }
         // The record decoder reads key and value only.
         if case .group(let name) = mode {
             consumer = try KafkaConsumer(config: config, groupID: name, readsHeaders: false)
