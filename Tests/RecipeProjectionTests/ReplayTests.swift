@@ -27,6 +27,22 @@ struct ReplayTests {
         #expect(firstDump == (try StoreDump.string(storeAt: fixture.storePath)))
     }
 
+    @Test("a projector that keeps only a few recipes in memory, in small batches, ends with the store of one that keeps them all")
+    func smallCacheLoadsRecipesFromTheStore() async throws {
+        let fixture = try ProjectionFixture(partitions: 4)
+        try await fixture.send(commandStream(count: 3_000, recipes: 40, seed: 24))
+        try await fixture.project()
+        let store = fixture.storePath + ".small-cache.db"
+        defer { removeStore(store) }
+        let (config, topic) = (fixture.config, fixture.topic)
+        let totals = try await onThread {
+            try Projector(storePath: store, kafka: config, topic: topic, mode: .replica, batchSize: 50,
+                          exclusive: false, cacheLimit: 3).catchUp()
+        }
+        #expect(totals.records == 3_000)
+        #expect(try StoreDump.string(storeAt: store) == (try StoreDump.string(storeAt: fixture.storePath)))
+    }
+
     @Test("a replay interrupted with SIGINT resumes and ends with the store of an uninterrupted one")
     func interruptedReplayResumes() async throws {
         let fixture = try ProjectionFixture(partitions: 8)

@@ -67,10 +67,10 @@ final class BatchPipeline {
 
     private func handOver(to committer: CommitThread) throws {
         try settle(committer)
-        let batch = collecting
+        var batch = collecting
         collecting = PendingBatch()
         // Every earlier batch is committed now: the cache may be trimmed.
-        writer.withLock { $0.writer.remember(batch) }
+        writer.withLock { $0.writer.seal(&batch) }
         inFlight = judged
         committer.submit(batch)
     }

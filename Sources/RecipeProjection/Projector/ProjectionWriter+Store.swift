@@ -5,10 +5,7 @@ import RecipeWire
 
 extension ProjectionWriter {
     func write(_ batch: PendingBatch) throws {
-        for (id, projected) in batch.touched {
-            try writeRecipe(id, projected, before: batch.rowsBefore[id] ?? .none,
-                            listingChanged: batch.listingChanged.contains(id))
-        }
+        for rows in batch.recipes { try write(rows) }
         let version = try db.statement("INSERT INTO versions(recipe_id, version, content, saved_at, saved_by) VALUES(?, ?, ?, ?, ?)")
         for (id, saved) in batch.newVersions {
             try version.bind(.text(id), .int(saved.number), .utf8(ContentCoding.utf8(saved.content)),
@@ -18,8 +15,8 @@ extension ProjectionWriter {
         let chunk = try db.statement("""
             INSERT INTO history_chunks(recipe_id, partition, first_offset, last_offset, entries) VALUES(?, ?, ?, ?, ?)
             """)
-        for (key, entries) in batch.history {
-            try chunk.bind(.string(key.recipeID), .int(Int(key.partition)), .integer(entries.firstOffset),
+        for entries in batch.history {
+            try chunk.bind(.string(entries.key.recipeID), .int(Int(entries.key.partition)), .integer(entries.firstOffset),
                            .integer(entries.lastOffset), .utf8(entries.entries)).run()
             chunk.reset()
         }
@@ -40,21 +37,20 @@ extension ProjectionWriter {
         }
     }
 
-    private func writeRecipe(_ id: String, _ projected: ProjectedRecipe, before: StoredRows, listingChanged: Bool) throws {
-        let recipe = projected.recipe
-        let latest = recipe.latestVersion
+    private func write(_ recipe: RecipeRows) throws {
+        let (id, latest, before) = (recipe.id, recipe.latest, recipe.before)
         let listed = latest != nil && !recipe.isDeleted
-        if before != .none, !listingChanged {
+        if before != .none, !recipe.listingChanged {
             // Only a new version or a deletion changes the list entry: leave it, and its index, alone.
             try db.statement("UPDATE recipes SET revision = ?, draft_base = ? WHERE recipe_id = ?")
-                .bind(.int(recipe.revision), .int(recipe.draftBaseVersion), .text(id)).run()
+                .bind(.int(recipe.revision), .int(recipe.draft?.baseVersion), .text(id)).run()
         } else {
             try db.statement("""
                 INSERT OR REPLACE INTO recipes(recipe_id, revision, deleted, draft_base, latest_version, listed, title,
                     title_key, servings, image, ingredient_count, tags, updated_at)
                 VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).bind(
-                    .text(id), .int(recipe.revision), .int(recipe.isDeleted ? 1 : 0), .int(recipe.draftBaseVersion),
+                    .text(id), .int(recipe.revision), .int(recipe.isDeleted ? 1 : 0), .int(recipe.draft?.baseVersion),
                     .int(latest?.number ?? 0), .int(listed ? 1 : 0), .string(latest?.content.title),
                     .string(latest.map { ListOrder.titleKey($0.content.title) }), .int(latest?.content.servings),
                     .string(latest?.content.image), .int(latest?.content.ingredients.count),
@@ -69,11 +65,11 @@ extension ProjectionWriter {
                 ON CONFLICT(recipe_id) DO UPDATE SET content = excluded.content, base_version = excluded.base_version,
                     revision = excluded.revision, updated_at = excluded.updated_at, last_rejection = excluded.last_rejection
                 """).bind(.text(id), .utf8(ContentCoding.utf8(draft.content)), .int(draft.baseVersion),
-                          .int(recipe.revision), .integer(projected.updatedAt), .string(projected.lastRejection)).run()
+                          .int(recipe.revision), .integer(recipe.updatedAt), .string(recipe.lastRejection)).run()
         } else if before == .recipeAndDraft {
             try db.statement("DELETE FROM drafts WHERE recipe_id = ?").bind(.text(id)).run()
         }
-        if listingChanged {
+        if recipe.listingChanged {
             if before != .none {
                 try db.statement("DELETE FROM recipe_tags WHERE recipe_id = ?").bind(.text(id)).run()
             }

@@ -17,13 +17,16 @@ final class ProjectionWriter {
     /// Reads committed state (positions, recipes to load) beside a commit in progress.
     private let reader: SQLiteConnection
     let topic: String
-    /// Recipes as of the last batch judged. Bounded: cleared when it grows past
-    /// `cacheLimit` (only between batches, once they are committed), so memory
-    /// does not grow with the log.
-    private var cache: [String: ProjectedRecipe] = [:]
+    /// Recipes as of the last record judged, with what the batch being judged
+    /// did to each. Bounded: trimmed to the batch's own recipes when it grows
+    /// past `cacheLimit` (only when a batch is sealed, once every earlier one
+    /// is committed), so memory does not grow with the log.
+    private var cache: [String: CachedRecipe] = [:]
     private let cacheLimit: Int
+    /// Counts sealed batches: a cached recipe whose `batch` differs is not yet touched by this one.
+    private var batchNumber = 0
 
-    init(path: String, topic: String, cacheLimit: Int = 20_000) throws {
+    init(path: String, topic: String, cacheLimit: Int) throws {
         db = try SQLiteConnection(path: path)
         try StoreSchema.migrate(db)
         reader = try SQLiteConnection(path: path)
@@ -52,15 +55,14 @@ final class ProjectionWriter {
     func project(_ readings: [RecordJudge.Reading]) throws -> BatchSummary {
         var batch = PendingBatch()
         do {
-            let summary = try db.transaction { () throws -> BatchSummary in
+            return try db.transaction { () throws -> BatchSummary in
                 // Read under the write lock: another process sharing the store may have moved them.
                 var positions = try storedPositions()
                 let summary = try judge(readings, positions: &positions, into: &batch)
+                seal(&batch)
                 try write(batch)
                 return summary
             }
-            remember(batch)
-            return summary
         } catch {
             // The rows rolled back; cached states may hold the batch's changes.
             dropCache()
@@ -92,12 +94,23 @@ final class ProjectionWriter {
         try db.transaction { try write(batch) }
     }
 
-    /// Keeps the states a batch leaves for the batches after it. Call once
-    /// every earlier batch is committed (states not cached are loaded from the
-    /// store) and before judging the next.
-    func remember(_ batch: PendingBatch) {
-        if cache.count + batch.touched.count > cacheLimit { cache.removeAll(keepingCapacity: true) }
-        for (id, projected) in batch.touched { cache[id] = projected }
+    /// Ends a batch's judging: takes from the cache the rows of every recipe it
+    /// touched and their history. Call once every earlier batch is committed
+    /// (recipes trimmed from the cache are loaded from the store again).
+    func seal(_ batch: inout PendingBatch) {
+        batch.recipes.reserveCapacity(batch.touched.count)
+        for id in batch.touched {
+            let index = cache.index(forKey: id)!
+            batch.recipes.append(RecipeRows(cache.values[index]))
+            if let chunk = cache.values[index].history.take() { batch.history.append(chunk) }
+        }
+        batch.history.append(contentsOf: batch.strayHistory.values)
+        batch.strayHistory = [:]
+        if cache.count > cacheLimit {
+            let sealed = batchNumber
+            cache = cache.filter { $0.value.batch == sealed }
+        }
+        batchNumber += 1
     }
 
     private func project(_ reading: RecordJudge.Reading, into batch: inout PendingBatch, summary: inout BatchSummary) throws {
@@ -105,24 +118,26 @@ final class ProjectionWriter {
         case .rejected(let rejection):
             let entry = reading.entry
             // A record that breaks the schema is still the last word on an open draft.
-            if rejection.code != .wrongPartition, let recipeID = entry.recipeID, try bringIn(recipeID, to: &batch) {
-                batch.touched[recipeID]!.noteRejection(rejection, entry: entry)
+            if rejection.code != .wrongPartition, let recipeID = entry.recipeID,
+               let index = try cached(recipeID, for: &batch, creating: false) {
+                cache.values[index].projected.noteRejection(rejection, entry: entry)
+                cache.values[index].record(entry, strays: &batch.strayHistory)
+            } else {
+                batch.strayHistory.append(entry)
             }
-            batch.record(entry)
             batch.rejections.append(entry)
             summary.rejected += 1
         case .command(let decoded):
             var entry = reading.entry
             let envelope = decoded.envelope
-            let id = envelope.recipeID
-            if try !bringIn(id, to: &batch) { batch.touched[id] = ProjectedRecipe(id: id) }
-            // Folded where it lies in the batch: in place, without copying the recipe.
+            let index = try cached(envelope.recipeID, for: &batch, creating: true)!
+            // Folded where it lies in the cache: in place, without copying the recipe.
             var saved: [RecipeVersion] = []
             var listingChanged = false
-            switch batch.touched[id]!.apply(envelope, entry: &entry, saved: &saved, listingChanged: &listingChanged) {
+            switch cache.values[index].projected.apply(envelope, entry: &entry, saved: &saved, listingChanged: &listingChanged) {
             case .accepted:
-                for version in saved { batch.newVersions.append((id, version)) }
-                if listingChanged { batch.listingChanged.insert(id) }
+                for version in saved { batch.newVersions.append((envelope.recipeID, version)) }
+                if listingChanged { cache.values[index].listingChanged = true }
                 summary.accepted += 1
             case .duplicate:
                 summary.duplicates += 1
@@ -130,21 +145,86 @@ final class ProjectionWriter {
                 batch.rejections.append(entry)
                 summary.rejected += 1
             }
-            batch.record(entry)
+            cache.values[index].record(entry, strays: &batch.strayHistory)
         }
     }
 
-    /// Puts the recipe's latest state into the batch, moved out of the cache
-    /// (or loaded) on its first record there; false if the log never touched it.
-    /// A failed batch clears the cache anyway.
-    private func bringIn(_ id: String, to batch: inout PendingBatch) throws -> Bool {
-        // Looked up by index: `touched[id] != nil` would copy the recipe out to compare.
-        if batch.touched.index(forKey: id) != nil { return true }
-        let projected = try cache.removeValue(forKey: id) ?? reader.transaction(writing: false) { try load(id, from: reader) }
+    /// Where the recipe's latest state lies in the cache, loaded from the store
+    /// (or, with `creating`, made new) if it is not there; nil if the log never
+    /// touched it. Marks it touched by the batch on its first record there.
+    private func cached(_ id: String, for batch: inout PendingBatch,
+                        creating: Bool) throws -> Dictionary<String, CachedRecipe>.Index? {
+        if let index = cache.index(forKey: id) {
+            if cache.values[index].batch != batchNumber {
+                cache.values[index].begin(batchNumber)
+                batch.touched.append(id)
+            }
+            return index
+        }
+        let stored = try reader.transaction(writing: false) { try load(id, from: reader) }
+        guard let projected = stored ?? (creating ? ProjectedRecipe(id: id) : nil) else { return nil }
         // What the store holds for it, once every earlier batch is committed.
-        batch.rowsBefore[id] = projected.map { $0.recipe.hasOpenDraft ? .recipeAndDraft : .recipe } ?? .none
-        batch.touched[id] = projected
-        return projected != nil
+        let rows: StoredRows = stored.map { $0.recipe.hasOpenDraft ? .recipeAndDraft : .recipe } ?? .none
+        cache[id] = CachedRecipe(projected: projected, batch: batchNumber, rowsBefore: rows)
+        batch.touched.append(id)
+        return cache.index(forKey: id)
+    }
+}
+
+/// A recipe in the writer's cache, and what the batch being judged did to it.
+struct CachedRecipe {
+    var projected: ProjectedRecipe
+    /// The batch that last touched it.
+    private(set) var batch: Int
+    /// The rows the store holds for it before that batch.
+    private(set) var rowsBefore: StoredRows
+    /// Whether that batch changed its list entry (latest version, deleted).
+    var listingChanged = false
+    /// That batch's history entries in the recipe's partition.
+    var history: HistoryChunk?
+
+    init(projected: ProjectedRecipe, batch: Int, rowsBefore: StoredRows) {
+        (self.projected, self.batch, self.rowsBefore) = (projected, batch, rowsBefore)
+    }
+
+    /// Starts a batch for a recipe whose earlier batches are (or will be, before it) committed.
+    mutating func begin(_ batch: Int) {
+        self.batch = batch
+        rowsBefore = projected.recipe.hasOpenDraft ? .recipeAndDraft : .recipe
+        listingChanged = false
+    }
+
+    /// Adds an entry to the recipe's history; one in another partition (a
+    /// record keyed to the wrong partition) goes to the batch's stray chunks.
+    mutating func record(_ entry: HistoryEntry, strays: inout [HistoryChunk.Key: HistoryChunk]) {
+        if history == nil { history = HistoryChunk(recipeID: entry.recipeID, partition: entry.partition) }
+        if history!.key.partition == entry.partition {
+            history!.append(entry)
+        } else {
+            strays.append(entry)
+        }
+    }
+}
+
+/// What a batch writes for one recipe: its state at the batch's end, without
+/// what only the fold needs (applied ids, earlier versions), so the cache
+/// keeps sole ownership of those and folds the next batch without copying them.
+struct RecipeRows: Sendable {
+    let id: String
+    let revision: Int
+    let isDeleted: Bool
+    let latest: RecipeVersion?
+    let draft: RecipeDraft?
+    let lastRejection: String?
+    let updatedAt: Int64
+    let before: StoredRows
+    let listingChanged: Bool
+
+    init(_ cached: CachedRecipe) {
+        let recipe = cached.projected.recipe
+        (id, revision, isDeleted, latest, draft) = (recipe.id, recipe.revision, recipe.isDeleted, recipe.latestVersion, recipe.draft)
+        (lastRejection, updatedAt) = (cached.projected.lastRejection, cached.projected.updatedAt)
+        (before, listingChanged) = (cached.rowsBefore, cached.listingChanged)
     }
 }
 
@@ -154,25 +234,26 @@ enum StoredRows: Sendable {
 
 /// What a batch changes, written at its end.
 struct PendingBatch: Sendable {
-    var touched: [String: ProjectedRecipe] = [:]
+    /// Recipes the batch touched, in the order it first did.
+    var touched: [String] = []
+    /// Their rows (filled by `seal`).
+    var recipes: [RecipeRows] = []
     var newVersions: [(String, RecipeVersion)] = []
-    /// History entries by recipe and partition, encoded as they are judged.
-    var history: [HistoryChunk.Key: HistoryChunk] = [:]
+    /// History entries by recipe and partition, encoded as they are judged (filled by `seal`).
+    var history: [HistoryChunk] = []
+    /// Entries with no recipe, or in a partition not their recipe's, while judging.
+    var strayHistory: [HistoryChunk.Key: HistoryChunk] = [:]
     var rejections: [HistoryEntry] = []
     var positions: [Int32: Int64] = [:]
     /// Records judged into the batch.
     var records = 0
-    /// The rows each touched recipe had in the store before the batch.
-    var rowsBefore: [String: StoredRows] = [:]
-    /// Recipes whose list entry (latest version, deleted) changed.
-    var listingChanged: Set<String> = []
 }
 
-extension PendingBatch {
-    /// Adds an entry to the history chunk of its recipe and partition.
-    mutating func record(_ entry: HistoryEntry) {
-        history[HistoryChunk.Key(recipeID: entry.recipeID, partition: entry.partition), default: HistoryChunk()]
-            .append(entry)
+extension Dictionary where Key == HistoryChunk.Key, Value == HistoryChunk {
+    /// Adds an entry to the chunk of its recipe and partition.
+    mutating func append(_ entry: HistoryEntry) {
+        let key = HistoryChunk.Key(recipeID: entry.recipeID, partition: entry.partition)
+        self[key, default: HistoryChunk(recipeID: key.recipeID, partition: key.partition)].append(entry)
     }
 }
 
@@ -184,6 +265,7 @@ struct HistoryChunk: Sendable {
         var partition: Int32
     }
 
+    private(set) var key: Key
     private(set) var firstOffset: Int64 = -1
     private(set) var lastOffset: Int64 = -1
     private var writer = JSONWriter(capacity: 256)
@@ -191,6 +273,11 @@ struct HistoryChunk: Sendable {
     /// The JSON array (the layout the `history` view reads).
     var entries: [UInt8] { writer.bytes + [UInt8(ascii: "]")] }
 
+    init(recipeID: String?, partition: Int32) {
+        key = Key(recipeID: recipeID, partition: partition)
+    }
+
+    /// Appends an entry of the chunk's recipe and partition.
     mutating func append(_ entry: HistoryEntry) {
         if firstOffset < 0 {
             firstOffset = entry.offset

@@ -70,10 +70,18 @@ public final class Projector: Sendable {
     /// - Parameter exclusive: for a replay: fails when any projector uses the
     ///   store, and keeps projectors out of it while this one lives. Without
     ///   it, fails only when a replay holds the store.
-    public init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 200_000,
+    public convenience init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 200_000,
                 exclusive: Bool = false) throws {
+        try self.init(storePath: storePath, kafka: kafka, topic: topic, mode: mode, batchSize: batchSize,
+                      exclusive: exclusive, cacheLimit: 20_000)
+    }
+
+    /// Keeps at most about `cacheLimit` recipes in memory between batches
+    /// (tests make it small, so that recipes are loaded from the store again).
+    init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode, batchSize: Int, exclusive: Bool,
+         cacheLimit: Int) throws {
         lock = try StoreLock(storePath: storePath, mode: exclusive ? .exclusive : .shared)
-        writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic))
+        writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit))
         var config = kafka
         if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
         // The consumer's queue counts the records of all its partitions together, and
@@ -150,7 +158,9 @@ public final class Projector: Sendable {
                 throw KafkaError(.timedOut, "projector did not catch up with \(targets) within \(timeout!)")
             }
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
-            var records = chunk?.readings ?? []
+            let backlog = chunk?.backlog ?? false
+            // Taken out of the chunk, so the filter below works in place, not on a copy.
+            var records = (consume chunk)?.readings ?? []
             if case .time(let until) = end {
                 for index in records.indices where (records[index].entry.logTime ?? 0) > until {
                     let (partition, offset) = (records[index].entry.partition, records[index].entry.offset)
@@ -159,7 +169,7 @@ public final class Projector: Sendable {
             }
             records.removeAll { $0.entry.offset >= targets[$0.entry.partition] ?? 0 }
             let before = pipeline.judged
-            try pipeline.add(records, backlog: chunk?.backlog ?? false)
+            try pipeline.add(records, backlog: backlog)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
             let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }
             try consumer.pause(ended.map { KafkaTopicPartition(topic: topic, partition: $0) })
