@@ -100,9 +100,9 @@ final class ProjectionWriter {
     func seal(_ batch: inout PendingBatch) {
         batch.recipes.reserveCapacity(batch.touched.count)
         for id in batch.touched {
-            let index = cache.index(forKey: id)!
-            batch.recipes.append(RecipeRows(cache.values[index]))
-            if let chunk = cache.values[index].history.take() { batch.history.append(chunk) }
+            let cached = cache[id]!
+            batch.recipes.append(RecipeRows(cached))
+            if let chunk = cached.history.take() { batch.history.append(chunk) }
         }
         batch.history.append(contentsOf: batch.strayHistory.values)
         batch.strayHistory = [:]
@@ -119,9 +119,9 @@ final class ProjectionWriter {
             let entry = reading.entry
             // A record that breaks the schema is still the last word on an open draft.
             if rejection.code != .wrongPartition, let recipeID = entry.recipeID,
-               let index = try cached(recipeID, for: &batch, creating: false) {
-                cache.values[index].projected.noteRejection(rejection, entry: entry)
-                cache.values[index].record(entry, strays: &batch.strayHistory)
+               let cached = try cached(recipeID, for: &batch, creating: false) {
+                cached.projected.noteRejection(rejection, entry: entry)
+                cached.record(entry, strays: &batch.strayHistory)
             } else {
                 batch.strayHistory.append(entry)
             }
@@ -130,14 +130,14 @@ final class ProjectionWriter {
         case .command(let decoded):
             var entry = reading.entry
             let envelope = decoded.envelope
-            let index = try cached(envelope.recipeID, for: &batch, creating: true)!
+            let cached = try cached(envelope.recipeID, for: &batch, creating: true)!
             // Folded where it lies in the cache: in place, without copying the recipe.
             var saved: [RecipeVersion] = []
             var listingChanged = false
-            switch cache.values[index].projected.apply(envelope, entry: &entry, saved: &saved, listingChanged: &listingChanged) {
+            switch cached.projected.apply(envelope, entry: &entry, saved: &saved, listingChanged: &listingChanged) {
             case .accepted:
                 for version in saved { batch.newVersions.append((envelope.recipeID, version)) }
-                if listingChanged { cache.values[index].listingChanged = true }
+                if listingChanged { cached.listingChanged = true }
                 summary.accepted += 1
             case .duplicate:
                 summary.duplicates += 1
@@ -145,34 +145,36 @@ final class ProjectionWriter {
                 batch.rejections.append(entry)
                 summary.rejected += 1
             }
-            cache.values[index].record(entry, strays: &batch.strayHistory)
+            cached.record(entry, strays: &batch.strayHistory)
         }
     }
 
-    /// Where the recipe's latest state lies in the cache, loaded from the store
-    /// (or, with `creating`, made new) if it is not there; nil if the log never
-    /// touched it. Marks it touched by the batch on its first record there.
-    private func cached(_ id: String, for batch: inout PendingBatch,
-                        creating: Bool) throws -> Dictionary<String, CachedRecipe>.Index? {
-        if let index = cache.index(forKey: id) {
-            if cache.values[index].batch != batchNumber {
-                cache.values[index].begin(batchNumber)
+    /// The recipe's latest state in the cache, loaded from the store (or, with
+    /// `creating`, made new) if it is not there; nil if the log never touched
+    /// it. Marks it touched by the batch on its first record there.
+    private func cached(_ id: String, for batch: inout PendingBatch, creating: Bool) throws -> CachedRecipe? {
+        if let cached = cache[id] {
+            if cached.batch != batchNumber {
+                cached.begin(batchNumber)
                 batch.touched.append(id)
             }
-            return index
+            return cached
         }
         let stored = try reader.transaction(writing: false) { try load(id, from: reader) }
         guard let projected = stored ?? (creating ? ProjectedRecipe(id: id) : nil) else { return nil }
         // What the store holds for it, once every earlier batch is committed.
         let rows: StoredRows = stored.map { $0.recipe.hasOpenDraft ? .recipeAndDraft : .recipe } ?? .none
-        cache[id] = CachedRecipe(projected: projected, batch: batchNumber, rowsBefore: rows)
+        let cached = CachedRecipe(projected: projected, batch: batchNumber, rowsBefore: rows)
+        cache[id] = cached
         batch.touched.append(id)
-        return cache.index(forKey: id)
+        return cached
     }
 }
 
 /// A recipe in the writer's cache, and what the batch being judged did to it.
-struct CachedRecipe {
+/// A class, so that the fold reaches it through one lookup and changes it in
+/// place (a dictionary's value read through an index is copied out).
+final class CachedRecipe {
     var projected: ProjectedRecipe
     /// The batch that last touched it.
     private(set) var batch: Int
@@ -188,7 +190,7 @@ struct CachedRecipe {
     }
 
     /// Starts a batch for a recipe whose earlier batches are (or will be, before it) committed.
-    mutating func begin(_ batch: Int) {
+    func begin(_ batch: Int) {
         self.batch = batch
         rowsBefore = projected.recipe.hasOpenDraft ? .recipeAndDraft : .recipe
         listingChanged = false
@@ -196,7 +198,7 @@ struct CachedRecipe {
 
     /// Adds an entry to the recipe's history; one in another partition (a
     /// record keyed to the wrong partition) goes to the batch's stray chunks.
-    mutating func record(_ entry: HistoryEntry, strays: inout [HistoryChunk.Key: HistoryChunk]) {
+    func record(_ entry: HistoryEntry, strays: inout [HistoryChunk.Key: HistoryChunk]) {
         if history == nil { history = HistoryChunk(recipeID: entry.recipeID, partition: entry.partition) }
         if history!.key.partition == entry.partition {
             history!.append(entry)
