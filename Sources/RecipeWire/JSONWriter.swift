@@ -44,16 +44,25 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            let count = utf8.count
             var runStart = 0
-            for index in 0..<utf8.count {
+            var index = 0
+            while index < count {
+                // Eight bytes at a time while none of them needs an escape (the usual case).
+                if index &+ 8 <= count,
+                   !ByteWord(UnsafeRawBufferPointer(utf8), at: index).hasQuoteBackslashOrControl {
+                    index &+= 8
+                    continue
+                }
                 let byte = utf8[index]
+                index &+= 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 // Copy the run of plain bytes in one go, then the escape.
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index &- 1)]))
+                runStart = index
                 appendEscape(byte)
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
@@ -112,5 +121,40 @@ public struct JSONWriter: Sendable {
         // Swift prints 2^53 itself as "9007199254740992.0": integers keep no ".0".
         let text = value.description.utf8
         bytes.append(contentsOf: text.reversed().starts(with: ".0".utf8.reversed()) ? text.dropLast(2) : text[...])
+    }
+}
+
+/// Eight bytes of a string, tested together for the bytes JSON strings treat
+/// specially. Each test is exact when it says no; a yes may come from a byte
+/// after a special one, so callers then look at the bytes one by one.
+struct ByteWord {
+    private let word: UInt64
+
+    init(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
+        word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// High bit of each byte that is below `limit` (at most 0x80), or above such a byte.
+    private func below(_ limit: UInt8) -> UInt64 {
+        (word &- Self.ones &* UInt64(limit)) & ~word & Self.highBits
+    }
+
+    private func equal(_ byte: UInt8) -> UInt64 {
+        ByteWord(word ^ (Self.ones &* UInt64(byte))).below(1)
+    }
+
+    private init(_ word: UInt64) { self.word = word }
+
+    /// Whether one of the bytes is `"`, `\` or a control character (below 0x20).
+    var hasQuoteBackslashOrControl: Bool {
+        (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) != 0
+    }
+
+    /// Whether one of the bytes is `"`, `\`, a control character or not ASCII.
+    var hasQuoteBackslashControlOrNonASCII: Bool {
+        (word & Self.highBits) != 0 || hasQuoteBackslashOrControl
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RecipeDomain
 @testable import RecipeWire
 import Testing
@@ -122,6 +123,61 @@ struct JSONPartsTests {
         var writer = JSONWriter(capacity: 0)
         writer.string("a\"b\\c/d\u{0}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}é🍰\u{2028}")
         #expect(WireTestSupport.text(writer.bytes) == #""a\"b\\c/d\u0000\b\t\n\f\r\u001f"# + "\u{7F}é🍰\u{2028}\"")
+    }
+
+    /// Strings are written and scanned eight bytes at a time until a byte needs
+    /// a look of its own: put each kind of such byte at every position of
+    /// strings around that width, and compare with escaping one character at a time.
+    @Test func specialCharactersAreHandledAtEveryPosition() throws {
+        func escapedOneByOne(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += #"\""#
+                case "\\": out += #"\\"#
+                case "\u{8}": out += #"\b"#
+                case "\t": out += #"\t"#
+                case "\n": out += #"\n"#
+                case "\u{C}": out += #"\f"#
+                case "\r": out += #"\r"#
+                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        for special in ["\"", "\\", "\u{0}", "\u{1F}", "\n", "\u{7F}", "/", "é", "🍰", "\u{2028}"] {
+            for length in 1...20 {
+                for position in 0..<length {
+                    let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: length - position - 1)
+                    var writer = JSONWriter(capacity: 0)
+                    writer.string(text)
+                    let written = WireTestSupport.text(writer.bytes)
+                    #expect(written == escapedOneByOne(text), "\(text.debugDescription)")
+                    let read = try writer.bytes.withUnsafeBytes { bytes in
+                        var scanner = JSONScanner(bytes)
+                        return scanner.text(try scanner.value(depth: 0))
+                    }
+                    #expect(read == text, "\(text.debugDescription) read back")
+                }
+            }
+        }
+    }
+
+    @Test func rawControlBytesAndBadUTF8AreRefusedAtEveryPosition() {
+        for bad: [UInt8] in [[0x01], [0x1F], [0x0A], [0xFF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80]] {
+            for length in 1...20 {
+                for position in 0..<length {
+                    let json = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "a"), count: position) + bad
+                        + Array(repeating: UInt8(ascii: "b"), count: length - position - 1) + [UInt8(ascii: "\"")]
+                    let refused = json.withUnsafeBytes { bytes in
+                        var scanner = JSONScanner(bytes)
+                        return (try? scanner.value(depth: 0)) == nil
+                    }
+                    #expect(refused, "\(bad) at \(position) of \(length)")
+                }
+            }
+        }
     }
 
     @Test func numbersAreWrittenInTheirShortestForm() {
