@@ -84,7 +84,13 @@ struct BenchmarkLog {
     /// Returns the bytes appended and the id of a recipe in the log.
     static func publish(commands: Int, recipes: Int, seed: UInt64, topic: String,
                         config: KafkaConfig) async throws -> (bytes: Int, recipe: String) {
-        let producer = try KafkaProducer(config: config)
+        // The embedded broker answers a fetch with one record batch per partition
+        // (a real broker sends up to max.partition.fetch.bytes of them), so a log of
+        // small batches is slow to read whatever the consumer does. A longer linger
+        // makes batches of a few hundred records, as a busy producer's would.
+        var producerConfig = config
+        producerConfig["linger.ms"] = "100"
+        let producer = try KafkaProducer(config: producerConfig)
         let encoder = RecordEncoder(source: "bench")
         var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.02, duplicateRate: 0.01, expectedRevisionRate: 0.02)
         var states = (0..<recipes).map { _ in Recipe(id: generator.uuid()) }
@@ -117,6 +123,7 @@ struct BenchmarkLog {
         var consumerConfig = config
         consumerConfig["fetch.max.bytes"] = String(32 << 20)
         consumerConfig["queued.min.messages"] = String(1_000_000) // as the projector's
+        consumerConfig["queued.max.messages.kbytes"] = String(128 << 10)
         let consumer = try KafkaConsumer(config: consumerConfig)
         defer { consumer.close() }
         try consumer.assign(topic: topic)

@@ -84,11 +84,14 @@ public final class Projector: Sendable {
         writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit))
         var config = kafka
         if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
-        // The consumer's queue counts the records of all its partitions together, and
-        // at the default (100,000) fetching stalls whenever that many wait: a catch-up
-        // then spent a third of its time waiting for librdkafka. Prefetch stays bounded
-        // by bytes (`queued.max.messages.kbytes`).
+        // Prefetch. The consumer's queue counts the records and bytes of all its
+        // partitions together, and librdkafka 2.0.2 looks at a full queue again only
+        // about once a second, so it must hold a second of reading or a catch-up
+        // stalls: at the defaults (100,000 records, 64 MiB) a replay waited a third
+        // of its time, then capped near 64 MiB/s. 128 MiB is about 350,000 records
+        // of the usual size; the queue is that full only while catching up.
         if config["queued.min.messages"] == nil { config["queued.min.messages"] = String(1_000_000) }
+        if config["queued.max.messages.kbytes"] == nil { config["queued.max.messages.kbytes"] = String(128 << 10) }
         // The record decoder reads key and value only.
         if case .group(let name) = mode {
             consumer = try KafkaConsumer(config: config, groupID: name, readsHeaders: false)
