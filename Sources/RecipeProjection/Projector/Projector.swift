@@ -161,7 +161,6 @@ public final class Projector: Sendable {
                 throw KafkaError(.timedOut, "projector did not catch up with \(targets) within \(timeout!)")
             }
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
-            let backlog = chunk?.backlog ?? false
             // Taken out of the chunk, so the filter below works in place, not on a copy.
             var records = (consume chunk)?.readings ?? []
             if case .time(let until) = end {
@@ -172,7 +171,9 @@ public final class Projector: Sendable {
             }
             records.removeAll { $0.entry.offset >= targets[$0.entry.partition] ?? 0 }
             let before = pipeline.judged
-            try pipeline.add(records, backlog: backlog)
+            // Until its end, a catch-up always has more to read: it fills whole batches
+            // (each rewrites every recipe it touched), and `finish` commits the last.
+            try pipeline.add(records, backlog: true)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
             let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }
             try consumer.pause(ended.map { KafkaTopicPartition(topic: topic, partition: $0) })
