@@ -30,7 +30,8 @@ struct ReplayTests {
     @Test("a projector that keeps only a few recipes in memory, in small batches, ends with the store of one that keeps them all")
     func smallCacheLoadsRecipesFromTheStore() async throws {
         let fixture = try ProjectionFixture(partitions: 4)
-        try await fixture.send(commandStream(count: 3_000, recipes: 40, seed: 24))
+        let stream = commandStream(count: 3_000, recipes: 40, seed: 24)
+        try await fixture.send(stream)
         try await fixture.project()
         let store = fixture.storePath + ".small-cache.db"
         defer { removeStore(store) }
@@ -41,6 +42,20 @@ struct ReplayTests {
         }
         #expect(totals.records == 3_000)
         #expect(try StoreDump.string(storeAt: store) == (try StoreDump.string(storeAt: fixture.storePath)))
+
+        // The tag index (rewritten only when a batch changes a recipe's listed tags)
+        // holds the tags of each listed recipe's latest version, as the domain folds them.
+        var recipes: [String: Recipe] = [:]
+        for envelope in stream { _ = recipes[envelope.recipeID, default: Recipe(id: envelope.recipeID)].apply(envelope) }
+        var expected: Set<String> = []
+        for (id, recipe) in recipes where !recipe.isDeleted {
+            for tag in recipe.latestVersion?.content.tags ?? [] { expected.insert("\(id) \(ListOrder.tagKey(tag.name))") }
+        }
+        let indexed = try SQLiteConnection(path: store).statement("SELECT recipe_id, tag FROM recipe_tags").rows {
+            "\($0.text(0)) \($0.text(1))"
+        }
+        #expect(Set(indexed) == expected)
+        #expect(expected.count > 20, "the stream lists tagged recipes")
     }
 
     @Test("a replay interrupted with SIGINT resumes and ends with the store of an uninterrupted one")

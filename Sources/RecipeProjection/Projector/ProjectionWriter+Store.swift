@@ -7,9 +7,9 @@ extension ProjectionWriter {
     func write(_ batch: PendingBatch) throws {
         for rows in batch.recipes { try write(rows) }
         let version = try db.statement("INSERT INTO versions(recipe_id, version, content, saved_at, saved_by) VALUES(?, ?, ?, ?, ?)")
-        for (id, saved) in batch.newVersions {
-            try version.bind(.text(id), .int(saved.number), .utf8(ContentCoding.utf8(saved.content)),
-                             .integer(saved.savedAt.millisecondsSinceEpoch), .text(saved.savedBy)).run()
+        for saved in batch.newVersions {
+            try version.bind(.text(saved.recipeID), .int(saved.number), .utf8(saved.content),
+                             .integer(saved.savedAt), .text(saved.savedBy)).run()
             version.reset()
         }
         let chunk = try db.statement("""
@@ -69,7 +69,7 @@ extension ProjectionWriter {
         } else if before == .recipeAndDraft {
             try db.statement("DELETE FROM drafts WHERE recipe_id = ?").bind(.text(id)).run()
         }
-        if recipe.listingChanged {
+        if recipe.tagsChanged {
             if before != .none {
                 try db.statement("DELETE FROM recipe_tags WHERE recipe_id = ?").bind(.text(id)).run()
             }

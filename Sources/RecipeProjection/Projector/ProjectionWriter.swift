@@ -136,7 +136,7 @@ final class ProjectionWriter {
             var listingChanged = false
             switch cached.projected.apply(envelope, entry: &entry, saved: &saved, listingChanged: &listingChanged) {
             case .accepted:
-                for version in saved { batch.newVersions.append((envelope.recipeID, version)) }
+                for version in saved { batch.newVersions.append(SavedVersion(recipeID: envelope.recipeID, version)) }
                 if listingChanged { cached.listingChanged = true }
                 summary.accepted += 1
             case .duplicate:
@@ -162,9 +162,7 @@ final class ProjectionWriter {
         }
         let stored = try reader.transaction(writing: false) { try load(id, from: reader) }
         guard let projected = stored ?? (creating ? ProjectedRecipe(id: id) : nil) else { return nil }
-        // What the store holds for it, once every earlier batch is committed.
-        let rows: StoredRows = stored.map { $0.recipe.hasOpenDraft ? .recipeAndDraft : .recipe } ?? .none
-        let cached = CachedRecipe(projected: projected, batch: batchNumber, rowsBefore: rows)
+        let cached = CachedRecipe(projected: projected, batch: batchNumber, stored: stored != nil)
         cache[id] = cached
         batch.touched.append(id)
         return cached
@@ -179,21 +177,31 @@ final class CachedRecipe {
     /// The batch that last touched it.
     private(set) var batch: Int
     /// The rows the store holds for it before that batch.
-    private(set) var rowsBefore: StoredRows
+    private(set) var rowsBefore: StoredRows = .none
+    /// Its tags in the list before that batch (nil when not listed).
+    private(set) var listedTagsBefore: [Tag]?
     /// Whether that batch changed its list entry (latest version, deleted).
     var listingChanged = false
     /// That batch's history entries in the recipe's partition.
     var history: HistoryChunk?
 
-    init(projected: ProjectedRecipe, batch: Int, rowsBefore: StoredRows) {
-        (self.projected, self.batch, self.rowsBefore) = (projected, batch, rowsBefore)
+    /// - Parameter stored: whether the store holds the recipe (else the batch is its first).
+    init(projected: ProjectedRecipe, batch: Int, stored: Bool) {
+        (self.projected, self.batch) = (projected, batch)
+        if stored { noteStoredRows() }
     }
 
     /// Starts a batch for a recipe whose earlier batches are (or will be, before it) committed.
     func begin(_ batch: Int) {
         self.batch = batch
-        rowsBefore = projected.recipe.hasOpenDraft ? .recipeAndDraft : .recipe
+        noteStoredRows()
         listingChanged = false
+    }
+
+    /// What the store holds for the recipe once every earlier batch is committed.
+    private func noteStoredRows() {
+        rowsBefore = projected.recipe.hasOpenDraft ? .recipeAndDraft : .recipe
+        listedTagsBefore = projected.listedTags
     }
 
     /// Adds an entry to the recipe's history; one in another partition (a
@@ -205,6 +213,21 @@ final class CachedRecipe {
         } else {
             strays.append(entry)
         }
+    }
+}
+
+/// A version a batch saved, its content already JSON: encoded as it is judged,
+/// beside the commit of the batch before, rather than in the commit of its own.
+struct SavedVersion: Sendable {
+    let recipeID: String
+    let number: Int
+    let content: [UInt8]
+    let savedAt: Int64
+    let savedBy: String
+
+    init(recipeID: String, _ version: RecipeVersion) {
+        (self.recipeID, number, savedAt, savedBy) = (recipeID, version.number, version.savedAt.millisecondsSinceEpoch, version.savedBy)
+        content = ContentCoding.utf8(version.content)
     }
 }
 
@@ -221,12 +244,15 @@ struct RecipeRows: Sendable {
     let updatedAt: Int64
     let before: StoredRows
     let listingChanged: Bool
+    /// Whether its rows in `recipe_tags` change (most new versions keep their tags).
+    let tagsChanged: Bool
 
     init(_ cached: CachedRecipe) {
         let recipe = cached.projected.recipe
         (id, revision, isDeleted, latest, draft) = (recipe.id, recipe.revision, recipe.isDeleted, recipe.latestVersion, recipe.draft)
         (lastRejection, updatedAt) = (cached.projected.lastRejection, cached.projected.updatedAt)
         (before, listingChanged) = (cached.rowsBefore, cached.listingChanged)
+        tagsChanged = cached.projected.listedTags != cached.listedTagsBefore
     }
 }
 
@@ -240,7 +266,7 @@ struct PendingBatch: Sendable {
     var touched: [String] = []
     /// Their rows (filled by `seal`).
     var recipes: [RecipeRows] = []
-    var newVersions: [(String, RecipeVersion)] = []
+    var newVersions: [SavedVersion] = []
     /// History entries by recipe and partition, encoded as they are judged (filled by `seal`).
     var history: [HistoryChunk] = []
     /// Entries with no recipe, or in a partition not their recipe's, while judging.
@@ -314,6 +340,12 @@ struct HistoryChunk: Sendable {
 }
 
 extension ProjectedRecipe {
+    /// The tags of its list entry, or nil when it is not listed.
+    var listedTags: [Tag]? {
+        guard let latest = recipe.latestVersion, !recipe.isDeleted else { return nil }
+        return latest.content.tags
+    }
+
     /// Folds a command and says what the batch must write beyond the recipe's
     /// rows: the versions it saved, and whether its list entry changed.
     mutating func apply(_ envelope: CommandEnvelope, entry: inout HistoryEntry, saved: inout [RecipeVersion],
