@@ -66,11 +66,13 @@ final class BatchPipeline {
     }
 
     private func handOver(to committer: CommitThread) throws {
-        try settle(committer)
         var batch = collecting
         collecting = PendingBatch()
-        // Every earlier batch is committed now: the cache may be trimmed.
+        // Sealed (and its rows encoded) while the batch before may still be committing.
         writer.withLock { $0.writer.seal(&batch) }
+        try settle(committer)
+        // Every earlier batch is committed now: the cache may be trimmed.
+        writer.withLock { $0.writer.trimCache() }
         inFlight = judged
         committer.submit(batch)
     }

@@ -53,8 +53,7 @@ extension ProjectionWriter {
                     .text(id), .int(recipe.revision), .int(recipe.isDeleted ? 1 : 0), .int(recipe.draft?.baseVersion),
                     .int(latest?.number ?? 0), .int(listed ? 1 : 0), .string(latest?.content.title),
                     .string(latest.map { ListOrder.titleKey($0.content.title) }), .int(latest?.content.servings),
-                    .string(latest?.content.image), .int(latest?.content.ingredients.count),
-                    .string(latest.map { Self.tagsJSON($0.content.tags) }),
+                    .string(latest?.content.image), .int(latest?.content.ingredients.count), .string(recipe.latestTagsJSON),
                     latest.map { .integer($0.savedAt.millisecondsSinceEpoch) }
                 ).run()
         }
@@ -64,7 +63,7 @@ extension ProjectionWriter {
                 VALUES(?, ?, ?, ?, ?, ?)
                 ON CONFLICT(recipe_id) DO UPDATE SET content = excluded.content, base_version = excluded.base_version,
                     revision = excluded.revision, updated_at = excluded.updated_at, last_rejection = excluded.last_rejection
-                """).bind(.text(id), .utf8(ContentCoding.utf8(draft.content)), .int(draft.baseVersion),
+                """).bind(.text(id), .utf8(draft.content), .int(draft.baseVersion),
                           .int(recipe.revision), .integer(recipe.updatedAt), .string(recipe.lastRejection)).run()
         } else if before == .recipeAndDraft {
             try db.statement("DELETE FROM drafts WHERE recipe_id = ?").bind(.text(id)).run()
@@ -113,11 +112,6 @@ extension ProjectionWriter {
         return ProjectedRecipe(recipe: recipe, lastRejection: lastRejection, updatedAt: updatedAt)
     }
 
-    static func tagsJSON(_ tags: [Tag]) -> String {
-        var writer = JSONWriter(capacity: 64)
-        ContentCoding.write(tags, into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
 }
 
 /// Keys the list is ordered and filtered by.

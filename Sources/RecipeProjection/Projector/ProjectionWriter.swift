@@ -55,7 +55,7 @@ final class ProjectionWriter {
     func project(_ readings: [RecordJudge.Reading]) throws -> BatchSummary {
         var batch = PendingBatch()
         do {
-            return try db.transaction { () throws -> BatchSummary in
+            let summary = try db.transaction { () throws -> BatchSummary in
                 // Read under the write lock: another process sharing the store may have moved them.
                 var positions = try storedPositions()
                 let summary = try judge(readings, positions: &positions, into: &batch)
@@ -63,6 +63,8 @@ final class ProjectionWriter {
                 try write(batch)
                 return summary
             }
+            trimCache()
+            return summary
         } catch {
             // The rows rolled back; cached states may hold the batch's changes.
             dropCache()
@@ -95,8 +97,7 @@ final class ProjectionWriter {
     }
 
     /// Ends a batch's judging: takes from the cache the rows of every recipe it
-    /// touched and their history. Call once every earlier batch is committed
-    /// (recipes trimmed from the cache are loaded from the store again).
+    /// touched, encoded, and their history. Needs no earlier batch committed.
     func seal(_ batch: inout PendingBatch) {
         batch.recipes.reserveCapacity(batch.touched.count)
         for id in batch.touched {
@@ -106,11 +107,16 @@ final class ProjectionWriter {
         }
         batch.history.append(contentsOf: batch.strayHistory.values)
         batch.strayHistory = [:]
-        if cache.count > cacheLimit {
-            let sealed = batchNumber
-            cache = cache.filter { $0.value.batch == sealed }
-        }
         batchNumber += 1
+    }
+
+    /// Keeps only the recipes of the batch sealed last when the cache has grown
+    /// past its limit. Call once every batch before that one is committed: the
+    /// others are then loaded from the store again when needed.
+    func trimCache() {
+        guard cache.count > cacheLimit else { return }
+        let sealed = batchNumber - 1
+        cache = cache.filter { $0.value.batch == sealed }
     }
 
     private func project(_ reading: RecordJudge.Reading, into batch: inout PendingBatch, summary: inout BatchSummary) throws {
@@ -239,7 +245,10 @@ struct RecipeRows: Sendable {
     let revision: Int
     let isDeleted: Bool
     let latest: RecipeVersion?
-    let draft: RecipeDraft?
+    /// The list entry's tags as JSON, when the list entry is written (new, or changed).
+    let latestTagsJSON: String?
+    /// The open draft's base version and content as JSON.
+    let draft: (baseVersion: Int, content: [UInt8])?
     let lastRejection: String?
     let updatedAt: Int64
     let before: StoredRows
@@ -247,12 +256,16 @@ struct RecipeRows: Sendable {
     /// Whether its rows in `recipe_tags` change (most new versions keep their tags).
     let tagsChanged: Bool
 
+    /// Encodes what the commit writes as JSON, so that the commit thread has less to do.
     init(_ cached: CachedRecipe) {
         let recipe = cached.projected.recipe
-        (id, revision, isDeleted, latest, draft) = (recipe.id, recipe.revision, recipe.isDeleted, recipe.latestVersion, recipe.draft)
+        (id, revision, isDeleted, latest) = (recipe.id, recipe.revision, recipe.isDeleted, recipe.latestVersion)
+        draft = recipe.draft.map { ($0.baseVersion, ContentCoding.utf8($0.content)) }
         (lastRejection, updatedAt) = (cached.projected.lastRejection, cached.projected.updatedAt)
         (before, listingChanged) = (cached.rowsBefore, cached.listingChanged)
         tagsChanged = cached.projected.listedTags != cached.listedTagsBefore
+        let writesListing = before == .none || listingChanged
+        latestTagsJSON = writesListing ? latest.map { ContentCoding.json($0.content.tags) } : nil
     }
 }
 

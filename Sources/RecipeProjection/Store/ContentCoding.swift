@@ -55,6 +55,13 @@ enum ContentCoding {
         writer.raw("}")
     }
 
+    /// The tags of a list entry as JSON text.
+    static func json(_ tags: [Tag]) -> String {
+        var writer = JSONWriter(capacity: 64)
+        write(tags, into: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
     /// `[{"name","payload"}, …]`: the tags of content, and of a list entry.
     static func write(_ tags: [Tag], into writer: inout JSONWriter) {
         writer.raw("[")
