@@ -115,7 +115,10 @@ public final class Projector: Sendable {
         var lastReport = ContinuousClock.now
         while !stop.isSet {
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
-            try pipeline.add(chunk?.readings ?? [], backlog: chunk?.backlog ?? false)
+            let backlog = chunk?.backlog ?? false
+            let records = (consume chunk)?.readings ?? []
+            try pipeline.add(records, backlog: backlog)
+            source.recycle(consume records)
             if ContinuousClock.now - lastReport >= progressInterval {
                 lastReport = ContinuousClock.now
                 progress(try report(pipeline, partitions: partitions))
@@ -174,6 +177,7 @@ public final class Projector: Sendable {
             // Until its end, a catch-up always has more to read: it fills whole batches
             // (each rewrites every recipe it touched), and `finish` commits the last.
             try pipeline.add(records, backlog: true)
+            source.recycle(consume records)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
             let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }
             try consumer.pause(ended.map { KafkaTopicPartition(topic: topic, partition: $0) })
