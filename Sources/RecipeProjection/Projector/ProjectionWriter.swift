@@ -8,9 +8,9 @@ import RecipeWire
 /// exactly after its last transaction.
 ///
 /// Two halves that may run on two threads (the projector pipelines them):
-/// `judge` and `remember` fold records against the cache and the committed
-/// store (through `reader`); `commit` writes a judged batch (through `db`).
-/// Each half is used by one thread at a time.
+/// `judge`, `seal` and `trimCache` fold records against the cache and the
+/// committed store (through `reader`); `commit` writes a sealed batch
+/// (through `db`). Each half is used by one thread at a time.
 final class ProjectionWriter {
     /// The write connection: only `commit` and `project` use it.
     let db: SQLiteConnection
@@ -18,9 +18,9 @@ final class ProjectionWriter {
     private let reader: SQLiteConnection
     let topic: String
     /// Recipes as of the last record judged, with what the batch being judged
-    /// did to each. Bounded: trimmed to the batch's own recipes when it grows
-    /// past `cacheLimit` (only when a batch is sealed, once every earlier one
-    /// is committed), so memory does not grow with the log.
+    /// did to each. Bounded: trimmed to the last sealed batch's recipes when
+    /// it grows past `cacheLimit` (see `trimCache`), so memory does not grow
+    /// with the log.
     private var cache: [String: CachedRecipe] = [:]
     private let cacheLimit: Int
     /// Counts sealed batches: a cached recipe whose `batch` differs is not yet touched by this one.
