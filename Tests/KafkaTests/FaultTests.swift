@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Kafka
 import Testing
 
@@ -44,6 +45,30 @@ struct FaultTests {
         #expect(values.count == count)
         let missing = Set(messages.map { String(decoding: $0.value, as: UTF8.self) }).subtracting(values)
         #expect(missing.isEmpty, "\(missing.count) records missing")
+    }
+
+    @Test("a broker taken down and up again listens on its port again, cycle after cycle")
+    func brokerComesBackOnItsPort() throws {
+        let kafka = try EmbeddedKafka(brokers: 2)
+        let port = UInt16(kafka.bootstrapServers.split(separator: ",")[0].split(separator: ":").last!)!
+        func connects() -> Bool {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(socket) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            } == 0
+        }
+        for cycle in 1...20 {
+            #expect(connects(), "broker 1 listens on \(port) (cycle \(cycle))")
+            kafka.setBrokerDown(1)
+            #expect(!connects(), "a broker that is down refuses connections (cycle \(cycle))")
+            kafka.setBrokerUp(1)
+        }
+        #expect(connects(), "broker 1 listens on \(port) again")
     }
 
     @Test("an unreachable broker gives a timeout error naming the address, and every send returns")

@@ -1,4 +1,6 @@
 import CRdKafka
+import Glibc
+import Synchronization
 
 /// librdkafka's mock cluster: N brokers speaking the real Kafka protocol on
 /// loopback TCP, for tests and `recipes dev`. Other processes and other
@@ -21,6 +23,8 @@ public final class EmbeddedKafka: Sendable {
     private nonisolated(unsafe) let cluster: OpaquePointer
     /// `host:port,…` of the mock brokers.
     public let bootstrapServers: String
+    /// Sockets holding the ports of brokers that are down (see `setBrokerDown`).
+    private let reservedPorts = Mutex<[Int32: Int32]>([:])
     public let brokerCount: Int
 
     public init(brokers: Int = 3) throws {
@@ -38,6 +42,7 @@ public final class EmbeddedKafka: Sendable {
     }
 
     deinit {
+        for socket in reservedPorts.withLock({ $0.values }) { close(socket) }
         rd_kafka_mock_cluster_destroy(cluster)
         client.destroy()
     }
@@ -79,13 +84,47 @@ public final class EmbeddedKafka: Sendable {
     }
 
     /// Takes a broker off the network: its connections close and it
-    /// accepts none until `setBrokerUp`.
+    /// accepts none until `setBrokerUp`. Its port stays reserved meanwhile:
+    /// the broker listens on it again when it comes up, and librdkafka aborts
+    /// the process if another socket took it in between (once nothing listens
+    /// there, any new connection may get it as its local port).
     public func setBrokerDown(_ brokerID: Int32) {
         rd_kafka_mock_broker_set_down(cluster, brokerID)
+        guard let port = port(of: brokerID), let socket = Self.reserve(port: port) else { return }
+        reservedPorts.withLock { $0[brokerID] = socket }
     }
 
     public func setBrokerUp(_ brokerID: Int32) {
+        if let socket = reservedPorts.withLock({ $0.removeValue(forKey: brokerID) }) { close(socket) }
         rd_kafka_mock_broker_set_up(cluster, brokerID)
+    }
+
+    /// The port of a broker: `bootstrapServers` lists the brokers in id order.
+    private func port(of brokerID: Int32) -> UInt16? {
+        let addresses = bootstrapServers.split(separator: ",")
+        guard brokerID >= 1, Int(brokerID) <= addresses.count else { return nil }
+        return addresses[Int(brokerID) - 1].split(separator: ":").last.flatMap { UInt16($0) }
+    }
+
+    /// A socket bound to the loopback port (not listening), or nil if it is taken.
+    private static func reserve(port: UInt16) -> Int32? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        // The closed broker connections linger in TIME_WAIT on this port.
+        var reuse: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(socket)
+            return nil
+        }
+        return socket
     }
 
     /// Delays every answer of a broker.
