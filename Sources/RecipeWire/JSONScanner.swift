@@ -205,11 +205,6 @@ struct JSONScanner {
         var escaped = false
         let count = bytes.count
         while offset < count {
-            // Eight plain ASCII bytes at a time (the usual case).
-            if offset &+ 8 <= count, !ByteWord(bytes, at: offset).hasQuoteBackslashControlOrNonASCII {
-                offset &+= 8
-                continue
-            }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 let token = JSONToken(kind: .string, start: start, end: offset, flag: escaped)

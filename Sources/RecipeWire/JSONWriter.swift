@@ -124,10 +124,10 @@ public struct JSONWriter: Sendable {
     }
 }
 
-/// Eight bytes of a string, tested together for the bytes JSON strings treat
-/// specially. Each test is exact when it says no; a yes may come from a byte
-/// after a special one, so callers then look at the bytes one by one.
-struct ByteWord {
+/// Eight bytes of a string, tested together for the bytes `JSONWriter.string`
+/// escapes. The test is exact when it says no; a yes may come from a byte
+/// after a special one, so the writer then looks at the bytes one by one.
+private struct ByteWord {
     private let word: UInt64
 
     init(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
@@ -151,10 +151,5 @@ struct ByteWord {
     /// Whether one of the bytes is `"`, `\` or a control character (below 0x20).
     var hasQuoteBackslashOrControl: Bool {
         (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) != 0
-    }
-
-    /// Whether one of the bytes is `"`, `\`, a control character or not ASCII.
-    var hasQuoteBackslashControlOrNonASCII: Bool {
-        (word & Self.highBits) != 0 || hasQuoteBackslashOrControl
     }
 }
