@@ -72,10 +72,11 @@ struct BenchmarkLog {
         say("bench \(benchmark): \(commands) commands over \(recipes) recipes, \(partitions) partitions")
         let (bytes, recipe) = try await publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
         say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))
-        let rawStart = ContinuousClock.now
+        let (rawStart, rawCPU) = (ContinuousClock.now, processCPUSeconds())
         let consumed = try consumeRaw(topic: topic, config: config, records: commands)
         let rawSeconds = (ContinuousClock.now - rawStart).seconds
-        say(String(format: "  raw consumption      %10.0f records/s  (%d records, %.2f s)", Double(consumed) / rawSeconds, consumed, rawSeconds))
+        say(String(format: "  raw consumption      %10.0f records/s  (%d records, %.2f s, %.2f CPU s)",
+                   Double(consumed) / rawSeconds, consumed, rawSeconds, processCPUSeconds() - rawCPU))
         return BenchmarkLog(kafka: kafka, config: config, topic: topic, commands: commands, recipe: recipe,
                             rawRate: Double(consumed) / rawSeconds)
     }
@@ -139,6 +140,15 @@ struct BenchmarkLog {
 /// Deletes a store and the files beside it.
 func removeStore(_ path: String) {
     for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
+
+/// CPU time this process has used, user and system, in seconds (every thread,
+/// the embedded broker's included): steadier than wall time on a shared machine.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// Peak resident memory of this process (VmHWM), in KiB.

@@ -21,12 +21,13 @@ enum ReplayBenchmark {
         let (config, topic, recipe) = (log.config, log.topic, log.recipe)
 
         // What `recipes replay --into` runs.
-        let start = ContinuousClock.now
-        let totals = try Projector(storePath: path, kafka: config, topic: topic, exclusive: true).catchUp(timeout: nil)
+        let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
+        // Timed until the projector has closed the store, as `recipes replay` waits for that.
+        let totals = try { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true).catchUp(timeout: nil) }()
         let seconds = (ContinuousClock.now - start).seconds
         let rate = Double(totals.records) / seconds
-        say(String(format: "  replay               %10.0f records/s  (%d records in %.2f s) = %.1f%% of raw consumption",
-                   rate, totals.records, seconds, 100 * rate / log.rawRate))
+        say(String(format: "  replay               %10.0f records/s  (%d records in %.2f s, %.2f CPU s) = %.1f%% of raw consumption",
+                   rate, totals.records, seconds, processCPUSeconds() - startCPU, 100 * rate / log.rawRate))
 
         // What `recipes audit history` runs: one partition read and folded.
         let historyStart = ContinuousClock.now

@@ -20,6 +20,8 @@ struct ReplayTests {
             let run = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("replayed 3000 records"), "\(run.out)")
+            // Closed before the command ends: the store is one file, whole, to copy anywhere.
+            #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
         }
         let firstDump = try StoreDump.string(storeAt: first)
         #expect(firstDump.contains("\nversions\t"), "the log saved recipes")

@@ -1,6 +1,7 @@
 import Foundation
 import RecipeDomain
 @testable import RecipeProjection
+import RecipeTestSupport
 import RecipeWire
 import Testing
 
@@ -35,5 +36,30 @@ struct StoreTests {
         #expect(history[1].reason == ReasonView(code: "notSavable", message: "A recipe needs a title."))
         #expect(history[1].time == RFC3339.string(Timestamp(millisecondsSinceEpoch: 1_796_000_001_000)))
         #expect(try fixture.readModel().outcome(partition: 1, offset: 1)?.outcome == "rejected")
+    }
+
+    @Test("the checkpoint thread copies the log into the store as commits go, so the log stays short")
+    func checkpointsKeepTheLogShort() throws {
+        let fixture = try ProjectionFixture(partitions: 1)
+        let db = try SQLiteConnection(path: fixture.storePath)
+        try StoreSchema.migrate(db)
+        try db.execute("CREATE TABLE filler(body BLOB NOT NULL)")
+        let checkpointer = try WALCheckpointer(writer: db, bytes: 64 << 10)
+        defer { checkpointer.close() }
+        func size(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        }
+        let transactions = 100, rowBytes = 256 << 10
+        for _ in 0..<transactions {
+            let before = size(fixture.storePath)
+            try db.transaction {
+                try db.statement("INSERT INTO filler(body) VALUES(?)").bind(.blob(Array(repeating: 7, count: rowBytes))).run()
+            }
+            // Only a checkpoint writes to the store's own file in WAL mode.
+            try waitFor("a checkpoint after the commit", deadline: .seconds(30)) { size(fixture.storePath) > before }
+        }
+        #expect(size(fixture.storePath) >= transactions * rowBytes)
+        // Without checkpoints the log would hold all 25 MiB; each restart reuses it from the start.
+        #expect(size(fixture.storePath + "-wal") < transactions * rowBytes / 4)
     }
 }

@@ -58,10 +58,13 @@ final class BatchPipeline {
         }
     }
 
-    /// Commits everything judged and waits for it.
+    /// Commits everything judged and waits for it. The cache is let go while
+    /// the last batch commits, rather than after: a projector that finishes is
+    /// done with it, and freeing a replay's recipes takes a quarter second.
     func finish() throws {
         guard let committer else { return }
         if collecting.records > 0 { try handOver(to: committer) }
+        writer.withLock { $0.writer.dropCache() }
         try settle(committer)
     }
 
@@ -98,10 +101,14 @@ private final class CommitThread: @unchecked Sendable {
     private var busy = false
     private var failure: (any Error)?
     private var closed = false
+    /// Dropped when the thread ends, so that the store closes on the thread
+    /// that lets the projector go, not whenever this thread's last reference goes.
+    private var writer: LockedWriter?
 
     init(writer: LockedWriter) {
+        self.writer = writer
         let thread = Thread { [self] in
-            while let batch = nextJob() {
+            while let (batch, writer) = nextJob() {
                 let error = Result { try writer.commitUnlocked(batch) }.failure
                 condition.withLock {
                     busy = false
@@ -135,18 +142,25 @@ private final class CommitThread: @unchecked Sendable {
         }
     }
 
+    /// Ends the thread once its batch is committed, and waits for that.
     func close() {
         condition.withLock {
             closed = true
             condition.broadcast()
+            while writer != nil { condition.wait() }
         }
     }
 
-    private func nextJob() -> PendingBatch? {
+    private func nextJob() -> (PendingBatch, LockedWriter)? {
         condition.withLock {
             while job == nil, !closed { condition.wait() }
-            defer { job = nil }
-            return job
+            guard let batch = job, let writer else {
+                writer = nil
+                condition.broadcast()
+                return nil
+            }
+            job = nil
+            return (batch, writer)
         }
     }
 }

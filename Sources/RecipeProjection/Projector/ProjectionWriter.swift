@@ -26,13 +26,19 @@ final class ProjectionWriter {
     /// Counts sealed batches: a cached recipe whose `batch` differs is not yet touched by this one.
     private var batchNumber = 0
 
+    private let checkpointer: WALCheckpointer
+
     init(path: String, topic: String, cacheLimit: Int) throws {
         db = try SQLiteConnection(path: path)
         try StoreSchema.migrate(db)
         reader = try SQLiteConnection(path: path)
         self.topic = topic
         self.cacheLimit = cacheLimit
+        checkpointer = try WALCheckpointer(writer: db, bytes: 32 << 20)
     }
+
+    /// Closed first in `deinit`: the last connection to close then checkpoints what is left.
+    deinit { checkpointer.close() }
 
     /// Forgets cached recipes: another process may have changed them (group
     /// mode rebalance), or a batch they came from failed to commit.

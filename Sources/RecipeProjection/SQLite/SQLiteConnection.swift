@@ -10,7 +10,7 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 /// One SQLite connection, used by one thread at a time: the projector's
 /// writer, or a query reader. Statements are prepared once and cached.
 final class SQLiteConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     let path: String
 

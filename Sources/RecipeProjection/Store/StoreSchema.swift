@@ -111,15 +111,15 @@ enum StoreSchema {
         // 16 KiB pages (for a new store; an existing one keeps its own): a replay
         // writes a WAL frame, and two system calls, per page, and with 4 KiB pages
         // those cost it a fifth of its speed. Queries were as fast either way.
-        // WAL: readers never block the writer. A larger page cache and rarer
-        // checkpoints (every 256 MiB of WAL) keep the random-page writes of big
-        // batches cheap. No memory map: its pages count as resident and grow with the store.
+        // WAL: readers never block the writer; the projector checkpoints on a
+        // thread of its own (`WALCheckpointer`). A larger page cache keeps the
+        // random-page writes of big batches cheap. No memory map: its pages
+        // count as resident and grow with the store.
         try db.execute("""
             PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;
             PRAGMA mmap_size=0;
             """)
-        let pageSize = try db.statement("PRAGMA page_size").rows { $0.int(0) }.first ?? 4096
-        try db.execute("PRAGMA wal_autocheckpoint=\((256 << 20) / pageSize)")
+
         // A store that is up to date needs no lock: opening it never waits for its writer.
         let found = try db.transaction(writing: false) { try installedVersion(db) }
         if found > version { throw StoreError.newerSchema(found: found, supported: version) }

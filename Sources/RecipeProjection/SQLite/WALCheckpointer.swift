@@ -1,0 +1,81 @@
+import CSQLite
+import Foundation
+
+/// Copies a store's write-ahead log into the database on a thread and a
+/// connection of its own, so that the writer never stops for it.
+///
+/// SQLite's automatic checkpoint runs inside the commit that crosses its
+/// threshold: during a replay that commit took three times as long as the
+/// others, and the judging of the next batch waited for it. A passive
+/// checkpoint elsewhere copies what is committed while the writer goes on;
+/// once it has copied everything, the writer's next transaction starts the
+/// log from its beginning again, so the log stays short.
+final class WALCheckpointer: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var due = false
+    private var closed = false
+    private var running = true
+    private let pages: Int32
+    /// The writer's handle only: the writer's owner closes it, after `close`.
+    private let writer: OpaquePointer
+    /// Closed by the thread as it ends: were the last connection to close it, it
+    /// would checkpoint the rest of the log and delete it, whenever that is.
+    private var connection: SQLiteConnection?
+
+    /// Watches the commits of `writer` (whose own automatic checkpoints stop)
+    /// and checkpoints once its log holds `bytes` or more.
+    init(writer: SQLiteConnection, bytes: Int) throws {
+        let connection = try SQLiteConnection(path: writer.path)
+        // A connection learns that the store is in WAL mode when it first reads it.
+        try connection.execute("SELECT count(*) FROM sqlite_master")
+        self.connection = connection
+        self.writer = writer.handle
+        let pageSize = try connection.statement("PRAGMA page_size").rows { $0.int(0) }.first ?? 4096
+        pages = Int32(clamping: bytes / pageSize)
+        let thread = Thread { [self] in run() }
+        thread.name = "store-checkpoint"
+        thread.start()
+        // Unretained: `close` removes the hook before this object can go.
+        sqlite3_wal_hook(writer.handle, { context, _, _, pages in
+            let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue()
+            if pages >= checkpointer.pages { checkpointer.request() }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Stops watching and waits for a checkpoint in progress. Call on the writer's thread.
+    func close() {
+        sqlite3_wal_hook(writer, nil, nil)
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+            while running { condition.wait() }
+        }
+    }
+
+    private func request() {
+        condition.withLock {
+            due = true
+            condition.signal()
+        }
+    }
+
+    private func run() {
+        let handle = connection!.handle
+        while condition.withLock({
+            while !due, !closed { condition.wait() }
+            due = false
+            return !closed
+        }) {
+            // Passive: copies what no reader still needs, waits for no one. A
+            // checkpoint that cannot finish (a long reader) is tried again on a later commit.
+            sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        }
+        condition.withLock {
+            connection = nil
+            running = false
+            condition.broadcast()
+        }
+    }
+}
