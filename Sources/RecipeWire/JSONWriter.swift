@@ -21,11 +21,18 @@ public struct JSONWriter: Sendable {
     }
 
     /// ASCII written as is (punctuation, literals); nothing is escaped.
+    @inlinable
     public mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        // Inlined, a one-byte literal (most of them) is one append.
+        if text.utf8CodeUnitCount == 1 {
+            bytes.append(text.utf8Start.pointee)
+        } else {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
     }
 
     /// `,"name":`, or `{"name":` for the first member of an object.
+    @inlinable
     public mutating func key(_ name: StaticString, first: Bool = false) {
         bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
         bytes.append(UInt8(ascii: "\""))
@@ -42,29 +49,34 @@ public struct JSONWriter: Sendable {
     /// non-ASCII included, is written as its UTF-8 bytes.
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            let count = utf8.count
-            var runStart = 0
-            var index = 0
-            while index < count {
-                // Eight bytes at a time while none of them needs an escape (the usual case).
-                if index &+ 8 <= count,
-                   !ByteWord(UnsafeRawBufferPointer(utf8), at: index).hasQuoteBackslashOrControl {
-                    index &+= 8
-                    continue
-                }
-                let byte = utf8[index]
-                index &+= 1
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                // Copy the run of plain bytes in one go, then the escape.
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index &- 1)]))
-                runStart = index
-                appendEscape(byte)
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        // In place when the string is native (always, but for bridged ones): no copy, no retain.
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { appendEscaped($0) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let count = utf8.count
+        var runStart = 0
+        var index = 0
+        while index < count {
+            // Eight bytes at a time while none of them needs an escape (the usual case).
+            if index &+ 8 <= count,
+               !ByteWord(UnsafeRawBufferPointer(utf8), at: index).hasQuoteBackslashOrControl {
+                index &+= 8
+                continue
+            }
+            let byte = utf8[index]
+            index &+= 1
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            // Copy the run of plain bytes in one go, then the escape.
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index &- 1)]))
+            runStart = index
+            appendEscape(byte)
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
     }
 
     private mutating func appendEscape(_ byte: UInt8) {
@@ -90,6 +102,11 @@ public struct JSONWriter: Sendable {
     public mutating func integer(_ value: Int) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
+        // One digit (counts, revisions, orders) is the usual case.
+        if magnitude < 10 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: room for 20 digits
         withUnsafeMutableBytes(of: &digits) { buffer in
             var index = buffer.count
@@ -98,7 +115,7 @@ public struct JSONWriter: Sendable {
                 buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: buffer[index...])
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
         }
     }
 
