@@ -317,8 +317,9 @@ struct HistoryChunk: Sendable {
     private(set) var lastOffset: Int64 = -1
     private var writer = JSONWriter(capacity: 256)
 
-    /// The JSON array (the layout the `history` view reads).
-    var entries: [UInt8] { writer.bytes + [UInt8(ascii: "]")] }
+    /// The JSON array (the layout the `history` view reads), kept closed so
+    /// the commit binds it as it is.
+    var entries: [UInt8] { writer.bytes }
 
     init(recipeID: String?, partition: Int32) {
         key = Key(recipeID: recipeID, partition: partition)
@@ -330,6 +331,7 @@ struct HistoryChunk: Sendable {
             firstOffset = entry.offset
             writer.raw("[[")
         } else {
+            writer.bytes.removeLast() // the array's "]"
             writer.raw(",[")
         }
         lastOffset = entry.offset
@@ -350,7 +352,7 @@ struct HistoryChunk: Sendable {
         optional(entry.reasonMessage)
         writer.raw(",")
         if let revision = entry.revision { writer.integer(revision) } else { writer.raw("null") }
-        writer.raw("]")
+        writer.raw("]]")
     }
 
     private mutating func optional(_ text: String?) {
