@@ -31,9 +31,6 @@ enum ReplayCommand {
         let end = try end(args)
         let batch = try args.int("batch", in: 1...1_000_000)!
 
-        let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: batch, exclusive: true)
-        let resumed = try ReadModel(path: path).positions().values.reduce(0, +)
-        if resumed > 0 { say("resuming: \(path) already holds \(resumed) records") }
         let stop = StopSignal()
         let signals = TerminationSignals {
             stop.set()
@@ -42,9 +39,17 @@ enum ReplayCommand {
         let reporter = ProgressReporter("replay")
         var last: Projector.CatchUpProgress?
         let started = ContinuousClock.now
-        let totals = try projector.catchUp(to: end, timeout: nil, stop: stop) { progress in
-            last = progress
-            reporter.update(done: progress.done, total: progress.total)
+        let totals: BatchSummary
+        do {
+            // The projector closes the store as this block ends: before the process
+            // can exit, so that the store is one file however the replay ended.
+            let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: batch, exclusive: true)
+            let resumed = try ReadModel(path: path).positions().values.reduce(0, +)
+            if resumed > 0 { say("resuming: \(path) already holds \(resumed) records") }
+            totals = try projector.catchUp(to: end, timeout: nil, stop: stop) { progress in
+                last = progress
+                reporter.update(done: progress.done, total: progress.total)
+            }
         }
         withExtendedLifetime(signals) {}
         if let last { reporter.finish(done: last.done, total: last.total) }
