@@ -28,8 +28,10 @@ final class RecordSource: @unchecked Sendable {
     private var stopping = false
     private var running = false
 
-    /// Polls this many records at most, and keeps up to `depth` polls ahead.
-    private static let depth = 4
+    /// Polls ahead. Two rather than four: the folding thread then reads records
+    /// decoded moments before, still in the processor's caches (a replay took
+    /// about 5 % less CPU); one left the folding thread waiting.
+    private static let depth = 2
 
     init(consumer: KafkaConsumer, judge: RecordJudge, topic: String, pollSize: Int, ahead: Bool) {
         (self.consumer, self.judge, self.topic, self.pollSize, self.ahead) = (consumer, judge, topic, pollSize, ahead)
