@@ -143,7 +143,7 @@ func removeStore(_ path: String) {
 }
 
 /// CPU time this process has used, user and system, in seconds (every thread,
-/// the embedded broker's included): steadier than wall time on a shared machine.
+/// the embedded broker's included): the work a run took, beside its wall time.
 func processCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)

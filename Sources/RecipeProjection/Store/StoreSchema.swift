@@ -119,7 +119,6 @@ enum StoreSchema {
             PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;
             PRAGMA mmap_size=0;
             """)
-
         // A store that is up to date needs no lock: opening it never waits for its writer.
         let found = try db.transaction(writing: false) { try installedVersion(db) }
         if found > version { throw StoreError.newerSchema(found: found, supported: version) }
