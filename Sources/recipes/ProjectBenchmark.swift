@@ -60,6 +60,17 @@ struct BenchmarkLog {
     /// Raw consumption of the topic, records/s.
     let rawRate: Double
 
+    /// Consumes the whole topic with a plain consumer; prints and returns records/s.
+    @discardableResult
+    static func measureRaw(topic: String, config: KafkaConfig, records: Int) throws -> Double {
+        let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
+        let consumed = try consumeRaw(topic: topic, config: config, records: records)
+        let seconds = (ContinuousClock.now - start).seconds
+        say(String(format: "  raw consumption      %10.0f records/s  (%d records, %.2f s, %.2f CPU s)",
+                   Double(consumed) / seconds, consumed, seconds, processCPUSeconds() - startCPU))
+        return Double(consumed) / seconds
+    }
+
     static func publish(_ args: ParsedArguments, benchmark: String) async throws -> BenchmarkLog {
         let commands = try args.int("commands", in: 1...10_000_000)!
         let recipes = try args.int("recipes", in: 1...1_000_000)!
@@ -72,13 +83,8 @@ struct BenchmarkLog {
         say("bench \(benchmark): \(commands) commands over \(recipes) recipes, \(partitions) partitions")
         let (bytes, recipe) = try await publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
         say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))
-        let (rawStart, rawCPU) = (ContinuousClock.now, processCPUSeconds())
-        let consumed = try consumeRaw(topic: topic, config: config, records: commands)
-        let rawSeconds = (ContinuousClock.now - rawStart).seconds
-        say(String(format: "  raw consumption      %10.0f records/s  (%d records, %.2f s, %.2f CPU s)",
-                   Double(consumed) / rawSeconds, consumed, rawSeconds, processCPUSeconds() - rawCPU))
-        return BenchmarkLog(kafka: kafka, config: config, topic: topic, commands: commands, recipe: recipe,
-                            rawRate: Double(consumed) / rawSeconds)
+        let rawRate = try measureRaw(topic: topic, config: config, records: commands)
+        return BenchmarkLog(kafka: kafka, config: config, topic: topic, commands: commands, recipe: recipe, rawRate: rawRate)
     }
 
     /// Generates the mix in chunks and appends it, so the whole log never sits in memory.

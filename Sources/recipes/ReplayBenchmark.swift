@@ -7,8 +7,10 @@ enum ReplayBenchmark {
     static let spec = CommandSpec(
         name: "recipes bench replay",
         summary: "Replay a topic of recipe commands into a fresh store, next to raw consumption of the same topic, and time `audit history` of one recipe.",
-        usage: "recipes bench replay [--commands N] [--recipes R] [--partitions P] [--into FILE]",
+        usage: "recipes bench replay [--commands N] [--recipes R] [--partitions P] [--rounds R] [--into FILE]",
         options: BenchmarkLog.options + [
+            .value("rounds", "R", "Replays, each into a fresh store after raw consumption of the topic; the best of each is compared.",
+                   default: "3"),
             .value("into", "FILE", "Store to create (deleted first).", default: "/tmp/recipes-bench-replay.db"),
         ])
 
@@ -16,18 +18,29 @@ enum ReplayBenchmark {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let path = args.string("into")!
-        removeStore(path)
+        let rounds = try args.int("rounds", in: 1...100)!
         let log = try await BenchmarkLog.publish(args, benchmark: "replay")
         let (config, topic, recipe) = (log.config, log.topic, log.recipe)
 
-        // What `recipes replay --into` runs.
-        let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
-        // Timed until the projector has closed the store, as `recipes replay` waits for that.
-        let totals = try { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true).catchUp(timeout: nil) }()
-        let seconds = (ContinuousClock.now - start).seconds
-        let rate = Double(totals.records) / seconds
-        say(String(format: "  replay               %10.0f records/s  (%d records in %.2f s, %.2f CPU s) = %.1f%% of raw consumption",
-                   rate, totals.records, seconds, processCPUSeconds() - startCPU, 100 * rate / log.rawRate))
+        // Rounds, as the other benchmarks: on a shared machine a single run measures the neighbours too.
+        var best = (raw: log.rawRate, replay: 0.0)
+        for round in 1...rounds {
+            if round > 1 {
+                best.raw = max(best.raw, try BenchmarkLog.measureRaw(topic: topic, config: config, records: log.commands))
+            }
+            // What `recipes replay --into` runs, timed until the projector has closed
+            // the store, as `recipes replay` waits for that.
+            removeStore(path)
+            let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
+            let totals = try { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true).catchUp(timeout: nil) }()
+            let seconds = (ContinuousClock.now - start).seconds
+            let rate = Double(totals.records) / seconds
+            best.replay = max(best.replay, rate)
+            say(String(format: "  replay               %10.0f records/s  (%d records in %.2f s, %.2f CPU s)",
+                       rate, totals.records, seconds, processCPUSeconds() - startCPU))
+        }
+        say(String(format: "  best of %d: replay %.0f records/s = %.1f%% of raw consumption (%.0f records/s)",
+                   rounds, best.replay, 100 * best.replay / best.raw, best.raw))
 
         // What `recipes audit history` runs: one partition read and folded.
         let historyStart = ContinuousClock.now
