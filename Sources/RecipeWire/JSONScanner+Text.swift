@@ -28,7 +28,16 @@ extension JSONScanner {
 
     static func same(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for index in 0..<lhs.count where lhs[index] != rhs[index] { return false }
+        var index = 0
+        while index &+ 8 <= lhs.count {
+            guard lhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                == rhs.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
+            index &+= 8
+        }
+        while index < lhs.count {
+            guard lhs[index] == rhs[index] else { return false }
+            index &+= 1
+        }
         return true
     }
 

@@ -205,6 +205,11 @@ struct JSONScanner {
         var escaped = false
         let count = bytes.count
         while offset < count {
+            // Eight bytes at a time while all are plain ASCII (ids, names, times).
+            if offset &+ 8 <= count, !ByteWord(bytes, at: offset).hasQuoteBackslashControlOrNonASCII {
+                offset &+= 8
+                continue
+            }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 let token = JSONToken(kind: .string, start: start, end: offset, flag: escaped)

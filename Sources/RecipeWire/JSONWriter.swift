@@ -140,33 +140,3 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: text.reversed().starts(with: ".0".utf8.reversed()) ? text.dropLast(2) : text[...])
     }
 }
-
-/// Eight bytes of a string, tested together for the bytes `JSONWriter.string`
-/// escapes. The test is exact when it says no; a yes may come from a byte
-/// after a special one, so the writer then looks at the bytes one by one.
-private struct ByteWord {
-    private let word: UInt64
-
-    init(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
-        word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-    }
-
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// High bit of each byte that is below `limit` (at most 0x80), or above such a byte.
-    private func below(_ limit: UInt8) -> UInt64 {
-        (word &- Self.ones &* UInt64(limit)) & ~word & Self.highBits
-    }
-
-    private func equal(_ byte: UInt8) -> UInt64 {
-        ByteWord(word ^ (Self.ones &* UInt64(byte))).below(1)
-    }
-
-    private init(_ word: UInt64) { self.word = word }
-
-    /// Whether one of the bytes is `"`, `\` or a control character (below 0x20).
-    var hasQuoteBackslashOrControl: Bool {
-        (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) != 0
-    }
-}

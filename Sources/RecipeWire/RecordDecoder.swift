@@ -127,7 +127,9 @@ public struct RecordDecoder: Sendable {
             throw WireError(.keyMismatch, "The record has no key; it must equal subject \(quoted(recipeID)), the recipe id.",
                             field: "subject")
         case .present(let key):
-            guard recipeID.utf8.elementsEqual(key) else {
+            // Compared in place: the generic comparison of a UTF-8 view took a tenth of decoding.
+            let same = recipeID.utf8.withContiguousStorageIfAvailable { JSONScanner.same(UnsafeRawBufferPointer($0), key) }
+            guard same ?? recipeID.utf8.elementsEqual(key) else {
                 throw WireError(.keyMismatch,
                                 "subject \(quoted(recipeID)) differs from the record key \(quoted(String(decoding: key, as: UTF8.self))).",
                                 field: "subject")

@@ -1,0 +1,35 @@
+/// Eight bytes of a string, tested together for the bytes that `JSONWriter`
+/// escapes and `JSONScanner` must look at one by one. A test is exact when it
+/// says no; a yes may come from a byte after a special one, so the caller then
+/// looks at the bytes one by one.
+struct ByteWord {
+    private let word: UInt64
+
+    init(_ buffer: UnsafeRawBufferPointer, at offset: Int) {
+        word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// High bit of each byte that is below `limit` (at most 0x80), or above such a byte.
+    private func below(_ limit: UInt8) -> UInt64 {
+        (word &- Self.ones &* UInt64(limit)) & ~word & Self.highBits
+    }
+
+    private func equal(_ byte: UInt8) -> UInt64 {
+        ByteWord(word ^ (Self.ones &* UInt64(byte))).below(1)
+    }
+
+    private init(_ word: UInt64) { self.word = word }
+
+    /// Whether one of the bytes is `"`, `\` or a control character (below 0x20).
+    var hasQuoteBackslashOrControl: Bool {
+        (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) != 0
+    }
+
+    /// Whether one of the bytes is `"`, `\`, a control character or not ASCII.
+    var hasQuoteBackslashControlOrNonASCII: Bool {
+        (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\")) | (word & Self.highBits)) != 0
+    }
+}
