@@ -28,8 +28,11 @@ struct ByteWord {
         (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) != 0
     }
 
-    /// Whether one of the bytes is `"`, `\`, a control character or not ASCII.
-    var hasQuoteBackslashControlOrNonASCII: Bool {
-        (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\")) | (word & Self.highBits)) != 0
+    /// How many bytes come before the first `"`, `\`, control character or
+    /// non-ASCII byte: 8 when there is none. Exact, since the test is exact up
+    /// to the first such byte (the loaded word is little-endian).
+    var plainASCIIPrefix: Int {
+        let special = below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\")) | (word & Self.highBits)
+        return special.trailingZeroBitCount >> 3
     }
 }

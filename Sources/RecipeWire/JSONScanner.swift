@@ -205,10 +205,12 @@ struct JSONScanner {
         var escaped = false
         let count = bytes.count
         while offset < count {
-            // Eight bytes at a time while all are plain ASCII (ids, names, times).
-            if offset &+ 8 <= count, !ByteWord(bytes, at: offset).hasQuoteBackslashControlOrNonASCII {
-                offset &+= 8
-                continue
+            // Eight bytes at a time while all are plain ASCII (ids, names, times),
+            // then straight to the first byte that is not.
+            if offset &+ 8 <= count {
+                let plain = ByteWord(bytes, at: offset).plainASCIIPrefix
+                offset &+= plain
+                if plain == 8 { continue }
             }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {

@@ -125,7 +125,7 @@ struct JSONPartsTests {
         #expect(WireTestSupport.text(writer.bytes) == #""a\"b\\c/d\u0000\b\t\n\f\r\u001f"# + "\u{7F}é🍰\u{2028}\"")
     }
 
-    /// Strings are written eight bytes at a time until a byte needs a look of
+    /// Strings are written and scanned eight bytes at a time until a byte needs a look of
     /// its own: put each kind of such byte at every position of strings around
     /// that width, compare with escaping one character at a time, and read it back.
     @Test func specialCharactersAreHandledAtEveryPosition() throws {
