@@ -23,9 +23,11 @@ struct ByteWord {
 
     private init(_ word: UInt64) { self.word = word }
 
-    /// Whether one of the bytes is `"`, `\` or a control character (below 0x20).
-    var hasQuoteBackslashOrControl: Bool {
-        (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) != 0
+    /// How many bytes come before the first `"`, `\` or control character
+    /// (below 0x20): 8 when there is none. Exact, since the test is exact up to
+    /// the first such byte (the loaded word is little-endian).
+    var unescapedPrefix: Int {
+        (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))).trailingZeroBitCount >> 3
     }
 
     /// How many bytes come before the first `"`, `\`, control character or

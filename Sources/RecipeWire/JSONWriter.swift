@@ -62,11 +62,12 @@ public struct JSONWriter: Sendable {
         var runStart = 0
         var index = 0
         while index < count {
-            // Eight bytes at a time while none of them needs an escape (the usual case).
-            if index &+ 8 <= count,
-               !ByteWord(UnsafeRawBufferPointer(utf8), at: index).hasQuoteBackslashOrControl {
-                index &+= 8
-                continue
+            // Eight bytes at a time while none of them needs an escape (the usual case),
+            // then straight to the first that does.
+            if index &+ 8 <= count {
+                let plain = ByteWord(UnsafeRawBufferPointer(utf8), at: index).unescapedPrefix
+                index &+= plain
+                if plain == 8 { continue }
             }
             let byte = utf8[index]
             index &+= 1
