@@ -24,7 +24,7 @@ public enum StoreVerifier {
         try StoreComparison.snapshot(of: live, into: snapshot)
         let positions = try ReadModel(path: snapshot).positions()
         let projector = try Projector(storePath: replay, kafka: kafka, topic: topic, exclusive: true)
-        try projector.catchUp(to: .positions(positions), timeout: nil, progress: progress)
+        _ = try projector.catchUp(to: .positions(positions), timeout: nil, progress: progress)
         return Report(positions: positions, differences: try StoreComparison.differences(live: snapshot, replay: replay))
     }
 }

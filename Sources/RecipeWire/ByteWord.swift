@@ -1,7 +1,7 @@
 /// Eight bytes of a string, tested together for the bytes that `JSONWriter`
-/// escapes and `JSONScanner` must look at one by one. A test is exact when it
-/// says no; a yes may come from a byte after a special one, so the caller then
-/// looks at the bytes one by one.
+/// escapes and `JSONScanner` must look at one by one. The tests flag every
+/// such byte, and may also flag bytes after one (a borrow carries upwards),
+/// never before: so the first flag is exact, and that is all the callers read.
 struct ByteWord {
     private let word: UInt64
 
@@ -23,18 +23,15 @@ struct ByteWord {
 
     private init(_ word: UInt64) { self.word = word }
 
-    /// How many bytes come before the first `"`, `\` or control character
-    /// (below 0x20): 8 when there is none. Exact, since the test is exact up to
-    /// the first such byte (the loaded word is little-endian).
-    var unescapedPrefix: Int {
-        (below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))).trailingZeroBitCount >> 3
+    /// Flags of the bytes a JSON string must escape: `"`, `\` and control characters.
+    private var needsEscape: UInt64 {
+        below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))
     }
 
-    /// How many bytes come before the first `"`, `\`, control character or
-    /// non-ASCII byte: 8 when there is none. Exact, since the test is exact up
-    /// to the first such byte (the loaded word is little-endian).
-    var plainASCIIPrefix: Int {
-        let special = below(0x20) | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\")) | (word & Self.highBits)
-        return special.trailingZeroBitCount >> 3
-    }
+    /// How many bytes come before the first one that needs an escape: 8 when
+    /// none does (the word is little-endian, so the lowest flag is the first byte).
+    var unescapedPrefix: Int { needsEscape.trailingZeroBitCount >> 3 }
+
+    /// How many bytes come before the first one that needs an escape or is not ASCII: 8 when none.
+    var plainASCIIPrefix: Int { (needsEscape | (word & Self.highBits)).trailingZeroBitCount >> 3 }
 }

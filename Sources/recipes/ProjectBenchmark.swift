@@ -61,7 +61,6 @@ struct BenchmarkLog {
     let rawRate: Double
 
     /// Consumes the whole topic with a plain consumer; prints and returns records/s.
-    @discardableResult
     static func measureRaw(topic: String, config: KafkaConfig, records: Int) throws -> Double {
         let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
         let consumed = try consumeRaw(topic: topic, config: config, records: records)
