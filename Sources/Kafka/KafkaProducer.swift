@@ -351,10 +351,3 @@ func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -
     return bytes.withUnsafeBytes { body($0) }
 }
 
-extension Duration {
-    /// Whole milliseconds, clamped to what librdkafka's `int` timeouts take.
-    var milliseconds: Int32 {
-        let ms = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-        return Int32(clamping: ms)
-    }
-}

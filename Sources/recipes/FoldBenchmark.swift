@@ -1,3 +1,4 @@
+import Kafka
 import RecipeDomain
 
 // MARK: - Fold benchmark
@@ -46,7 +47,7 @@ enum FoldBenchmark {
         // Freeing the states is not folding: keep them until the clock is read.
         withExtendedLifetime(states) {}
 
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.seconds
         return FoldBenchmarkResult(
             commands: log.count,
             seconds: seconds,

@@ -93,10 +93,10 @@ enum HTTPBenchmark {
                   let position = receipt["position"] as? String else {
                 throw UsageError("append failed: \(posted.status) \(String(decoding: posted.body, as: UTF8.self))")
             }
-            appended.append(HTTPBenchmark.seconds(ContinuousClock.now - start))
+            appended.append((ContinuousClock.now - start).seconds)
             let read = try client.request("GET", "/v1/recipes/\(id)/draft?after=\(position)")
             guard read.status == 200 else { throw UsageError("read failed: \(read.status)") }
-            visible.append(HTTPBenchmark.seconds(ContinuousClock.now - start))
+            visible.append((ContinuousClock.now - start).seconds)
         }
         visible.sort()
         appended.sort()
@@ -156,7 +156,7 @@ enum HTTPBenchmark {
                     while ContinuousClock.now < deadline {
                         let begin = ContinuousClock.now
                         do { try operation(index) } catch { break }
-                        latencies.append(HTTPBenchmark.seconds(ContinuousClock.now - begin))
+                        latencies.append((ContinuousClock.now - begin).seconds)
                         index += 1
                     }
                 }
@@ -166,7 +166,7 @@ enum HTTPBenchmark {
         }
         group.wait()
         let latencies = results.all.sorted()
-        return Measure(requests: latencies.count, elapsed: HTTPBenchmark.seconds(ContinuousClock.now - start), latencies: latencies)
+        return Measure(requests: latencies.count, elapsed: (ContinuousClock.now - start).seconds, latencies: latencies)
     }
 
     final class ResultsBox: @unchecked Sendable {
@@ -174,10 +174,6 @@ enum HTTPBenchmark {
         private var latencies: [Double] = []
         func add(_ more: [Double]) { lock.withLock { latencies += more } }
         var all: [Double] { lock.withLock { latencies } }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func percentile(_ sorted: [Double], _ p: Double) -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import Kafka
 import RecipeDomain
 import RecipeWire
 
@@ -155,7 +156,6 @@ enum WireBenchmark {
     }
 
     private static func secondsSince(_ start: ContinuousClock.Instant) -> Double {
-        let elapsed = start.duration(to: .now).components
-        return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+        start.duration(to: .now).seconds
     }
 }

@@ -97,7 +97,7 @@ public final class RecipeAPI: HTTPHandler {
         }
         let elapsed = ContinuousClock.now - start
         metrics.recordRequest(route: pattern, method: request.method, status: response.status,
-                              seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                              seconds: elapsed.seconds)
         return response
     }
 

@@ -143,7 +143,7 @@ public final class RecipeService: Sendable {
         stop.set()
         let stopped = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let done = projectorDone
-            let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Int(timeout.milliseconds)
             Thread.detachNewThread {
                 continuation.resume(returning: done.wait(timeout: .now() + .milliseconds(milliseconds)) == .success)
             }

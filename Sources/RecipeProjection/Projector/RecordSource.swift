@@ -49,7 +49,7 @@ final class RecordSource: @unchecked Sendable {
             return records.isEmpty ? nil : Chunk(readings: read(records), backlog: records.count == pollSize)
         }
         return try condition.withLock {
-            let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18)
+            let deadline = Date(timeIntervalSinceNow: timeout.seconds)
             while chunks.isEmpty, failure == nil, condition.wait(until: deadline) {}
             if let failure { throw failure }
             guard !chunks.isEmpty else { return nil }
