@@ -5,9 +5,9 @@ import Synchronization
 /// Reads records from Kafka, either from partitions the caller assigns with
 /// offsets it chose, or as a member of a consumer group.
 ///
-/// Offsets are never committed to Kafka unless the caller calls `commit`:
-/// the intended use is to store the next offset with one's own results and
-/// to start from it (`assign(topic:from:)`, or `KafkaRebalanceHandler.onAssign`).
+/// Offsets are never committed to Kafka: the intended use is to store the
+/// next offset with one's own results and to start from it
+/// (`assign(topic:from:)`, or `KafkaRebalanceHandler.onAssign`).
 ///
 /// ```swift
 /// let consumer = try KafkaConsumer(config: config)
@@ -126,7 +126,13 @@ public final class KafkaConsumer: Sendable {
             defer { buffer.deallocate() }
             // rd_kafka_consume_batch_queue waits its whole timeout unless the batch fills:
             // wait for the first record alone, then take what else is queued without waiting.
-            guard let first = rd_kafka_consumer_poll(client.handle, timeout.milliseconds) else { return [] }
+            let first = rd_kafka_consumer_poll(client.handle, timeout.milliseconds)
+            // A rebalance callback ran inside that poll and could not apply its assignment.
+            if let failure = client.context.rebalanceFailure.withLock({ $0.take() }) {
+                if let first { rd_kafka_message_destroy(first) }
+                throw failure
+            }
+            guard let first else { return [] }
             buffer[0] = first
             var count = 1
             if maxRecords > 1 {
@@ -241,17 +247,6 @@ public final class KafkaConsumer: Sendable {
         try client.partitions(of: topic, timeoutMs: timeout.milliseconds)
     }
 
-    /// Commits next offsets to the group coordinator. Nothing calls this
-    /// implicitly: only for callers that want Kafka to track their progress.
-    public func commit(_ nextOffsets: [KafkaTopicPartition: Int64]) throws {
-        let list = RDKafkaTopicPartitionList.make(nextOffsets.map { ($0.key, $0.value) })
-        defer { rd_kafka_topic_partition_list_destroy(list) }
-        let err = rd_kafka_commit(client.handle, list, 0)
-        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw KafkaError.rdKafka(.consumerFailed, "commit \(nextOffsets)", err)
-        }
-    }
-
     // MARK: - Closing
 
     /// Leaves the group (the revoke callback runs here) and releases librdkafka.
@@ -296,16 +291,31 @@ private func rebalanceCallback(_ rk: OpaquePointer?, _ err: rd_kafka_resp_err_t,
             partitions.pointee.elems[index].offset = offsets[tp]?.rdKafkaValue ?? Int64(RD_KAFKA_OFFSET_INVALID)
         }
         if cooperative {
-            if let error = rd_kafka_incremental_assign(rk, partitions) { rd_kafka_error_destroy(error) }
+            context.noteRebalance(rd_kafka_incremental_assign(rk, partitions), "assign \(topicPartitions)")
         } else {
-            rd_kafka_assign(rk, partitions)
+            context.noteRebalance(rd_kafka_assign(rk, partitions), "assign \(topicPartitions)")
         }
     } else {
         handler?.onRevoke(topicPartitions)
         if cooperative {
-            if let error = rd_kafka_incremental_unassign(rk, partitions) { rd_kafka_error_destroy(error) }
+            context.noteRebalance(rd_kafka_incremental_unassign(rk, partitions), "unassign \(topicPartitions)")
         } else {
-            rd_kafka_assign(rk, nil)
+            context.noteRebalance(rd_kafka_assign(rk, nil), "unassign \(topicPartitions)")
         }
+    }
+}
+
+extension ClientContext {
+    /// Keeps a failed (un)assignment for the `poll` that ran the callback to throw:
+    /// a consumer that silently reads nothing, or the wrong partitions, is worse than one that stops.
+    fileprivate func noteRebalance(_ error: OpaquePointer?, _ what: String) {
+        guard let error else { return }
+        defer { rd_kafka_error_destroy(error) }
+        noteRebalance(rd_kafka_error_code(error), what)
+    }
+
+    fileprivate func noteRebalance(_ err: rd_kafka_resp_err_t, _ what: String) {
+        guard err != RD_KAFKA_RESP_ERR_NO_ERROR else { return }
+        rebalanceFailure.withLock { $0 = $0 ?? KafkaError.rdKafka(.consumerFailed, "rebalance: \(what)", err) }
     }
 }

@@ -51,8 +51,11 @@ public final class KafkaProducer: Sendable {
         pollThread = RDKafkaPollThread(client: client, name: "kafka-producer-poll")
     }
 
+    /// A producer released without `shutdown` does not wait: records still
+    /// outstanding fail at once (their pending batches are told), since a
+    /// deinit that blocks for seconds stalls whatever thread dropped the last reference.
     deinit {
-        close(timeout: .seconds(10))
+        close(timeout: .zero)
     }
 
     // MARK: - Sending

@@ -36,9 +36,7 @@ public struct AuditRecord: Sendable {
         switch reading.content {
         case .rejected(let rejection):
             let entry = reading.entry
-            if rejection.code != .wrongPartition, let id = entry.recipeID {
-                recipes[id]?.noteRejection(rejection, entry: entry)
-            }
+            if let id = reading.marksDraftOf { recipes[id]?.noteRejection(rejection, entry: entry) }
             return AuditRecord(record, entry: entry, envelope: nil, unreadable: rejection)
         case .command(let decoded):
             var entry = reading.entry
@@ -66,7 +64,7 @@ public struct AuditRecord: Sendable {
         writer.key("type")
         writer.string(entry.type)
         writer.key("outcome")
-        writer.string(entry.outcome)
+        writer.string(entry.outcome.rawValue)
         if let code = entry.reasonCode {
             writer.key("reason")
             writer.key("code", first: true)

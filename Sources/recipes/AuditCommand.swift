@@ -58,7 +58,7 @@ enum AuditCommand {
         }
         printTable(["POSITION", "LOG TIME", "ACTOR", "TYPE", "OUTCOME", "REASON", "DATA"], trail.records.map { record in
             let entry = record.entry
-            return [record.position, entry.logTime.map(rfc3339) ?? "", entry.actor ?? "", entry.type, entry.outcome,
+            return [record.position, entry.logTime.map(rfc3339) ?? "", entry.actor ?? "", entry.type, entry.outcome.rawValue,
                     entry.reasonCode.map { "\($0): \(entry.reasonMessage ?? "")" } ?? "", record.dataJSON ?? ""]
         })
     }

@@ -115,10 +115,10 @@ struct AuditTests {
             let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let (partition, offset) = (try #require(record["partition"] as? Int), try #require(record["offset"] as? Int))
             let projected = try #require(try readModel.outcome(partition: Int32(partition), offset: Int64(offset)))
-            #expect(record["outcome"] as? String == projected.outcome, "\(line)")
+            #expect(record["outcome"] as? String == projected.outcome.rawValue, "\(line)")
             #expect((record["reason"] as? [String: Any])?["code"] as? String == projected.reason?.code, "\(line)")
             #expect(record["revision"] as? Int == projected.revision, "\(line)")
-            outcomes[projected.outcome, default: 0] += 1
+            outcomes[projected.outcome.rawValue, default: 0] += 1
         }
         #expect(outcomes.keys.sorted() == ["accepted", "duplicate", "rejected"], "the stream exercises every outcome")
 

@@ -47,7 +47,7 @@ struct PoisonTests {
         #expect(summary.rejected == 4)
         #expect(try model.detail(id).ingredients.map(\.name) == ["Leek", "Salt"])
         let outcomes = try model.history(id).items.map(\.outcome)
-        #expect(outcomes == ["accepted", "rejected", "rejected", "rejected", "rejected", "accepted", "accepted", "accepted"])
+        #expect(outcomes == [.accepted, .rejected, .rejected, .rejected, .rejected, .accepted, .accepted, .accepted])
     }
 
     @Test("a record on a partition its key does not hash to is rejected as wrongPartition")

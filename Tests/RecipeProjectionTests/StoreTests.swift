@@ -32,10 +32,10 @@ struct StoreTests {
         let history = try fixture.readModel().history(id).items
         #expect(history.map(\.position) == ["1:0", "1:1"])
         #expect(history.map(\.commandId) == ["c-1", "c-2"])
-        #expect(history.map(\.outcome) == ["accepted", "rejected"])
+        #expect(history.map(\.outcome) == [.accepted, .rejected])
         #expect(history[1].reason == ReasonView(code: "notSavable", message: "A recipe needs a title."))
         #expect(history[1].time == RFC3339.string(Timestamp(millisecondsSinceEpoch: 1_796_000_001_000)))
-        #expect(try fixture.readModel().outcome(partition: 1, offset: 1)?.outcome == "rejected")
+        #expect(try fixture.readModel().outcome(partition: 1, offset: 1)?.outcome == .rejected)
     }
 
     @Test("the checkpoint thread copies the log into the store as commits go, so the log stays short")

@@ -99,9 +99,9 @@ struct StoryTests {
         #expect(throws: QueryError.deleted(id)) { try model.detail(id) }
         let history = try model.history(id).items
         #expect(history.count == recipe.count + 3)
-        #expect(history.last?.outcome == "rejected")
+        #expect(history.last?.outcome == .rejected)
         #expect(history.last?.reason?.code == "deleted")
-        #expect(history.dropLast().allSatisfy { $0.outcome == "accepted" })
+        #expect(history.dropLast().allSatisfy { $0.outcome == .accepted })
     }
 
     @Test("the same records appended twice change nothing the second time")
@@ -120,7 +120,7 @@ struct StoryTests {
         #expect(summary.duplicates == envelopes.count)
         #expect(summary.accepted == 0)
         #expect(try fixture.readModel().detail(id) == before)
-        #expect(try fixture.readModel().history(id).items.filter { $0.outcome == "duplicate" }.count == envelopes.count)
+        #expect(try fixture.readModel().history(id).items.filter { $0.outcome == .duplicate }.count == envelopes.count)
     }
 
     @Test("list pagination is stable and complete")

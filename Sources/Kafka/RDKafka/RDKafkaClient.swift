@@ -130,6 +130,8 @@ final class ClientContext: Sendable {
     let lastError = Mutex<String?>(nil)
     /// Set by a consumer that subscribes; read by the rebalance callback.
     let rebalanceHandler = Mutex<KafkaRebalanceHandler?>(nil)
+    /// An assignment the rebalance callback could not apply, thrown by the next `poll`.
+    let rebalanceFailure = Mutex<KafkaError?>(nil)
 
     init(bootstrapServers: String) { self.bootstrapServers = bootstrapServers }
 

@@ -211,7 +211,7 @@ public final class RecipeAPI: HTTPHandler {
         public var partition: Int32
         public var offset: Int64
         public var position: String
-        public var outcome: String?
+        public var outcome: RecordOutcome?
         public var revision: Int?
         public var reason: ReasonView?
     }
@@ -236,7 +236,7 @@ public final class RecipeAPI: HTTPHandler {
             if let item = try readModel.outcome(partition: receipt.partition, offset: receipt.offset) {
                 receipt.outcome = item.outcome
                 receipt.revision = item.revision
-                receipt.reason = item.outcome == "rejected" ? item.reason : nil
+                receipt.reason = item.outcome == .rejected ? item.reason : nil
                 return .json(receipt, status: 200)
             }
             // Not projected in time: the command is in the log all the same.

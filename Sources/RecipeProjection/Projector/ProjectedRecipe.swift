@@ -62,6 +62,16 @@ public struct ProjectedRecipe: Sendable {
     }
 }
 
+/// What the fold made of one record: the history's `outcome`.
+public enum RecordOutcome: String, Sendable, Codable, CaseIterable {
+    /// Applied to its recipe.
+    case accepted
+    /// Not applied: its reason says why (a rule, or a record that cannot be read).
+    case rejected
+    /// A command id the recipe had already applied: no second effect.
+    case duplicate
+}
+
 /// One record as the history read model and the audit tools show it.
 public struct HistoryEntry: Sendable, Equatable {
     public var partition: Int32
@@ -74,8 +84,7 @@ public struct HistoryEntry: Sendable, Equatable {
     public var actor: String?
     /// The command's name (`TitleChanged`), or "unknown" when it did not decode.
     public var type: String
-    /// "accepted", "duplicate" or "rejected".
-    public var outcome: String
+    public var outcome: RecordOutcome
     public var reasonCode: String?
     public var reasonMessage: String?
     /// The recipe's revision after the record.
@@ -84,7 +93,7 @@ public struct HistoryEntry: Sendable, Equatable {
     public var logTime: Int64?
 
     mutating func reject(_ rejection: Rejection) {
-        outcome = "rejected"
+        outcome = .rejected
         reasonCode = rejection.code.rawValue
         reasonMessage = rejection.message
     }

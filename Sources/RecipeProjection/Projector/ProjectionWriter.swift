@@ -130,8 +130,7 @@ final class ProjectionWriter {
         case .rejected(let rejection):
             let entry = reading.entry
             // A record that breaks the schema is still the last word on an open draft.
-            if rejection.code != .wrongPartition, let recipeID = entry.recipeID,
-               let cached = try cached(recipeID, for: &batch, creating: false) {
+            if let recipeID = reading.marksDraftOf, let cached = try cached(recipeID, for: &batch, creating: false) {
                 cached.projected.noteRejection(rejection, entry: entry)
                 cached.record(entry, strays: &batch.strayHistory)
             } else {
@@ -305,8 +304,21 @@ extension Dictionary where Key == HistoryChunk.Key, Value == HistoryChunk {
 }
 
 /// One recipe's history entries in one partition in one batch: a row of
-/// `history_chunks`, its entries a JSON array in offset order.
+/// `history_chunks`, its entries a JSON array in offset order, each entry an
+/// array of `members`. The one place that knows that layout: the `history`
+/// view and the queries read the entries through `members`.
 struct HistoryChunk: Sendable {
+    /// The members of an entry, in the order `append` writes them, named as the
+    /// `history` view's columns. Changing them takes a store migration that
+    /// rewrites the chunks and the view.
+    static let members = ["offset", "command_id", "time", "actor", "type", "outcome", "reason_code", "reason_message", "revision"]
+
+    /// SQL for an entry's member: `entry.value ->> index`, where `entry` is a row of `json_each(entries)`.
+    static func member(_ name: String, of entry: String = "e") -> String {
+        guard let index = members.firstIndex(of: name) else { preconditionFailure("no history member \(name)") }
+        return "\(entry).value ->> \(index)"
+    }
+
     struct Key: Hashable, Sendable {
         var recipeID: String?
         var partition: Int32
@@ -345,7 +357,7 @@ struct HistoryChunk: Sendable {
         writer.raw(",")
         writer.string(entry.type)
         writer.raw(",")
-        writer.string(entry.outcome)
+        writer.string(entry.outcome.rawValue)
         writer.raw(",")
         optional(entry.reasonCode)
         writer.raw(",")

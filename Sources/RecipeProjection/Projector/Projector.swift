@@ -111,7 +111,10 @@ public final class Projector: Sendable {
         try start(partitions)
         let pipeline = try makePipeline()
         let source = makeSource(partitionCount: partitions.count)
-        defer { source.stop() }
+        defer {
+            source.stop()
+            consumer.close()
+        }
         var lastReport = ContinuousClock.now
         while !stop.isSet {
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
@@ -126,8 +129,6 @@ public final class Projector: Sendable {
         }
         try pipeline.finish()
         progress(try report(pipeline, partitions: partitions))
-        source.stop()
-        consumer.close()
     }
 
     /// Applies the log up to `end` and returns once every partition's stored
@@ -230,6 +231,9 @@ public final class Projector: Sendable {
             try consumer.subscribe(topics: [topic], rebalance: KafkaRebalanceHandler(
                 onAssign: { assigned in
                     // Another member may have moved these partitions on: start from the store, forget the cache.
+                    // A store that cannot be read here starts them from the beginning, which is safe: every
+                    // batch reads the positions again under the write lock and skips what is applied, and
+                    // if the store cannot be read there either, that batch throws and stops the projector.
                     let positions: [Int32: Int64] = (try? writer.withLock { box in
                         box.writer.dropCache()
                         return try box.writer.storedPositions()

@@ -27,13 +27,23 @@ public struct RecordJudge: Sendable {
             /// A command to fold into `entry.recipeID`'s recipe (see `apply`).
             case command(DecodedRecord)
         }
+
+        /// The recipe whose open draft this record marks as rejected: the one a
+        /// rejected record names, unless it sits in another partition than that
+        /// recipe's. Such a record is not ordered with the recipe's own records,
+        /// so where it fell among them would depend on how the partitions were
+        /// interleaved: marking the draft would let two replicas disagree.
+        public var marksDraftOf: String? {
+            guard case .rejected(let rejection) = content, rejection.code != .wrongPartition else { return nil }
+            return entry.recipeID
+        }
     }
 
     /// The first half of judging a record: everything that does not need the recipe's state.
     public func read(_ record: KafkaConsumerRecord) -> Reading {
         // The key as text only where it is the answer: a decoded record names its recipe itself.
         var entry = HistoryEntry(partition: record.partition, offset: record.offset, recipeID: nil,
-                                 type: "unknown", outcome: "rejected", logTime: record.timestamp)
+                                 type: "unknown", outcome: .rejected, logTime: record.timestamp)
         if let rawKey = record.key {
             let expected = KafkaPartitioner.partition(forKey: rawKey, partitionCount: partitionCount)
             if expected != record.partition {
@@ -67,8 +77,8 @@ public struct RecordJudge: Sendable {
     public static func apply(_ envelope: CommandEnvelope, to recipe: inout Recipe, entry: inout HistoryEntry) -> RecipeDecision {
         let decision = recipe.apply(envelope)
         switch decision {
-        case .accepted: entry.outcome = "accepted"
-        case .duplicate: entry.outcome = "duplicate"
+        case .accepted: entry.outcome = .accepted
+        case .duplicate: entry.outcome = .duplicate
         case .rejected(let rejection): entry.reject(rejection)
         }
         entry.revision = recipe.revision

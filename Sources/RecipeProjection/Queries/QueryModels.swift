@@ -98,8 +98,7 @@ public struct HistoryItem: Codable, Sendable, Equatable {
     public var actor: String?
     public var type: String
     public var commandId: String?
-    /// "accepted", "rejected" or "duplicate".
-    public var outcome: String
+    public var outcome: RecordOutcome
     public var reason: ReasonView?
     /// The recipe's revision after the record.
     public var revision: Int?

@@ -157,13 +157,8 @@ public final class ReadModel: @unchecked Sendable {
     public func history(_ id: String) throws -> RecipeHistory {
         try read {
             let items = try db.statement("""
-                SELECT partition, offset, time, actor, type, command_id, outcome, reason_code, reason_message, revision
-                FROM history WHERE recipe_id = ? ORDER BY offset
-                """).bind(.text(id)).rows { row in
-                    HistoryItem(position: "\(row.int(0)):\(row.int64(1))", time: row.isNull(2) ? nil : Self.time(row.int64(2)),
-                                actor: row.optionalText(3), type: row.text(4), commandId: row.optionalText(5),
-                                outcome: row.text(6), reason: Self.reason(row, 7), revision: row.optionalInt(9))
-                }
+                SELECT \(Self.historyColumns.joined(separator: ", ")) FROM history WHERE recipe_id = ? ORDER BY offset
+                """).bind(.text(id)).rows { try Self.historyItem($0) }
             if items.isEmpty { throw QueryError.notFound(id) }
             return RecipeHistory(items: items)
         }
@@ -174,17 +169,28 @@ public final class ReadModel: @unchecked Sendable {
     /// (the outcome of an append).
     public func outcome(partition: Int32, offset: Int64) throws -> HistoryItem? {
         try read {
+            // The chunks' own columns and indexes, not the view: the view cannot use them.
+            let columns = Self.historyColumns.map { $0 == "partition" ? "c.partition" : HistoryChunk.member($0) }
             let row = try db.statement("""
-                SELECT c.partition, e.value ->> 0, e.value ->> 2, e.value ->> 3, e.value ->> 4, e.value ->> 1,
-                       e.value ->> 5, e.value ->> 6, e.value ->> 7, e.value ->> 8
-                FROM history_chunks c, json_each(c.entries) e
-                WHERE c.partition = ?1 AND c.last_offset >= ?2 AND c.first_offset <= ?2 AND e.value ->> 0 = ?2
+                SELECT \(columns.joined(separator: ", ")) FROM history_chunks c, json_each(c.entries) e
+                WHERE c.partition = ?1 AND c.last_offset >= ?2 AND c.first_offset <= ?2 AND \(HistoryChunk.member("offset")) = ?2
                 """).bind(.int(Int(partition)), .integer(offset))
             guard try row.step() else { return nil }
-            return HistoryItem(position: "\(partition):\(offset)", time: row.isNull(2) ? nil : Self.time(row.int64(2)),
-                               actor: row.optionalText(3), type: row.text(4), commandId: row.optionalText(5),
-                               outcome: row.text(6), reason: Self.reason(row, 7), revision: row.optionalInt(9))
+            return try Self.historyItem(row)
         }
+    }
+
+    /// The columns of the `history` view that `historyItem` reads, in its order.
+    private static let historyColumns = ["partition", "offset", "time", "actor", "type", "command_id", "outcome",
+                                         "reason_code", "reason_message", "revision"]
+
+    private static func historyItem(_ row: SQLiteStatement) throws -> HistoryItem {
+        guard let outcome = RecordOutcome(rawValue: row.text(6)) else {
+            throw StoreError.corrupted("history entry at \(row.int(0)):\(row.int64(1)) has the outcome \(row.text(6))")
+        }
+        return HistoryItem(position: "\(row.int(0)):\(row.int64(1))", time: row.isNull(2) ? nil : time(row.int64(2)),
+                           actor: row.optionalText(3), type: row.text(4), commandId: row.optionalText(5),
+                           outcome: outcome, reason: reason(row, 7), revision: row.optionalInt(9))
     }
 
     /// The most recent rejected or undecodable records, newest first.

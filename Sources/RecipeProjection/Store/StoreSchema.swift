@@ -49,8 +49,7 @@ enum StoreSchema {
         CREATE INDEX rejections_recent ON rejections(log_time);
         """,
         // History in chunks: one row per recipe and partition per transaction,
-        // holding that transaction's entries as a JSON array (offset, command
-        // id, time, actor, type, outcome, reason code and message, revision).
+        // holding that transaction's entries as a JSON array (`HistoryChunk`).
         // A row per record cost an insert into a per-recipe index for every
         // record, which rewrote nearly every page of that index in every
         // transaction; chunks are appended in commit order, and their indexes
@@ -67,16 +66,13 @@ enum StoreSchema {
             first_offset INTEGER NOT NULL, last_offset INTEGER NOT NULL, entries TEXT NOT NULL);
         INSERT INTO history_chunks(recipe_id, partition, first_offset, last_offset, entries)
             SELECT recipe_id, partition, min(offset), max(offset),
-                json_group_array(json_array(offset, command_id, time, actor, type, outcome,
-                                            reason_code, reason_message, revision))
+                json_group_array(json_array(\(HistoryChunk.members.joined(separator: ", "))))
             FROM (SELECT * FROM history ORDER BY partition, offset) GROUP BY recipe_id, partition;
         DROP TABLE history;
         CREATE INDEX history_chunks_recipe ON history_chunks(recipe_id, first_offset);
         CREATE INDEX history_chunks_position ON history_chunks(partition, last_offset);
-        CREATE VIEW history(partition, offset, recipe_id, command_id, time, actor, type, outcome,
-                            reason_code, reason_message, revision) AS
-            SELECT c.partition, e.value ->> 0, c.recipe_id, e.value ->> 1, e.value ->> 2, e.value ->> 3,
-                   e.value ->> 4, e.value ->> 5, e.value ->> 6, e.value ->> 7, e.value ->> 8
+        CREATE VIEW history(partition, recipe_id, \(HistoryChunk.members.joined(separator: ", "))) AS
+            SELECT c.partition, c.recipe_id, \(HistoryChunk.members.map { HistoryChunk.member($0) }.joined(separator: ", "))
             FROM history_chunks c, json_each(c.entries) e;
         CREATE TABLE versions_v2(
             recipe_id TEXT NOT NULL, version INTEGER NOT NULL, content TEXT NOT NULL,
