@@ -51,15 +51,33 @@ struct StoreTests {
         }
         let transactions = 100, rowBytes = 256 << 10
         for _ in 0..<transactions {
-            let before = size(fixture.storePath)
+            let (before, checkpoints) = (size(fixture.storePath), checkpointer.completedCheckpoints)
             try db.transaction {
                 try db.statement("INSERT INTO filler(body) VALUES(?)").bind(.blob(Array(repeating: 7, count: rowBytes))).run()
             }
+            // A whole checkpoint lets the next commit start the log again; one still copying would not.
             // Only a checkpoint writes to the store's own file in WAL mode.
-            try waitFor("a checkpoint after the commit", deadline: .seconds(30)) { size(fixture.storePath) > before }
+            try waitFor("a whole checkpoint after the commit", deadline: .seconds(30)) {
+                checkpointer.completedCheckpoints > checkpoints && size(fixture.storePath) > before
+            }
         }
         #expect(size(fixture.storePath) >= transactions * rowBytes)
         // Without checkpoints the log would hold all 25 MiB; each restart reuses it from the start.
         #expect(size(fixture.storePath + "-wal") < transactions * rowBytes / 4)
+    }
+
+    @Test("content the store holds in another shape is reported as corruption, never read with defaults")
+    func corruptContentIsAnError() async throws {
+        let fixture = try ProjectionFixture(partitions: 1)
+        let id = newRecipeID()
+        try await fixture.send(id, [.titleChanged(title: "Soup"), .ingredientAdded(name: "Leek", amount: 2, metric: "pcs", ingredientID: nil),
+                                    .recipeSaved])
+        try await fixture.project()
+        #expect(try fixture.readModel().detail(id).ingredients.map(\.amount) == [2])
+        let db = try SQLiteConnection(path: fixture.storePath)
+        try db.execute("UPDATE versions SET content = replace(content, '\"amount\":2,', '') WHERE recipe_id = '\(id)'")
+        #expect(throws: StoreError.corrupted("recipe content: ingredients[0]: no member amount")) {
+            try fixture.readModel().detail(id)
+        }
     }
 }

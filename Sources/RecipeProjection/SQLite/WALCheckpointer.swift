@@ -16,6 +16,7 @@ final class WALCheckpointer: @unchecked Sendable {
     private var due = false
     private var closed = false
     private var running = true
+    private var completed = 0
     private let pages: Int32
     /// The writer's handle only: the writer's owner closes it, after `close`.
     private let writer: OpaquePointer
@@ -54,6 +55,10 @@ final class WALCheckpointer: @unchecked Sendable {
         }
     }
 
+    /// Checkpoints that copied the whole log: after each, the writer's next
+    /// transaction starts the log from its beginning again.
+    var completedCheckpoints: Int { condition.withLock { completed } }
+
     private func request() {
         condition.withLock {
             due = true
@@ -70,7 +75,11 @@ final class WALCheckpointer: @unchecked Sendable {
         }) {
             // Passive: copies what no reader still needs, waits for no one. A
             // checkpoint that cannot finish (a long reader) is tried again on a later commit.
-            sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            var (logFrames, copiedFrames): (Int32, Int32) = (0, 0)
+            let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &copiedFrames)
+            if result == SQLITE_OK, copiedFrames == logFrames {
+                condition.withLock { completed += 1 }
+            }
         }
         condition.withLock {
             connection = nil

@@ -76,24 +76,50 @@ enum ContentCoding {
         writer.raw("]")
     }
 
-    /// Reads content the store wrote; anything else is a corrupted store.
+    /// Reads content the store wrote; anything else, a member missing or of
+    /// another type included, is a corrupted store rather than a default.
     static func content(fromJSON text: String) throws -> RecipeContent {
-        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-            throw StoreError.corrupted("recipe content is not a JSON object")
+        do {
+            return try decoder.decode(StoredContent.self, from: Data(text.utf8)).content
+        } catch let error as DecodingError {
+            throw StoreError.corrupted("recipe content: \(describe(error))")
         }
-        func list(_ key: String) -> [[String: Any]] { object[key] as? [[String: Any]] ?? [] }
-        return RecipeContent(
-            title: object["title"] as? String ?? "",
-            servings: (object["servings"] as? NSNumber)?.intValue,
-            image: object["image"] as? String,
-            ingredients: list("ingredients").map {
-                Ingredient(id: $0["id"] as? String ?? "", name: $0["name"] as? String ?? "",
-                           amount: ($0["amount"] as? NSNumber)?.doubleValue ?? 0, metric: $0["metric"] as? String ?? "")
-            },
-            instructions: list("instructions").map {
-                Instruction(id: $0["id"] as? String ?? "", description: $0["description"] as? String ?? "",
-                            order: ($0["order"] as? NSNumber)?.intValue ?? 0)
-            },
-            tags: list("tags").map { Tag(name: $0["name"] as? String ?? "", payload: $0["payload"] as? String) })
+    }
+
+    private static let decoder = JSONDecoder()
+
+    /// The members `write` writes; `servings`, `image` and `payload` are written as null when absent.
+    private struct StoredContent: Decodable {
+        struct StoredIngredient: Decodable { let id, name: String; let amount: Double; let metric: String }
+        struct StoredInstruction: Decodable { let id: String; let order: Int; let description: String }
+        struct StoredTag: Decodable { let name: String; let payload: String? }
+        let title: String
+        let servings: Int?
+        let image: String?
+        let ingredients: [StoredIngredient]
+        let instructions: [StoredInstruction]
+        let tags: [StoredTag]
+
+        var content: RecipeContent {
+            RecipeContent(
+                title: title, servings: servings, image: image,
+                ingredients: ingredients.map { Ingredient(id: $0.id, name: $0.name, amount: $0.amount, metric: $0.metric) },
+                instructions: instructions.map { Instruction(id: $0.id, description: $0.description, order: $0.order) },
+                tags: tags.map { Tag(name: $0.name, payload: $0.payload) })
+        }
+    }
+
+    /// Where the content breaks its shape, e.g. "ingredients[2]: no member amount".
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return path.isEmpty ? "the content" : String(path.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context)): no member \(key.stringValue)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
     }
 }

@@ -1,5 +1,5 @@
 /// The store is not what this version of the code wrote.
-public enum StoreError: Error, CustomStringConvertible, Sendable {
+public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case missing(path: String)
     case corrupted(String)
     case newerSchema(found: Int, supported: Int)
