@@ -88,12 +88,50 @@ public struct AuditRecord: Sendable {
         writer.string(value)
     }
 
-    /// The `data` member of a JSON object value, re-serialized with sorted keys.
+    /// The `data` member of a JSON object value, re-serialized with sorted keys;
+    /// nil when the value is not such an object (what an undecodable record may be).
     static func data(of value: [UInt8]) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(value)) as? [String: Any],
-              let data = object["data"], JSONSerialization.isValidJSONObject([data]),
-              let text = try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        else { return nil }
+        struct Record: Decodable { let data: JSONValue? }
+        guard let data = (try? decoder.decode(Record.self, from: Data(value)))?.data,
+              let text = try? encoder.encode(data) else { return nil }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    private static let decoder = JSONDecoder()
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+/// Any JSON value, for showing a record's `data` whatever its command.
+enum JSONValue: Codable, Sendable {
+    case null, bool(Bool), integer(Int64), number(Double), string(String)
+    case array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if value.decodeNil() { self = .null }
+        else if let bool = try? value.decode(Bool.self) { self = .bool(bool) }
+        // Integers first, so that 250 is shown as 250, not 250.0.
+        else if let integer = try? value.decode(Int64.self) { self = .integer(integer) }
+        else if let number = try? value.decode(Double.self) { self = .number(number) }
+        else if let string = try? value.decode(String.self) { self = .string(string) }
+        else if let array = try? value.decode([JSONValue].self) { self = .array(array) }
+        else { self = .object(try value.decode([String: JSONValue].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var value = encoder.singleValueContainer()
+        switch self {
+        case .null: try value.encodeNil()
+        case .bool(let bool): try value.encode(bool)
+        case .integer(let integer): try value.encode(integer)
+        case .number(let number): try value.encode(number)
+        case .string(let string): try value.encode(string)
+        case .array(let array): try value.encode(array)
+        case .object(let object): try value.encode(object)
+        }
     }
 }

@@ -92,13 +92,17 @@ enum StoreSchema {
     static func migrate(_ db: SQLiteConnection) throws {
         // Processes opening one new store at the same moment (group mode) can meet
         // SQLITE_BUSY that no busy handler covers (switching the journal to WAL,
-        // recovering its index): try again for a while rather than die.
+        // recovering its index): try again for a while rather than die. SQLite
+        // tells no one when the other process is done, so this is a retry with
+        // backoff, not a wait on a condition.
         let deadline = ContinuousClock.now + .seconds(30)
+        var pause = 0.001
         while true {
             do {
                 return try migrateOnce(db)
             } catch let error as SQLiteError where error.code & 0xff == SQLITE_BUSY && ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.05)
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 0.05)
             }
         }
     }
