@@ -169,6 +169,9 @@ public final class KafkaConsumer: Sendable {
              RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED, RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC,
              RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
             return KafkaError.rdKafka(.consumerFailed, "consume: \(text)", err)
+        case RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET:
+            // With auto.offset.reset=error: the offset asked for is not in the log (deleted, or another log).
+            return KafkaError.rdKafka(.offsetOutOfRange, "consume: \(text)", err)
         default:
             client.context.lastError.withLock { $0 = text }
             return nil
@@ -240,6 +243,11 @@ public final class KafkaConsumer: Sendable {
     /// The low and high watermarks of a partition, asked of its leader.
     public func watermarks(_ partition: KafkaTopicPartition, timeout: Duration = .seconds(10)) throws -> KafkaWatermarks {
         try client.queryWatermarks(partition, timeoutMs: timeout.milliseconds)
+    }
+
+    /// The id of the cluster this consumer reads: what tells one cluster's log from another's.
+    public func clusterID(timeout: Duration = .seconds(10)) throws -> String {
+        try client.clusterID(timeoutMs: timeout.milliseconds)
     }
 
     /// Partition ids of a topic, asked of the cluster.

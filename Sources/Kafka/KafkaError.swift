@@ -10,7 +10,7 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Kind: String, Sendable {
             case invalidConfiguration, clientCreation, produceFailed, deliveryFailed,
-                timedOut, unknownTopic, consumerFailed, adminFailed, embeddedBroker, closed
+                timedOut, unknownTopic, consumerFailed, offsetOutOfRange, adminFailed, embeddedBroker, closed
         }
         fileprivate let kind: Kind
 
@@ -28,6 +28,9 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let unknownTopic = Code(kind: .unknownTopic)
         /// A consumer operation (assign, subscribe, seek, poll) failed.
         public static let consumerFailed = Code(kind: .consumerFailed)
+        /// A consumer was to read from an offset the partition does not hold, and
+        /// its `auto.offset.reset` is `error`: it does not move the position by itself.
+        public static let offsetOutOfRange = Code(kind: .offsetOutOfRange)
         /// An admin request (create topics, metadata) failed.
         public static let adminFailed = Code(kind: .adminFailed)
         /// The embedded mock cluster refused a request.

@@ -144,7 +144,7 @@ struct BenchmarkLog {
 
 /// Deletes a store and the files beside it.
 func removeStore(_ path: String) {
-    for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 
 /// CPU time this process has used, user and system, in seconds (every thread,

@@ -22,7 +22,7 @@ struct ReadinessTests {
         try await producer.shutdown()
 
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).db").path
-        defer { for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
         _ = try Projector(storePath: store, kafka: config, topic: topic) // creates the store
         // Holding the store's write lock keeps the service's projector from committing.
         let blocker = try SQLiteConnection(path: store)

@@ -80,4 +80,21 @@ struct StoreTests {
             try fixture.readModel().detail(id)
         }
     }
+
+    @Test("a store in a folder that does not exist is refused as such, and a projection leaves no lock file behind")
+    func storeFiles() async throws {
+        let fixture = try ProjectionFixture(partitions: 1)
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)")
+        let path = missing.appendingPathComponent("recipes.db").path
+        let config = fixture.config
+        #expect(throws: StoreError.noSuchFolder(missing.path)) {
+            try Projector(storePath: path, kafka: config, topic: fixture.topic)
+        }
+        try await fixture.send(newRecipeID(), [.titleChanged(title: "Soup")])
+        try await fixture.project()
+        let folder = URL(fileURLWithPath: fixture.storePath).deletingLastPathComponent().path
+        let name = URL(fileURLWithPath: fixture.storePath).lastPathComponent
+        let beside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(name) }
+        #expect(beside.sorted() == [name], "only the store itself: a closed store keeps no -wal, -shm or .lock file")
+    }
 }

@@ -70,5 +70,5 @@ func newRecipeID() -> String { UUID().uuidString.lowercased() }
 
 /// Removes a store and the files SQLite and the store lock keep beside it.
 func removeStore(_ path: String) {
-    for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }

@@ -79,6 +79,15 @@ final class RDKafkaClient: Sendable {
         return (0..<Int(entry.partition_cnt)).map { entry.partitions[$0].id }.sorted()
     }
 
+    /// The cluster's id, as its metadata gives it.
+    func clusterID(timeoutMs: Int32) throws -> String {
+        guard let id = rd_kafka_clusterid(handle, timeoutMs) else {
+            throw KafkaError(.timedOut, "the cluster did not give its id within \(timeoutMs) ms (\(diagnosis))")
+        }
+        defer { rd_kafka_mem_free(handle, id) }
+        return String(cString: id)
+    }
+
     /// Every topic and its partition count.
     func topics(timeoutMs: Int32) throws -> [String: Int] {
         var metadata: UnsafePointer<rd_kafka_metadata>?

@@ -56,6 +56,9 @@ public final class Projector: Sendable {
         public var total: Int64
     }
 
+    private let storePath: String
+    private let logName: String?
+    private let allowMissingHead: Bool
     private let lock: StoreLock
     private let writer: LockedWriter
     private let consumer: KafkaConsumer
@@ -70,16 +73,24 @@ public final class Projector: Sendable {
     /// - Parameter exclusive: for a replay: fails when any projector uses the
     ///   store, and keeps projectors out of it while this one lives. Without
     ///   it, fails only when a replay holds the store.
+    /// - Parameter logName: what identifies the log instead of the cluster's id,
+    ///   for a log that outlives its cluster (`recipes dev`'s journal).
+    /// - Parameter allowMissingHead: reads a partition the store has not read
+    ///   from its first offset even when that is past 0, and marks the store
+    ///   partial; otherwise such a log is refused (`LogMismatch.missingHead`).
     public convenience init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 200_000,
-                exclusive: Bool = false) throws {
+                exclusive: Bool = false, logName: String? = nil, allowMissingHead: Bool = false) throws {
         try self.init(storePath: storePath, kafka: kafka, topic: topic, mode: mode, batchSize: batchSize,
-                      exclusive: exclusive, cacheLimit: 20_000)
+                      exclusive: exclusive, logName: logName, allowMissingHead: allowMissingHead, cacheLimit: 20_000)
     }
 
     /// Keeps at most about `cacheLimit` recipes in memory between batches
     /// (tests make it small, so that recipes are loaded from the store again).
     init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode, batchSize: Int, exclusive: Bool,
-         cacheLimit: Int) throws {
+         logName: String? = nil, allowMissingHead: Bool = false, cacheLimit: Int) throws {
+        self.storePath = storePath
+        self.logName = logName
+        self.allowMissingHead = allowMissingHead
         lock = try StoreLock(storePath: storePath, mode: exclusive ? .exclusive : .shared)
         writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit))
         var config = kafka
@@ -92,6 +103,8 @@ public final class Projector: Sendable {
         // of the usual size; the queue is that full only while catching up.
         if config["queued.min.messages"] == nil { config["queued.min.messages"] = String(1_000_000) }
         if config["queued.max.messages.kbytes"] == nil { config["queued.max.messages.kbytes"] = String(128 << 10) }
+        // A stored position the log does not hold stops the projector; librdkafka would move it to an end.
+        config["auto.offset.reset"] = "error"
         // The record decoder reads key and value only.
         if case .group(let name) = mode {
             consumer = try KafkaConsumer(config: config, groupID: name, readsHeaders: false)
@@ -108,6 +121,7 @@ public final class Projector: Sendable {
     public func run(until stop: StopSignal, progressInterval: Duration = .seconds(5),
                     progress: (Progress) -> Void = { _ in }) throws {
         let partitions = try consumer.partitions(of: topic)
+        _ = try checkLog(partitions)
         try start(partitions)
         let pipeline = try makePipeline()
         let source = makeSource(partitionCount: partitions.count)
@@ -137,10 +151,11 @@ public final class Projector: Sendable {
     public func catchUp(to end: LogEnd = .latest, timeout: Duration? = .seconds(60), stop: StopSignal? = nil,
                         progress: (CatchUpProgress) -> Void = { _ in }) throws -> BatchSummary {
         let partitions = try consumer.partitions(of: topic)
+        let watermarks = try checkLog(partitions)
         let start = try writer.withLock { try $0.writer.storedPositions() }
         var targets: [Int32: Int64] = [:]
         for partition in partitions {
-            let high = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high
+            let high = watermarks[partition]!.high
             switch end {
             case .latest, .time: targets[partition] = high
             case .positions(let positions): targets[partition] = min(positions[partition] ?? 0, high)
@@ -218,6 +233,27 @@ public final class Projector: Sendable {
     }
 
     /// Starts reading: in replica mode these partitions, each from its stored position.
+    /// Checks that the log is the one the store was built from, and that it
+    /// holds every record the store has not read, and records the log in the
+    /// store (under the write lock, so that group members starting together
+    /// agree). Returns each partition's watermarks.
+    private func checkLog(_ partitions: [Int32]) throws -> [Int32: KafkaWatermarks] {
+        let log = LogIdentity(cluster: try logName ?? consumer.clusterID(), topic: topic, partitions: partitions.count)
+        var watermarks: [Int32: KafkaWatermarks] = [:]
+        for partition in partitions {
+            watermarks[partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition))
+        }
+        try writer.withLock { box in
+            try box.writer.db.transaction {
+                let stored = try StoreLog.read(from: box.writer.db)
+                let checked = try StoreLog.check(store: storePath, stored: stored, positions: try box.writer.storedPositions(),
+                                                 log: log, watermarks: watermarks, allowMissingHead: allowMissingHead)
+                if checked != stored { try checked.write(to: box.writer.db) }
+            }
+        }
+        return watermarks
+    }
+
     private func start(_ partitions: [Int32]) throws {
         let stored = try writer.withLock { try $0.writer.storedPositions() }
         switch mode {

@@ -246,3 +246,12 @@ enum ListCursor {
         return (String(parts[0]), String(parts[1]))
     }
 }
+
+// MARK: - The log
+
+extension ReadModel {
+    /// The log the store is built from and the heads it lacks, nil before its first projection.
+    public func storeLog() throws -> StoreLog? {
+        try read { try StoreLog.read(from: db) }
+    }
+}

@@ -5,6 +5,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case newerSchema(found: Int, supported: Int)
     /// Another process writes the store: a replay, or (for a replay) a projector.
     case inUse(path: String, byReplay: Bool)
+    /// The folder the store is to be in does not exist.
+    case noSuchFolder(String)
+    /// The store file cannot be opened (permissions, a read-only file system).
+    case cannotOpen(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -14,6 +18,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             "the store has schema version \(found), newer than this program's \(supported): upgrade recipes"
         case .inUse(let path, true): "\(path) is being rebuilt by a replay: wait for it, or use another store"
         case .inUse(let path, false): "\(path) is in use by a projector (recipes project, serve or dev): stop it, or replay into a new store"
+        case .noSuchFolder(let folder): "no such folder \(folder): create it first, or give a store path in a folder that exists"
+        case .cannotOpen(let path, let reason): "cannot open the store \(path): \(reason)"
         }
     }
 }

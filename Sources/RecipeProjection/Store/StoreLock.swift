@@ -1,9 +1,12 @@
+import Foundation
 import Glibc
 
 /// Who may write a store: projectors share it (in group mode several processes
-/// project into one store), a replay holds it alone. It is an advisory lock on
-/// `<store>.lock`, which the kernel drops when its process dies, even by
-/// SIGKILL, so a crash never leaves a store locked.
+/// project into one store), a replay holds it alone. It is an advisory `flock`
+/// on the store file itself, which the kernel drops when its process dies,
+/// even by SIGKILL, so a crash never leaves a store locked and no lock file is
+/// left beside it. SQLite's own locks are POSIX record locks, which `flock`
+/// locks do not touch on local file systems (and WAL stores need a local one).
 final class StoreLock: Sendable {
     enum Mode: Sendable {
         /// Projectors: any number at once, but not beside a replay.
@@ -15,11 +18,16 @@ final class StoreLock: Sendable {
     private let descriptor: Int32
 
     /// Takes the lock or throws `StoreError.inUse` at once: never waits.
+    /// Creates the store file if it is not there (SQLite takes an empty file as a new database).
     init(storePath: String, mode: Mode) throws {
-        let path = storePath + ".lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let folder = URL(fileURLWithPath: storePath).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw StoreError.noSuchFolder(folder)
+        }
+        descriptor = open(storePath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw StoreError.corrupted("cannot open \(path): \(String(cString: strerror(errno)))")
+            throw StoreError.cannotOpen(path: storePath, reason: String(cString: strerror(errno)))
         }
         guard flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
             close(descriptor)
