@@ -3,22 +3,6 @@ import Foundation
 import Kafka
 import RecipeCLI
 
-/// `recipes-bench`: throughput figures, each next to a raw baseline measured in the same run.
-enum RecipesBench {
-    static let program = Command.group(
-        "recipes-bench",
-        summary: "Measure Recipe Ledger's throughput against raw baselines in the same run. Build with -c release first.",
-        discussion: "Figures and how they were measured: docs/benchmarks.md.",
-        [
-            .run(KafkaBenchmark.spec, KafkaBenchmark.run),
-            .run(FoldBenchmarkCommand.spec, FoldBenchmarkCommand.run),
-            .run(WireBenchmarkCommand.spec, WireBenchmarkCommand.run),
-            .run(ProjectBenchmark.spec, ProjectBenchmark.run),
-            .run(ReplayBenchmark.spec, ReplayBenchmark.run),
-            .run(HTTPBenchmark.spec, HTTPBenchmark.run),
-        ])
-}
-
 /// `recipes-bench kafka`.
 enum KafkaBenchmark {
     static let spec = CommandSpec(
@@ -131,9 +115,4 @@ enum KafkaBenchmark {
         guard failed == 0 else { throw BenchmarkError("Swift producer: \(failed) of \(records) records failed") }
         return Run(seconds: seconds, rate: Double(records) / seconds)
     }
-}
-
-struct BenchmarkError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
