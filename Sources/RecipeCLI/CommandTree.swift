@@ -47,27 +47,7 @@ public struct Command: Sendable {
 public enum CommandLineProgram {
     public static func main(_ root: Command, arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
         let program = root.spec.name
-        var command = root
-        var rest = arguments[...]
-        while case .group(let subcommands) = command.body {
-            guard let word = rest.first else {
-                // A group alone is a mistake too, the same for every group: its help, on stderr.
-                FileHandle.standardError.write(Data(command.spec.help.utf8))
-                exit(2)
-            }
-            if word == "--help" || word == "help" {
-                print(command.spec.help, terminator: "")
-                exit(0)
-            }
-            guard let next = subcommands.first(where: { $0.word == word }) else {
-                let path = (command.spec.name.split(separator: " ").dropFirst().map(String.init) + [word]).joined(separator: " ")
-                let hint = closest(to: word, in: subcommands.map(\.word)).map { "; did you mean \"\($0)\"?" } ?? ""
-                fail(program, "unknown command \"\(path)\"\(hint) (see \(command.spec.name) --help)", status: 2)
-            }
-            command = next
-            rest = rest.dropFirst()
-        }
-        guard case .run(let run) = command.body else { fatalError("unreachable: the loop ends at a command that runs") }
+        let (run, rest) = find(root, in: arguments[...], program: program)
         do {
             try await run(Array(rest))
             exit(0)
@@ -81,6 +61,36 @@ public enum CommandLineProgram {
         } catch {
             fail(program, "\(error)", status: 1)
         }
+    }
+
+    /// The command the words name, and the arguments after them; a group without
+    /// a known command ends the process here.
+    static func find(_ command: Command, in arguments: ArraySlice<String>, program: String)
+        -> (@Sendable ([String]) async throws -> Void, ArraySlice<String>) {
+        let subcommands: [Command]
+        switch command.body {
+        case .run(let run): return (run, arguments)
+        case .group(let commands): subcommands = commands
+        }
+        guard let word = arguments.first else {
+            // A group alone is a mistake too, the same for every group: its help, on stderr.
+            FileHandle.standardError.write(Data(command.spec.help.utf8))
+            exit(2)
+        }
+        if word == "--help" || word == "help" {
+            print(command.spec.help, terminator: "")
+            exit(0)
+        }
+        if word.hasPrefix("--") {
+            fail(program, "unknown option \(word): \(command.spec.name) needs a command first (see \(command.spec.name) --help)",
+                 status: 2)
+        }
+        guard let next = subcommands.first(where: { $0.word == word }) else {
+            let path = (command.spec.name.split(separator: " ").dropFirst().map(String.init) + [word]).joined(separator: " ")
+            let hint = closest(to: word, in: subcommands.map(\.word)).map { "; did you mean \"\($0)\"?" } ?? ""
+            fail(program, "unknown command \"\(path)\"\(hint) (see \(command.spec.name) --help)", status: 2)
+        }
+        return find(next, in: arguments.dropFirst(), program: program)
     }
 
     /// One line on stderr, however many lines the message had.

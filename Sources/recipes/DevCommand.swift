@@ -80,9 +80,10 @@ enum DevCommand {
         }
         _ = await service.waitUntilReady(timeout: .seconds(30))
         if let infoFile = args.string("info-file") {
-            let info = try JSONSerialization.data(withJSONObject: ["bootstrap": kafka.bootstrapServers, "http": http],
-                                                  options: [.sortedKeys, .withoutEscapingSlashes])
-            try info.write(to: URL(fileURLWithPath: infoFile), options: .atomic)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(ReadyInfo(bootstrap: kafka.bootstrapServers, http: http))
+                .write(to: URL(fileURLWithPath: infoFile), options: .atomic)
         }
         say("ready; Ctrl-C stops")
         await waitForTerminationSignal()
@@ -91,6 +92,12 @@ enum DevCommand {
         withExtendedLifetime(kafka) {}
         say("stopped")
     }
+}
+
+/// What `--info-file` holds once `recipes dev` serves: where to connect.
+struct ReadyInfo: Encodable {
+    var bootstrap: String
+    var http: String
 }
 
 /// The recipes `recipes dev --seed` appends, each as the commands an app would send.
