@@ -4,6 +4,7 @@
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 RELEASE_BIN = .build/release/recipes
+BENCH_BIN = .build/release/recipes-bench
 
 .PHONY: run test build release deps bench fuzz clean
 
@@ -24,13 +25,15 @@ test: deps
 	$(SWIFT) test --skip-build
 	scripts/api-contract
 
+# The benchmarks are a program of their own: recipes does not contain them.
 bench: release
-	$(RELEASE_BIN) bench kafka
-	$(RELEASE_BIN) bench fold
-	$(RELEASE_BIN) bench wire
-	$(RELEASE_BIN) bench project
-	$(RELEASE_BIN) bench replay
-	$(RELEASE_BIN) bench http
+	$(SWIFT) build -c release --product recipes-bench
+	$(BENCH_BIN) kafka
+	$(BENCH_BIN) fold
+	$(BENCH_BIN) wire
+	$(BENCH_BIN) project
+	$(BENCH_BIN) replay
+	$(BENCH_BIN) http
 
 # libFuzzer on the record decoder (FUZZ_SECONDS, default 60).
 fuzz: deps

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "RecipeHTTP", targets: ["RecipeHTTP"]),
         .library(name: "RecipeAudit", targets: ["RecipeAudit"]),
         .executable(name: "recipes", targets: ["recipes"]),
+        .executable(name: "recipes-bench", targets: ["recipes-bench"]),
     ],
     targets: [
         // C at the edge: system libraries found through pkg-config.
@@ -27,7 +28,7 @@ let package = Package(
         ),
         // libmicrohttpd, with a shim for what Swift cannot call (variadic functions).
         .target(name: "CMicroHTTPD"),
-        // The raw librdkafka producer loop that benchmarks measure the wrapper against.
+        // The raw librdkafka producer loop that `recipes-bench kafka` measures the wrapper against.
         .target(name: "CRdKafkaBaseline", dependencies: ["CRdKafka"]),
 
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
@@ -38,9 +39,17 @@ let package = Package(
         .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"],
                 resources: [.embedInCode("Contract")]),
         .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
+        // Argument parsing and command dispatch, shared by the two programs; no business rules.
+        .target(name: "RecipeCLI"),
         .executableTarget(
             name: "recipes",
-            dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit", "CRdKafkaBaseline"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit"]
+        ),
+        // The benchmarks, apart from the program users run: only they link the raw C baseline.
+        .executableTarget(
+            name: "recipes-bench",
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit",
+                           "CRdKafkaBaseline"]
         ),
 
         // What the test suites share: running programs, waiting off the cooperative pool.

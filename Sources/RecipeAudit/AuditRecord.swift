@@ -15,7 +15,9 @@ public struct AuditRecord: Sendable {
     public var envelope: CommandEnvelope?
     /// Why it could not be applied at all (wrong partition, undecodable).
     public var unreadable: Rejection?
-    /// The record's `data` object as JSON text, when the value is JSON with one.
+    /// The record's `data` member, when the value is a JSON object with one.
+    public var data: JSONValue?
+    /// `data` as JSON text with sorted keys.
     public var dataJSON: String?
 
     init(_ record: KafkaConsumerRecord, entry: HistoryEntry, envelope: CommandEnvelope?, unreadable: Rejection?) {
@@ -23,7 +25,8 @@ public struct AuditRecord: Sendable {
         key = record.keyString
         self.envelope = envelope
         self.unreadable = unreadable
-        dataJSON = Self.data(of: record.value)
+        data = Self.data(of: record.value)
+        dataJSON = data.flatMap { try? Self.encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     public var position: String { "\(entry.partition):\(entry.offset)" }
@@ -88,13 +91,11 @@ public struct AuditRecord: Sendable {
         writer.string(value)
     }
 
-    /// The `data` member of a JSON object value, re-serialized with sorted keys;
-    /// nil when the value is not such an object (what an undecodable record may be).
-    static func data(of value: [UInt8]) -> String? {
+    /// The `data` member of a JSON object value; nil when the value is not
+    /// such an object (what an undecodable record may be).
+    static func data(of value: [UInt8]) -> JSONValue? {
         struct Record: Decodable { let data: JSONValue? }
-        guard let data = (try? decoder.decode(Record.self, from: Data(value)))?.data,
-              let text = try? encoder.encode(data) else { return nil }
-        return String(decoding: text, as: UTF8.self)
+        return (try? decoder.decode(Record.self, from: Data(value)))?.data
     }
 
     private static let decoder = JSONDecoder()
@@ -103,35 +104,4 @@ public struct AuditRecord: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-}
-
-/// Any JSON value, for showing a record's `data` whatever its command.
-enum JSONValue: Codable, Sendable {
-    case null, bool(Bool), integer(Int64), number(Double), string(String)
-    case array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer()
-        if value.decodeNil() { self = .null }
-        else if let bool = try? value.decode(Bool.self) { self = .bool(bool) }
-        // Integers first, so that 250 is shown as 250, not 250.0.
-        else if let integer = try? value.decode(Int64.self) { self = .integer(integer) }
-        else if let number = try? value.decode(Double.self) { self = .number(number) }
-        else if let string = try? value.decode(String.self) { self = .string(string) }
-        else if let array = try? value.decode([JSONValue].self) { self = .array(array) }
-        else { self = .object(try value.decode([String: JSONValue].self)) }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var value = encoder.singleValueContainer()
-        switch self {
-        case .null: try value.encodeNil()
-        case .bool(let bool): try value.encode(bool)
-        case .integer(let integer): try value.encode(integer)
-        case .number(let number): try value.encode(number)
-        case .string(let string): try value.encode(string)
-        case .array(let array): try value.encode(array)
-        case .object(let object): try value.encode(object)
-        }
-    }
 }

@@ -9,8 +9,9 @@ import RecipeProjection
 public final class LogAuditor {
     public let reader: LogReader
 
-    public init(kafka: KafkaConfig, topic: String) throws {
-        reader = try LogReader(kafka: kafka, topic: topic)
+    /// - Parameter allowMissingHead: see `LogReader`: without it, a partition whose head is gone throws `MissingHead`.
+    public init(kafka: KafkaConfig, topic: String, allowMissingHead: Bool = false) throws {
+        reader = try LogReader(kafka: kafka, topic: topic, allowMissingHead: allowMissingHead)
     }
 
     /// A moment of the log.

@@ -14,9 +14,18 @@ public final class LogReader {
     /// Judges records exactly as the projector does.
     public let judge: RecordJudge
 
-    public init(kafka: KafkaConfig, topic: String) throws {
-        consumer = try KafkaConsumer(config: kafka, readsHeaders: false)
+    /// Whether a partition whose first records are gone is read from what is left.
+    public let allowMissingHead: Bool
+
+    /// - Parameter allowMissingHead: reads a partition whose first offset is past 0
+    ///   from that offset; otherwise reading it throws `MissingHead`, since every
+    ///   answer from it would leave out what the lost records did.
+    public init(kafka: KafkaConfig, topic: String, allowMissingHead: Bool = false) throws {
+        var config = kafka
+        config["auto.offset.reset"] = "error"
+        consumer = try KafkaConsumer(config: config, readsHeaders: false)
         self.topic = topic
+        self.allowMissingHead = allowMissingHead
         partitions = try consumer.partitions(of: topic)
         judge = RecordJudge(partitionCount: partitions.count)
     }
@@ -41,6 +50,9 @@ public final class LogReader {
                      _ body: ([KafkaConsumerRecord]) throws -> Bool) throws {
         let place = KafkaTopicPartition(topic: topic, partition: partition)
         let watermarks = try consumer.watermarks(place)
+        if watermarks.low > 0, !allowMissingHead {
+            throw MissingHead(topic: topic, partition: partition, first: watermarks.low)
+        }
         let end = min(end ?? watermarks.high, watermarks.high)
         guard end > watermarks.low else { return }
         try consumer.assign([place], from: [place: .beginning])
@@ -59,5 +71,17 @@ public final class LogReader {
             next = last.offset + 1
             if try !body(records) { return }
         }
+    }
+}
+
+/// A partition whose first records are gone: an audit of it would be partial.
+public struct MissingHead: Error, Sendable, Equatable, CustomStringConvertible {
+    public let topic: String
+    public let partition: Int32
+    public let first: Int64
+
+    public var description: String {
+        "partition \(partition) of topic \(topic) starts at offset \(first), not 0: records 0..<\(first) are gone "
+            + "(retention or the embedded broker's size cap), so the answer would be partial; --allow-missing-head reads what is left"
     }
 }

@@ -1,48 +1,32 @@
 import Foundation
 import Kafka
 import RecipeAudit
+import RecipeCLI
 import RecipeDomain
 import RecipeProjection
 import RecipeWire
 
 /// `recipes audit`: questions asked of the log itself, and a check of a store against it.
 enum AuditCommand {
-    static let spec = CommandSpec(
-        name: "recipes audit",
+    static let group = Command.group(
+        "recipes audit",
         summary: "Ask the log: a recipe's history, the recipe at a moment, a diff of versions, an export; verify a store.",
-        usage: "recipes audit <history|as-of|diff|export|verify> [options]",
+        abstract: "Ask the log: history, as-of, diff, export; verify a store against a replay.",
         discussion: """
-            Subcommands:
-              history ID          Every record of the recipe in the log, with its data and outcome.
-              as-of ID            The recipe at a moment: its latest committed version and its open draft then.
-              diff ID             What changed between two committed versions.
-              export              Every record with its position and outcome, one JSON line each.
-              verify              Replay the log up to a live store's positions and compare every read model.
-
             Each reads the log (--brokers), not a read model; history, as-of and diff read only the
-            partition the recipe's key hashes to. Run `recipes audit <subcommand> --help` for options.
-            """)
-
-    static let subcommands: [String: @Sendable ([String]) throws -> Void] = [
-        "history": history, "as-of": asOf, "diff": diff, "export": export, "verify": verify,
-    ]
-
-    static func run(_ arguments: [String]) async throws {
-        guard let name = arguments.first, !name.hasPrefix("--") else {
-            if arguments.first == "--help" { throw HelpRequested(spec: spec) }
-            throw UsageError("expected a subcommand: history, as-of, diff, export or verify (see recipes audit --help)")
-        }
-        guard let subcommand = subcommands[name] else {
-            throw UsageError("unknown subcommand \"\(name)\" (see recipes audit --help)")
-        }
-        try subcommand(Array(arguments.dropFirst()))
-    }
+            partition the recipe's key hashes to.
+            """,
+        [
+            .run(historySpec, history), .run(asOfSpec, asOf), .run(diffSpec, diff), .run(exportSpec, export),
+            .run(verifySpec, verify),
+        ])
 
     // MARK: - history
 
     static let historySpec = CommandSpec(
         name: "recipes audit history", summary: "Every record of a recipe, straight from the log, with its data and outcome.",
-        usage: "recipes audit history ID --brokers B [--json]", options: KafkaOptions.specs + [StoreOptions.json])
+        abstract: "Every record of the recipe in the log, with its data and outcome.",
+        arguments: "ID", options: KafkaOptions.specs + [StoreOptions.json])
 
     static func history(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: historySpec)
@@ -50,11 +34,7 @@ enum AuditCommand {
         let trail = try auditor(args).trail(of: id)
         guard !trail.records.isEmpty else { throw LogAuditor.AuditError.neverSeen(id) }
         if args.flag("json") {
-            say("{\"recipeId\":\(jsonString(id)),\"partition\":\(trail.partition),\"items\":[")
-            for (index, record) in trail.records.enumerated() {
-                say(record.json + (index == trail.records.count - 1 ? "" : ","))
-            }
-            return say("]}")
+            return try printJSON(HistoryJSON(recipeId: id, partition: trail.partition, items: try trail.records.map(HistoryJSON.Item.init)))
         }
         printTable(["POSITION", "LOG TIME", "ACTOR", "TYPE", "OUTCOME", "REASON", "DATA"], trail.records.map { record in
             let entry = record.entry
@@ -67,12 +47,16 @@ enum AuditCommand {
 
     static let asOfSpec = CommandSpec(
         name: "recipes audit as-of", summary: "A recipe as it was at a moment of the log.",
-        usage: "recipes audit as-of ID --brokers B (--time TIME | --position P:O) [--json]",
+        abstract: "The recipe at a moment: its latest committed version and its open draft then.",
+        arguments: "ID",
         options: KafkaOptions.specs + [
-            .value("time", "TIME", "After each partition's last record logged at or before this RFC 3339 time."),
-            .value("position", "P:O", "After the record at this position (P must be the recipe's partition)."),
+            .value("time", "TIME", "After each partition's last record logged at or before this RFC 3339 time.",
+                   required: true, alternatives: "moment"),
+            .value("position", "P:O", "After the record at this position, included (P must be the recipe's partition).",
+                   required: true, alternatives: "moment"),
             StoreOptions.json,
-        ])
+        ],
+        discussion: "Both moments include the record they name, as `replay --until-position` and `--until-time` do.")
 
     static func asOf(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: asOfSpec)
@@ -83,7 +67,7 @@ enum AuditCommand {
         case (nil, .some(let position)):
             let (partition, offset) = try LogPositions.position(position, option: "position")
             moment = .position(partition: partition, offset: offset)
-        default: throw UsageError("give one of --time TIME or --position P:O")
+        default: throw UsageError("give --time TIME or --position P:O")
         }
         let state = try auditor(args).asOf(id, moment)
         if args.flag("json") { return try printJSON(state) }
@@ -108,18 +92,19 @@ enum AuditCommand {
 
     static let diffSpec = CommandSpec(
         name: "recipes audit diff", summary: "What changed between two committed versions of a recipe.",
-        usage: "recipes audit diff ID --brokers B --from V1 --to V2 [--json]",
+        abstract: "What changed between two committed versions.",
+        arguments: "ID",
         options: KafkaOptions.specs + [
-            .value("from", "V1", "The earlier committed version."),
-            .value("to", "V2", "The later committed version."),
+            .value("from-version", "V1", "The earlier committed version.", required: true),
+            .value("to-version", "V2", "The later committed version.", required: true),
             StoreOptions.json,
         ])
 
     static func diff(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: diffSpec)
         let id = try QueryCommands.singleID(args)
-        guard let from = try args.int("from", in: 1...Int.max), let to = try args.int("to", in: 1...Int.max) else {
-            throw UsageError("give both --from V1 and --to V2")
+        guard let from = try args.int("from-version", in: 1...Int.max), let to = try args.int("to-version", in: 1...Int.max) else {
+            throw UsageError("give both --from-version V1 and --to-version V2")
         }
         let diff = try auditor(args).diff(id, from: from, to: to)
         if args.flag("json") { return try printJSON(diff) }
@@ -132,7 +117,6 @@ enum AuditCommand {
 
     static let exportSpec = CommandSpec(
         name: "recipes audit export", summary: "Every record of the log with its position and outcome, one JSON line each.",
-        usage: "recipes audit export --brokers B [--since TIME] [--format jsonl]",
         options: KafkaOptions.specs + [
             .value("since", "TIME", "Only records logged at or after this RFC 3339 time (earlier ones still decide outcomes)."),
             .value("format", "FORMAT", "Output format; jsonl is the one there is.", default: "jsonl"),
@@ -160,7 +144,6 @@ enum AuditCommand {
 
     static let verifySpec = CommandSpec(
         name: "recipes audit verify", summary: "Replay the log up to a live store's positions and compare every read model.",
-        usage: "recipes audit verify --brokers B --db LIVE.db [--show N]",
         options: KafkaOptions.specs + [
             StoreOptions.db,
             .value("show", "N", "Differing rows to print per recipe.", default: "5"),
@@ -181,7 +164,8 @@ enum AuditCommand {
         let show = try args.int("show", in: 1...10_000)!
         let scratch = URL(fileURLWithPath: args.string("scratch")!)
             .appendingPathComponent("recipes-verify-\(ProcessInfo.processInfo.processIdentifier)").path
-        let (config, topic) = (try KafkaOptions.config(args), try KafkaOptions.topics(args).edits)
+        let topic = try KafkaOptions.topics(args).edits
+        let config = try KafkaOptions.config(args)
         let reporter = ProgressReporter("verify: replay")
         var last: Projector.CatchUpProgress?
         let report: StoreVerifier.Report
@@ -192,7 +176,7 @@ enum AuditCommand {
             }
         } catch {
             // 1 means "differs": a failure to compare must not read as that.
-            RecipesCLI.fail("recipes audit verify: could not compare: \(error)", status: 2)
+            throw CommandFailed(status: 2, "could not compare: \(error)")
         }
         if let last { reporter.finish(done: last.done, total: last.total) }
         let records = report.positions.values.reduce(0, +)
@@ -218,14 +202,8 @@ enum AuditCommand {
         try LogAuditor(kafka: try KafkaOptions.config(args), topic: try KafkaOptions.topics(args).edits)
     }
 
-    private static func rfc3339(_ milliseconds: Int64) -> String {
+    static func rfc3339(_ milliseconds: Int64) -> String {
         RFC3339.string(Timestamp(millisecondsSinceEpoch: milliseconds))
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        var writer = JSONWriter(capacity: text.utf8.count + 2)
-        writer.string(text)
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
 
@@ -242,5 +220,53 @@ final class BufferedOutput {
     func flush() {
         FileHandle.standardOutput.write(buffer)
         buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// `audit history --json`: the recipe, its partition, and each record with the
+/// members an `audit export` line has.
+struct HistoryJSON: Encodable {
+    var recipeId: String
+    var partition: Int32
+    var items: [Item]
+
+    struct Item: Encodable {
+        var position: String
+        var partition: Int32
+        var offset: Int64
+        var logTime: String?
+        var key: String?
+        var recipeId: String?
+        var commandId: String?
+        var time: String?
+        var actor: String?
+        var type: String
+        var outcome: String
+        var reason: Reason?
+        var revision: Int?
+        var data: JSONValue?
+
+        init(_ record: AuditRecord) throws {
+            let entry = record.entry
+            position = record.position
+            partition = entry.partition
+            offset = entry.offset
+            logTime = entry.logTime.map(AuditCommand.rfc3339)
+            key = record.key
+            recipeId = entry.recipeID
+            commandId = entry.commandID
+            time = entry.time.map(AuditCommand.rfc3339)
+            actor = entry.actor
+            type = entry.type
+            outcome = entry.outcome.rawValue
+            reason = entry.reasonCode.map { Reason(code: $0, message: entry.reasonMessage ?? "") }
+            revision = entry.revision
+            data = record.data
+        }
+    }
+
+    struct Reason: Encodable {
+        var code: String
+        var message: String
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
 import Kafka
+import RecipeCLI
 
 /// `recipes broker`: the embedded Kafka cluster, for development and tests.
 enum BrokerCommand {
     static let spec = CommandSpec(
         name: "recipes broker",
         summary: "Run librdkafka's embedded Kafka cluster on loopback with the recipes topic, until Ctrl-C.",
-        usage: "recipes broker [--brokers N] [--partitions P]",
+        abstract: "Run the embedded Kafka broker with the recipes topic.",
         options: [
-            .value("brokers", "N", "Number of brokers.", default: "3"),
+            .value("broker-count", "N", "Number of brokers.", default: "3"),
             .value("partitions", "P", "Partitions of the topic (fixed for its life).", default: "6"),
             .value("topic", "NAME", "Topic to create.", default: "recipes.edits"),
         ],
@@ -20,7 +21,7 @@ enum BrokerCommand {
     static func run(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
-        let brokers = try args.int("brokers", in: 1...32)!
+        let brokers = try args.int("broker-count", in: 1...32)!
         let partitions = try args.int("partitions", in: 1...1000)!
         let topic = args.string("topic")!
         let kafka = try EmbeddedKafka(brokers: brokers)

@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeDomain
 import RecipeHTTP
 import RecipeProjection
@@ -10,7 +11,7 @@ enum DevCommand {
     static let spec = CommandSpec(
         name: "recipes dev",
         summary: "Run an embedded Kafka cluster, a projector and the HTTP API in one process, until Ctrl-C.",
-        usage: "recipes dev [--seed] [--port 8080] [--info-file FILE] [--tokens FILE] [--db FILE] [--wait SECONDS]",
+        abstract: "Embedded Kafka, projector and HTTP API in one process (--seed for samples).",
         options: [
             .flag("seed", "Append a handful of sample recipes (through the command gateway) at start."),
             .value("port", "PORT", "HTTP port on 127.0.0.1 (0 picks a free one).", default: "8080"),
@@ -35,8 +36,8 @@ enum DevCommand {
         let port = try args.int("port", in: 0...65535)!
         let partitions = try args.int("partitions", in: 1...1000)!
         let wait = try args.seconds("wait", in: 0.01...300)!
+        if args.flag("private") && args.string("tokens") == nil { throw UsageError("--private needs --tokens FILE") }
         let tokens = try ServeCommand.tokens(args)
-        if args.flag("private") && tokens == nil { throw UsageError("--private needs --tokens FILE") }
         let temporaryStore = args.string("db") == nil
         let storePath = args.string("db")
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("recipes-dev-\(UUID().uuidString).db").path
@@ -79,9 +80,10 @@ enum DevCommand {
         }
         _ = await service.waitUntilReady(timeout: .seconds(30))
         if let infoFile = args.string("info-file") {
-            let info = try JSONSerialization.data(withJSONObject: ["bootstrap": kafka.bootstrapServers, "http": http],
-                                                  options: [.sortedKeys, .withoutEscapingSlashes])
-            try info.write(to: URL(fileURLWithPath: infoFile), options: .atomic)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(ReadyInfo(bootstrap: kafka.bootstrapServers, http: http))
+                .write(to: URL(fileURLWithPath: infoFile), options: .atomic)
         }
         say("ready; Ctrl-C stops")
         await waitForTerminationSignal()
@@ -90,6 +92,12 @@ enum DevCommand {
         withExtendedLifetime(kafka) {}
         say("stopped")
     }
+}
+
+/// What `--info-file` holds once `recipes dev` serves: where to connect.
+struct ReadyInfo: Encodable {
+    var bootstrap: String
+    var http: String
 }
 
 /// The recipes `recipes dev --seed` appends, each as the commands an app would send.

@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeProjection
 
 /// `recipes project`: a projector worker.
@@ -7,7 +8,7 @@ enum ProjectCommand {
     static let spec = CommandSpec(
         name: "recipes project",
         summary: "Consume the edits topic and keep a store's read models current, until SIGTERM or Ctrl-C.",
-        usage: "recipes project --brokers B [--db FILE] [--group NAME] [options]",
+        abstract: "Keep a store's read models current from the log.",
         options: KafkaOptions.specs + [
             StoreOptions.db,
             .value("group", "NAME", "Share the store with other workers in this consumer group (default: replica mode, every partition)."),
@@ -23,12 +24,12 @@ enum ProjectCommand {
     static func run(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
-        let config = try KafkaOptions.config(args)
-        let topic = try KafkaOptions.topics(args).edits
         let path = args.string("db")!
         let mode: Projector.Mode = args.string("group").map { .group($0) } ?? .replica
         let batch = try args.int("batch", in: 1...1_000_000)!
         let interval = try args.int("progress", in: 1...3600)!
+        let topic = try KafkaOptions.topics(args).edits
+        let config = try KafkaOptions.config(args)
 
         let projector = try Projector(storePath: path, kafka: config, topic: topic, mode: mode, batchSize: batch)
         let stop = StopSignal()

@@ -1,41 +1,50 @@
 import Foundation
+import RecipeCLI
+import RecipeDomain
 import RecipeProjection
 
 /// `recipes list | show | drafts | history | rejections`: read a store.
+///
+/// Their bounds are the HTTP API's for the same query, so the CLI and the API
+/// accept the same requests.
 enum QueryCommands {
     static let list = CommandSpec(
         name: "recipes list", summary: "List committed recipes in title order.",
-        usage: "recipes list [--db FILE] [--tag NAME] [--q TEXT] [--limit N] [--cursor C] [--json]",
+        abstract: "List committed recipes from a store.",
         options: [StoreOptions.db, .value("tag", "NAME", "Only recipes with this tag (`@` and case ignored)."),
                   .value("q", "TEXT", "Only titles containing this text (case ignored)."),
-                  .value("limit", "N", "Page size.", default: "50"),
+                  .value("limit", "N", "Page size, 1…\(listLimits.upperBound).", default: "50"),
                   .value("cursor", "C", "Continue after a previous page (its nextCursor)."), StoreOptions.json])
 
     static let show = CommandSpec(
         name: "recipes show", summary: "Show a recipe: its latest committed version, or another, scaled for guests.",
-        usage: "recipes show ID [--db FILE] [--version V] [--guests N] [--json]",
+        abstract: "Show a recipe, any version, scaled for guests.",
+        arguments: "ID",
         options: [StoreOptions.db, .value("version", "V", "A committed version (default: the latest)."),
                   .value("guests", "N", "Scale the amounts for this many guests."), StoreOptions.json])
 
     static let drafts = CommandSpec(
-        name: "recipes drafts", summary: "List open drafts, most recently edited first.",
-        usage: "recipes drafts [--db FILE] [--json]", options: [StoreOptions.db, StoreOptions.json])
+        name: "recipes drafts", summary: "List open drafts, most recently edited first.", abstract: "List open drafts.", options: [StoreOptions.db, StoreOptions.json])
 
     static let history = CommandSpec(
         name: "recipes history", summary: "Every record of a recipe in log order, with its outcome (from the store).",
-        usage: "recipes history ID [--db FILE] [--json]", options: [StoreOptions.db, StoreOptions.json])
+        abstract: "A recipe's records and their outcomes.", arguments: "ID", options: [StoreOptions.db, StoreOptions.json])
 
     static let rejections = CommandSpec(
         name: "recipes rejections", summary: "The most recent rejected or undecodable records.",
-        usage: "recipes rejections [--db FILE] [--limit N] [--json]",
-        options: [StoreOptions.db, .value("limit", "N", "How many.", default: "50"), StoreOptions.json])
+        abstract: "Rejected and undecodable records.",
+        options: [StoreOptions.db, .value("limit", "N", "How many, 1…\(rejectionLimits.upperBound).", default: "50"), StoreOptions.json])
+
+    /// `GET /v1/recipes?limit=` and `GET /v1/rejections?limit=` accept these.
+    static let listLimits = 1...500
+    static let rejectionLimits = 1...1000
 
     static func runList(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: list)
         try args.expectNoPositionals()
+        let limit = try args.int("limit", in: listLimits)!
         let page = try ReadModel(path: args.string("db")!).list(
-            tag: args.string("tag"), query: args.string("q"), limit: try args.int("limit", in: 1...1000)!,
-            cursor: args.string("cursor"))
+            tag: args.string("tag"), query: args.string("q"), limit: limit, cursor: args.string("cursor"))
         if args.flag("json") { return try printJSON(page) }
         printTable(["ID", "TITLE", "VERSION", "INGREDIENTS", "TAGS", "UPDATED"], page.items.map {
             [$0.id, $0.title, "\($0.version)", "\($0.ingredientCount)", $0.tags.map(tagText).joined(separator: " "), $0.updatedAt]
@@ -46,8 +55,9 @@ enum QueryCommands {
     static func runShow(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: show)
         let id = try singleID(args)
-        let detail = try ReadModel(path: args.string("db")!).detail(
-            id, version: try args.int("version", in: 1...Int.max), guests: try args.int("guests", in: 1...1000))
+        let version = try args.int("version", in: 1...Int(Int32.max))
+        let guests = try args.int("guests", in: RecipeLimits.guests)
+        let detail = try ReadModel(path: args.string("db")!).detail(id, version: version, guests: guests)
         if args.flag("json") { return try printJSON(detail) }
         printDetail(detail)
     }
@@ -90,7 +100,8 @@ enum QueryCommands {
     static func runRejections(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: rejections)
         try args.expectNoPositionals()
-        let items = try ReadModel(path: args.string("db")!).rejections(limit: try args.int("limit", in: 1...100_000)!)
+        let limit = try args.int("limit", in: rejectionLimits)!
+        let items = try ReadModel(path: args.string("db")!).rejections(limit: limit)
         if args.flag("json") { return try printJSON(items) }
         printTable(["POSITION", "KEY", "TYPE", "REASON"], items.map {
             [$0.position, $0.key ?? "", $0.type, "\($0.reason.code): \($0.reason.message)"]

@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeProjection
 
 /// `recipes replay`: rebuilds every read model from the log into a store.
@@ -7,15 +8,19 @@ enum ReplayCommand {
     static let spec = CommandSpec(
         name: "recipes replay",
         summary: "Rebuild every read model from the first offset of the log into a store.",
-        usage: "recipes replay --brokers B --into FILE [--to P:O,… | --until TIME] [options]",
+        abstract: "Rebuild every read model from the log into a store (resumable).",
         options: KafkaOptions.specs + [
-            .value("into", "FILE", "The store to build (created if missing; an interrupted replay resumes in it)."),
-            .value("to", "P:O,…", "Stop before these next offsets (partitions not named are not read)."),
-            .value("until", "TIME", "Stop after each partition's last record logged at or before this RFC 3339 time."),
+            .value("into", "FILE", "The store to build (created if missing; an interrupted replay resumes in it).", required: true),
+            .value("until-position", "P:O,…", "Stop after the record at each of these positions (partitions not named are not read).",
+                   alternatives: "end"),
+            .value("until-time", "TIME", "Stop after each partition's last record logged at or before this RFC 3339 time.",
+                   alternatives: "end"),
             .value("batch", "N", "Records per transaction at most.", default: "200000"),
         ],
         discussion: """
-            Without --to or --until, replays up to the end of the log as it is when the replay starts.
+            Both ends include the record they name: --until-position 0:9 replays offsets 0…9 of partition 0,
+            as `audit as-of --position 0:9` shows the recipe after the record at 0:9. Without either,
+            replays up to the end of the log as it is when the replay starts.
             Interrupted (Ctrl-C, SIGTERM), it finishes its transaction and exits 130; the same command
             resumes where it stopped. A store a projector is using is refused, and projectors are kept
             out of the store while the replay runs. Progress goes to stderr: a bar on a terminal, a line
@@ -25,11 +30,14 @@ enum ReplayCommand {
     static func run(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
-        let config = try KafkaOptions.config(args)
-        let topic = try KafkaOptions.topics(args).edits
-        guard let path = args.string("into") else { throw UsageError("--into FILE is required: the store to build") }
+        let path = try args.required("into", "the store to build")
         let end = try end(args)
         let batch = try args.int("batch", in: 1...1_000_000)!
+        let topic = try KafkaOptions.topics(args).edits
+        let config = try KafkaOptions.config(args)
+        if case .positions(let next) = end, FileManager.default.fileExists(atPath: path) {
+            try refuseStorePast(next, path: path)
+        }
 
         let stop = StopSignal()
         let signals = TerminationSignals {
@@ -54,10 +62,12 @@ enum ReplayCommand {
         withExtendedLifetime(signals) {}
         if let last { reporter.finish(done: last.done, total: last.total) }
         let seconds = (ContinuousClock.now - started).seconds
-        let positions = try ReadModel(path: path).positions().sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
-        say(String(format: "%@ %d records in %.1f s (accepted %d, rejected %d, duplicates %d); positions %@",
+        // The last record replayed of each partition, as positions are given to --until-position.
+        let through = try ReadModel(path: path).positions().filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            .map { "\($0.key):\($0.value - 1)" }
+        say(String(format: "%@ %d records in %.1f s (accepted %d, rejected %d, duplicates %d); through %@",
                    stop.isSet ? "interrupted after" : "replayed", totals.records, seconds, totals.accepted,
-                   totals.rejected, totals.duplicates, positions.joined(separator: ",")))
+                   totals.rejected, totals.duplicates, through.isEmpty ? "no record" : through.joined(separator: ",")))
         if stop.isSet {
             say("run the same command again to resume")
             exit(130)
@@ -65,11 +75,23 @@ enum ReplayCommand {
     }
 
     static func end(_ args: ParsedArguments) throws -> Projector.LogEnd {
-        switch (args.string("to"), args.string("until")) {
-        case (.some, .some): throw UsageError("give --to or --until, not both")
-        case (.some(let to), nil): return .positions(try LogPositions.positions(to, option: "to"))
-        case (nil, .some(let until)): return .time(try LogPositions.time(until, option: "until"))
-        case (nil, nil): return .latest
+        if let positions = args.string("until-position") {
+            // The projector stops before next offsets: one past the last record to include.
+            return .positions(try LogPositions.positions(positions, option: "until-position").mapValues { $0 + 1 })
+        }
+        if let time = args.string("until-time") { return .time(try LogPositions.time(time, option: "until-time")) }
+        return .latest
+    }
+
+    /// A store that already holds records past the requested end cannot be rewound:
+    /// said here in the positions the user gave (the projector would name next offsets).
+    static func refuseStorePast(_ next: [Int32: Int64], path: String) throws {
+        let stored = try ReadModel(path: path).positions()
+        for (partition, end) in next.sorted(by: { $0.key < $1.key }) {
+            if let held = stored[partition], held > end {
+                throw CommandFailed(status: 1, "\(path) already holds partition \(partition) through offset \(held - 1), "
+                                    + "past --until-position \(partition):\(end - 1): replay into a new store")
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeDomain
 import RecipeHTTP
 import RecipeWire
@@ -9,16 +10,18 @@ enum SendCommand {
     static let spec = CommandSpec(
         name: "recipes send",
         summary: "Append one command from flags, or many from JSON lines on stdin, and print where each landed.",
-        usage: "recipes send TYPE --recipe ID [--FIELD VALUE …] [options] | recipes send --stdin [options]",
+        abstract: "Append commands: one from flags, or JSON lines from stdin.",
+        arguments: "[TYPE [--FIELD VALUE …]]",
         options: KafkaOptions.specs + [
-            .value("recipe", "ID", "The recipe the command is for (TYPE mode)."),
-            .flag("new", "TYPE mode: a new recipe id (for DraftStarted)."),
+            .value("recipe", "ID", "The recipe the command is for (TYPE mode).", alternatives: "recipe"),
+            .flag("new", "TYPE mode: a new recipe id (for DraftStarted).", alternatives: "recipe"),
             .value("id", "COMMAND-ID", "The command id (default: a new UUID)."),
             .value("expected-revision", "N", "Apply only if the recipe's revision is N."),
             .value("actor", "NAME", "Who writes (default: $USER)."),
             .flag("stdin", "Read JSON lines: whole CloudEvents, or {\"type\",\"recipe\",\"data\"} objects."),
         ],
         discussion: """
+            Give a TYPE and --recipe ID (or --new) for one command, or --stdin for many.
             TYPE is a command name (IngredientAdded, TitleChanged, RecipeSaved, …); any other --FIELD VALUE
             becomes a field of its data (amount, servings and position are numbers; --ingredient-id is ingredientId).
             Examples:
@@ -35,16 +38,15 @@ enum SendCommand {
     static func run(_ arguments: [String]) async throws {
         let (known, data) = try split(arguments)
         let args = try ParsedArguments(known, spec: spec)
-        let config = try KafkaOptions.config(args)
-        let topic = try KafkaOptions.topics(args).edits
         let actor = args.string("actor") ?? ProcessInfo.processInfo.environment["USER"] ?? "cli"
         guard !actor.isEmpty else { throw UsageError("--actor must not be empty") }
+        let topic = try KafkaOptions.topics(args).edits
 
         if args.flag("stdin") {
-            guard args.positionals.isEmpty, data.isEmpty, args.string("recipe") == nil else {
-                throw UsageError("--stdin takes no TYPE, --recipe or data fields: each line says them")
+            guard args.positionals.isEmpty, data.isEmpty, args.string("recipe") == nil, !args.flag("new") else {
+                throw UsageError("--stdin takes no TYPE, --recipe, --new or data fields: each line says them")
             }
-            try await sendLines(config: config, topic: topic, actor: actor)
+            try await sendLines(config: try KafkaOptions.config(args), topic: topic, actor: actor)
             return
         }
         guard args.positionals.count == 1, let typeName = args.positionals.first else {
@@ -64,6 +66,7 @@ enum SendCommand {
         if let revision = try args.int("expected-revision", in: 0...Int(Int32.max)) { members["expectedRevision"] = revision }
         let line = String(decoding: try JSONSerialization.data(withJSONObject: members), as: UTF8.self)
 
+        let config = try KafkaOptions.config(args)
         let producer = try KafkaProducer(config: config)
         let sender = CommandSender(appender: CommandAppender(producer: producer, topic: topic))
         let outcome = await sender.send([(1, line)], actor: actor)

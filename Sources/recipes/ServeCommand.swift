@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeHTTP
 import RecipeProjection
 
@@ -8,9 +9,9 @@ enum ServeCommand {
     static let spec = CommandSpec(
         name: "recipes serve",
         summary: "Keep a store current from the log and serve the HTTP API over it, until SIGTERM or Ctrl-C.",
-        usage: "recipes serve --brokers B --db FILE [--port P] [--tokens FILE] [--private] [--group G] [options]",
+        abstract: "Projector and HTTP API against a Kafka cluster.",
         options: KafkaOptions.specs + [
-            .value("db", "FILE", "The read-model store (SQLite); created when missing."),
+            .value("db", "FILE", "The read-model store (SQLite); created when missing.", required: true),
             .value("port", "PORT", "HTTP port, on every address.", default: "8080"),
             .flag("loopback", "Listen on 127.0.0.1 only."),
             .value("tokens", "FILE", "Bearer tokens, one `token actor` per line; with it every POST needs a token."),
@@ -26,13 +27,13 @@ enum ServeCommand {
     static func run(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
-        let config = try KafkaOptions.config(args)
-        let topic = try KafkaOptions.topics(args).edits
-        guard let storePath = args.string("db") else { throw UsageError("--db FILE is required") }
+        let storePath = try args.required("db")
         let port = try args.int("port", in: 0...65535)!
         let wait = try args.seconds("wait", in: 0.01...300)!
+        if args.flag("private") && args.string("tokens") == nil { throw UsageError("--private needs --tokens FILE") }
+        let topic = try KafkaOptions.topics(args).edits
+        let config = try KafkaOptions.config(args)
         let tokens = try tokens(args)
-        if args.flag("private") && tokens == nil { throw UsageError("--private needs --tokens FILE") }
 
         var options = RecipeService.Options(kafka: config, topic: topic, storePath: storePath)
         options.mode = args.string("group").map { .group($0) } ?? .replica

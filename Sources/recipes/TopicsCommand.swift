@@ -1,22 +1,20 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeWire
 
 /// `recipes topics`: topic administration on a real cluster.
 enum TopicsCommand {
-    static let spec = CommandSpec(
-        name: "recipes topics",
+    static let group = Command.group(
+        "recipes topics",
         summary: "Administer the recipe topics on a Kafka cluster.",
-        usage: "recipes topics create [options]",
-        discussion: """
-            Subcommands:
-              create   Create the edits topic with the settings the log needs (see `recipes topics create --help`).
-            """)
+        abstract: "Create the edits topic on a real cluster with the settings the log needs.",
+        [.run(createSpec, create)])
 
     static let createSpec = CommandSpec(
         name: "recipes topics create",
         summary: "Create the edits topic (recipes.edits) with the settings the log needs, and print what was done.",
-        usage: "recipes topics create --brokers B [--partitions P] [--replication-factor R] [--min-insync-replicas M] [--dry-run] [options]",
+        abstract: "Create the edits topic with the settings the log needs.",
         options: KafkaOptions.specs + [
             .value("partitions", "P", "Partitions, fixed for the topic's life: choose for the peak write rate.", default: "6"),
             .value("replication-factor", "R", "Copies of each partition (1 for a one-broker development cluster).", default: "3"),
@@ -39,14 +37,6 @@ enum TopicsCommand {
             An existing topic is left as it is (its partition count is printed); the exit status is 0 then too.
             The embedded broker (`recipes broker`) does not implement CreateTopics: it creates its topic itself.
             """)
-
-    static func run(_ arguments: [String]) async throws {
-        switch arguments.first {
-        case "create": try create(Array(arguments.dropFirst()))
-        case nil, "--help": throw HelpRequested(spec: spec)
-        case let other?: throw UsageError("unknown subcommand \"\(other)\" (create)")
-        }
-    }
 
     static func create(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: createSpec)

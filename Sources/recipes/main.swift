@@ -1,3 +1,5 @@
-// The entry point only hands over to `RecipesCLI`: closures written here
+// The entry point only hands over to the command table: closures written here
 // would be main-actor isolated, and C libraries call back on their own threads.
-await RecipesCLI.main()
+import RecipeCLI
+
+await CommandLineProgram.main(RecipesCLI.program)

@@ -44,28 +44,86 @@ struct CLITests {
         #expect(bad.err.contains("data.amount"))
     }
 
-    @Test func helpAndBadFlags() async throws {
-        let commands = ["dev", "serve", "send", "topics", "project", "list", "show", "drafts", "history", "rejections",
-                        "replay", "audit history", "audit as-of", "audit diff", "audit export", "audit verify", "bench project",
-                        "bench replay"]
-        for command in commands {
-            let words = command.split(separator: " ").map(String.init)
-            let help = try await runRecipes(words + ["--help"])
-            #expect(help.status == 0)
-            #expect(help.out.contains("Usage: recipes \(command)"), "\(command): \(help.out)")
-            let bad = try await runRecipes(words + ["--no-such-flag"])
-            #expect(bad.status == 2, "\(command): \(bad.err)")
-            #expect(bad.err.split(separator: "\n").count == 1, "\(command): \(bad.err)")
+    @Test("every command, found by walking --help as a user would, lists every option in its usage line and fails a bad flag in one line",
+          arguments: [recipesExecutable, recipesBenchExecutable])
+    func everyCommandSpeaksTheSameLanguage(executable: String) async throws {
+        let program = URL(fileURLWithPath: executable).lastPathComponent
+        let alone = try await runProcess(executable, [])
+        #expect(alone.status == 2 && alone.err.contains("Usage: \(program) "), "\(program) alone: \(alone.err)")
+
+        let commands = try await commandsListed(executable, under: [])
+        #expect(commands.count >= (program == "recipes" ? 17 : 6), "\(commands.map { $0.joined(separator: " ") })")
+        for words in commands {
+            let name = ([program] + words).joined(separator: " ")
+            let help = try await runProcess(executable, words + ["--help"])
+            #expect(help.status == 0, "\(name) --help")
+            let usage = try #require(help.out.split(separator: "\n").first { $0.hasPrefix("Usage: ") }, "\(name): \(help.out)")
+            #expect(usage.hasPrefix("Usage: \(name)"), "\(usage)")
+            let inUsage = Set(usage.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]()|")) }
+                .filter { $0.hasPrefix("--") && $0 != "--FIELD" })
+            let documented = Set(optionsSection(help.out).filter { $0 != "--help" })
+            #expect(inUsage == documented, "\(name): the usage line and the options differ: \(usage)")
+            #expect(!help.out.contains("(default: )"), "\(name) prints an empty default")
+
+            let bad = try await runProcess(executable, words + ["--no-such-flag"])
+            #expect(bad.status == 2, "\(name): \(bad.err)")
+            #expect(bad.err.split(separator: "\n").count == 1 && bad.err.hasPrefix("\(program): error: "), "\(name): \(bad.err)")
         }
+    }
+
+    /// The commands a program's `--help` lists, groups opened: each as the words that run it.
+    /// A group alone is checked on the way: its help on stderr, exit status 2, as for the program itself.
+    private func commandsListed(_ executable: String, under words: [String]) async throws -> [[String]] {
+        let help = try await runProcess(executable, words + ["--help"])
+        guard let listStart = help.out.range(of: "\nCommands:\n") else { return [words] }
+        if !words.isEmpty {
+            let alone = try await runProcess(executable, words)
+            #expect(alone.status == 2 && alone.err == help.out, "\(words) alone: \(alone.err)")
+        }
+        let listed = help.out[listStart.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        var commands: [[String]] = []
+        for word in listed { commands += try await commandsListed(executable, under: words + [word]) }
+        return commands
+    }
+
+    /// The `--name` of each line of a help's Options section.
+    private func optionsSection(_ help: String) -> [String] {
+        guard let start = help.range(of: "\nOptions:\n") else { return [] }
+        return help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    @Test func mistakesAreOneLineWithOnePrefix() async throws {
+        let typo = try await runRecipes(["lsit"])
+        #expect(typo.status == 2)
+        #expect(typo.err == "recipes: error: unknown command \"lsit\"; did you mean \"list\"? (see recipes --help)\n")
+        let unknown = try await runRecipes(["audit", "rewind"])
+        #expect(unknown.status == 2)
+        #expect(unknown.err == "recipes: error: unknown command \"audit rewind\" (see recipes audit --help)\n")
+        let both = try await runRecipes(["audit", "as-of", "id", "--time", "2026-01-01T00:00:00Z", "--position", "0:1"])
+        #expect(both.status == 2)
+        #expect(both.err == "recipes: error: give one of --time or --position, not both\n", "\(both.err)")
+    }
+
+    @Test("a bad argument is reported before a missing file or an unreachable broker is found")
+    func argumentsAreCheckedFirst() async throws {
+        let missing = "/nonexistent-\(UUID().uuidString)"
+        let list = try await runRecipes(["list", "--db", missing, "--limit", "501"])
+        #expect(list.status == 2)
+        #expect(list.err == "recipes: error: --limit must be an integer in 1…500, got \"501\"\n", "the API's bound: \(list.err)")
+        let show = try await runRecipes(["show", "id", "--db", missing, "--guests", "0"])
+        #expect(show.status == 2 && show.err.contains("--guests"), "\(show.err)")
+        let serve = try await runRecipes(["serve", "--kafka-config", missing, "--db", missing, "--port", "70000"])
+        #expect(serve.status == 2 && serve.err.contains("--port"), "\(serve.err)")
+        let replay = try await runRecipes(["replay", "--kafka-config", missing, "--into", missing, "--batch", "0"])
+        #expect(replay.status == 2 && replay.err.contains("--batch"), "\(replay.err)")
     }
 
     @Test func auditNamesItsSubcommands() async throws {
         let help = try await runRecipes(["audit", "--help"])
         #expect(help.status == 0)
         for subcommand in ["history", "as-of", "diff", "export", "verify"] { #expect(help.out.contains("  \(subcommand) ")) }
-        let unknown = try await runRecipes(["audit", "rewind"])
-        #expect(unknown.status == 2)
-        #expect(unknown.err == "recipes audit: unknown subcommand \"rewind\" (see recipes audit --help)\n")
     }
 
     @Test func devSeedsServesAndStopsOnSIGINT() async throws {

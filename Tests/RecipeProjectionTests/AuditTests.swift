@@ -82,17 +82,17 @@ struct AuditTests {
         #expect(table.out.split(separator: "\n").contains { $0.contains(" rejected ") && $0.contains(" noDraft: ") },
                 "\(table.out)")
 
-        let diff = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from", "1", "--to", "2"])
+        let diff = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "2"])
         #expect(diff.status == 0, "\(diff.err)")
         #expect(diff.out.contains("~ ingredient flour Flour: 200 g → 250 g"), "\(diff.out)")
-        let json = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from", "1", "--to", "2", "--json"])
+        let json = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "2", "--json"])
         let changes = try JSONDecoder().decode(VersionDiff.self, from: Data(json.out.utf8))
         #expect(changes.ingredients.changed.map(\.id) == ["flour"])
         #expect(changes.ingredients.changed.first?.from.amount == 200)
         #expect(changes.ingredients.changed.first?.to.amount == 250)
         #expect(changes.title == nil && changes.ingredients.added.isEmpty && changes.ingredients.removed.isEmpty)
 
-        let missing = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from", "1", "--to", "3"])
+        let missing = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "3"])
         #expect(missing.status == 1)
         #expect(missing.err.contains("has versions 1…2, not 3"), "\(missing.err)")
         let asOf = try await runRecipes(["audit", "as-of", id, "--brokers", brokers, "--json", "--position", "x"])

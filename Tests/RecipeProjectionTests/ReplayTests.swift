@@ -119,24 +119,25 @@ struct ReplayTests {
         #expect(accepted.status == 0, "\(accepted.err)")
     }
 
-    @Test("replay --to stops at the given positions; a store already past them is refused")
+    @Test("replay --until-position stops after the records at the given positions; a store already past them is refused")
     func replayToPositions() async throws {
         let fixture = try ProjectionFixture(partitions: 2)
         try await fixture.send(commandStream(count: 400, recipes: 10, seed: 24))
         let store = fixture.storePath + ".partial.db"
         defer { removeStore(store) }
-        let partial = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "0:50,1:7"])
+        let partial = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-position", "0:49,1:6"])
         #expect(partial.status == 0, "\(partial.err)")
-        #expect(try ReadModel(path: store).positions() == [0: 50, 1: 7])
-        let back = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "0:10"])
+        #expect(try ReadModel(path: store).positions() == [0: 50, 1: 7], "offsets 0…49 and 0…6: the named records included")
+        #expect(partial.out.contains("; through 0:49,1:6"), "\(partial.out)")
+        let back = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-position", "0:9"])
         #expect(back.status == 1)
-        #expect(back.err.contains("already at 0:50, past the end 0:10"), "\(back.err)")
-        let bad = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--to", "zero:1"])
+        #expect(back.err.contains("already holds partition 0 through offset 49, past --until-position 0:9"), "\(back.err)")
+        let bad = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-position", "zero:1"])
         #expect(bad.status == 2)
-        #expect(bad.err.contains("--to needs PARTITION:OFFSET"), "\(bad.err)")
+        #expect(bad.err.contains("--until-position needs PARTITION:OFFSET"), "\(bad.err)")
     }
 
-    @Test("replay --until stops each partition after its last record logged at or before that time")
+    @Test("replay --until-time stops each partition after its last record logged at or before that time")
     func replayUntilTime() async throws {
         let fixture = try ProjectionFixture(partitions: 2)
         let stream = commandStream(count: 300, recipes: 8, seed: 26)
@@ -156,7 +157,7 @@ struct ReplayTests {
         let store = fixture.storePath + ".until.db"
         defer { removeStore(store) }
         let until = RFC3339.string(Timestamp(millisecondsSinceEpoch: cut))
-        let run = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until", until])
+        let run = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-time", until])
         #expect(run.status == 0, "\(run.err)")
         #expect(try ReadModel(path: store).positions() == expected, "cut at \(until)")
     }

@@ -4,10 +4,15 @@ import Foundation
 // waiting on conditions off the cooperative pool.
 
 /// The `recipes` executable that `swift build --build-tests` built beside the tests.
-public let recipesExecutable: String = {
+public let recipesExecutable = builtExecutable("recipes")
+
+/// The benchmarks' executable, built beside `recipes`.
+public let recipesBenchExecutable = builtExecutable("recipes-bench")
+
+private func builtExecutable(_ name: String) -> String {
     let tests = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-    return tests.deletingLastPathComponent().appendingPathComponent("recipes").path
-}()
+    return tests.deletingLastPathComponent().appendingPathComponent(name).path
+}
 
 /// Runs blocking work on a thread of its own, so that tests running in
 /// parallel never starve the cooperative pool they all share.

@@ -1,16 +1,19 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeWire
 
 /// Options every command that talks to Kafka shares.
 enum KafkaOptions {
     static let specs: [OptionSpec] = [
-        .value("brokers", "HOST:PORT,…", "Kafka bootstrap servers (or KAFKA_BOOTSTRAP_SERVERS)."),
+        .value("brokers", "HOST:PORT,…", "Kafka bootstrap servers (or KAFKA_BOOTSTRAP_SERVERS, or bootstrap.servers in --kafka-config).",
+               required: true),
         .value("kafka-config", "FILE", "librdkafka properties (key=value lines), e.g. TLS and SASL settings."),
         .value("topic-prefix", "PREFIX", "Prefix of the topic names, to separate environments.", default: ""),
     ]
 
     /// The client config: `--kafka-config` file, then `KAFKA_*` environment variables, then `--brokers`.
+    /// It reads a file: commands call it after checking every other argument.
     static func config(_ args: ParsedArguments) throws -> KafkaConfig {
         var config = KafkaConfig(bootstrapServers: "")
         if let file = args.string("kafka-config") {

@@ -1,8 +1,14 @@
+import RecipeCLI
 import RecipeWire
 
 /// Parses the positions and times the replay and audit commands take.
+///
+/// A position `P:O` names the record at offset O of partition P, as `recipes send`,
+/// `history` and `audit export` print it, and a moment given by position or time
+/// includes that record: `replay --until-position 0:9` replays offsets 0…9 of
+/// partition 0, as `audit as-of --position 0:9` shows the recipe after the record at 0:9.
 enum LogPositions {
-    /// `P:O,P:O,…` → next offsets by partition.
+    /// `P:O,P:O,…` → the offset of the last record to include, by partition.
     static func positions(_ text: String, option: String) throws -> [Int32: Int64] {
         var positions: [Int32: Int64] = [:]
         for item in text.split(separator: ",") {

@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeDomain
 import RecipeHTTP
 import RecipeProjection
@@ -8,14 +9,14 @@ import RecipeWire
 import Glibc
 #endif
 
-/// `recipes bench http`: requests/s and latency of the detail and list routes
+/// `recipes-bench http`: requests/s and latency of the detail and list routes
 /// over real sockets (keep-alive connections), next to the same queries made on
 /// the read model directly; and append → visible latency through the API.
 enum HTTPBenchmark {
     static let spec = CommandSpec(
-        name: "recipes bench http",
+        name: "recipes-bench http",
         summary: "Measure the HTTP API (detail, list, append→visible) against direct read-model queries in the same run.",
-        usage: "recipes bench http [--recipes N] [--connections C] [--seconds S] [--appends A]",
+        abstract: "Detail/list requests/s and latency, and append→visible latency.",
         options: [
             .value("recipes", "N", "Sample recipes appended through the API first.", default: "500"),
             .value("connections", "C", "Concurrent keep-alive connections.", default: "8"),

@@ -1,15 +1,16 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeDomain
 import RecipeProjection
 import RecipeWire
 
-/// `recipes bench project`.
+/// `recipes-bench project`.
 enum ProjectBenchmark {
     static let spec = CommandSpec(
-        name: "recipes bench project",
+        name: "recipes-bench project",
         summary: "Project a topic of recipe commands into a fresh store, next to raw consumption of the same topic, and print commands/s and peak memory.",
-        usage: "recipes bench project [--commands N] [--recipes R] [--partitions P] [--db FILE]",
+        abstract: "Commands/s projected into a fresh store vs raw consumption, and peak memory.",
         options: BenchmarkLog.options + [
             .value("db", "FILE", "Store to create (deleted first).", default: "/tmp/recipes-bench.db"),
             .value("batch", "N", "Records per transaction at most.", default: "200000"),

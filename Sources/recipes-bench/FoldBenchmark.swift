@@ -3,7 +3,7 @@ import RecipeDomain
 
 // MARK: - Fold benchmark
 //
-// `recipes bench fold`: how many commands per second one core folds into
+// `recipes-bench fold`: how many commands per second one core folds into
 // recipe states. The log is built before the clock starts, so only the fold
 // (decide + evolve + the per-recipe state dictionary) is timed.
 

@@ -1,50 +1,19 @@
 import CRdKafkaBaseline
 import Foundation
 import Kafka
+import RecipeCLI
 
-/// `recipes bench`: throughput figures, each next to a raw baseline measured in the same run.
-enum BenchCommand {
-    static let spec = CommandSpec(
-        name: "recipes bench",
-        summary: "Measure throughput against a raw baseline in the same run. Build with -c release first.",
-        usage: "recipes bench <kafka|fold|wire|project|replay|http> [options]",
-        discussion: """
-            Benchmarks:
-              kafka     Records/s appended by the Swift producer vs a plain C librdkafka loop.
-              fold      Commands/s folded by the recipe domain on one core.
-              wire      Records/s decoded and encoded vs a JSONSerialization parse.
-              project   Commands/s projected into a fresh store vs raw consumption, and peak memory.
-              replay    Records/s replayed into a fresh store vs raw consumption; audit history of one recipe.
-              http      Detail/list requests/s and latency, and append→visible latency.
-
-            Run `recipes bench <name> --help` for its options.
-            """)
-
-    static func run(_ arguments: [String]) async throws {
-        switch arguments.first {
-        case "kafka": try await KafkaBenchmark.run(Array(arguments.dropFirst()))
-        case "fold": try FoldBenchmarkCommand.run(Array(arguments.dropFirst()))
-        case "wire": try WireBenchmarkCommand.run(Array(arguments.dropFirst()))
-        case "project": try await ProjectBenchmark.run(Array(arguments.dropFirst()))
-        case "replay": try await ReplayBenchmark.run(Array(arguments.dropFirst()))
-        case "http": try await HTTPBenchmark.run(Array(arguments.dropFirst()))
-        case nil, "--help": throw HelpRequested(spec: spec)
-        case let other?: throw UsageError("unknown benchmark \"\(other)\" (kafka, fold, wire, project, replay, http)")
-        }
-    }
-}
-
-/// `recipes bench kafka`.
+/// `recipes-bench kafka`.
 enum KafkaBenchmark {
     static let spec = CommandSpec(
-        name: "recipes bench kafka",
+        name: "recipes-bench kafka",
         summary: "Produce records to the embedded broker with the Swift producer and with raw librdkafka (C), alternating, and print records/s.",
-        usage: "recipes bench kafka [--records N] [--size BYTES] [--partitions P] [--brokers N] [--rounds R]",
+        abstract: "Records/s appended by the Swift producer vs a plain C librdkafka loop.",
         options: [
             .value("records", "N", "Records per run.", default: "1000000"),
             .value("size", "BYTES", "Value size of each record.", default: "200"),
             .value("partitions", "P", "Partitions of each run's topic.", default: "12"),
-            .value("brokers", "N", "Brokers of the embedded cluster.", default: "3"),
+            .value("broker-count", "N", "Brokers of the embedded cluster.", default: "3"),
             .value("rounds", "R", "Runs of each producer; the best of each is compared.", default: "3"),
             .value("keys", "K", "Distinct keys (recipe-0 … recipe-K-1).", default: "10000"),
             .value("only", "raw|swift", "Run one producer only, e.g. under a profiler."),
@@ -57,7 +26,7 @@ enum KafkaBenchmark {
         let records = try args.int("records", in: 1...100_000_000)!
         let size = try args.int("size", in: 1...1_000_000)!
         let partitions = try args.int("partitions", in: 1...1000)!
-        let brokers = try args.int("brokers", in: 1...16)!
+        let brokers = try args.int("broker-count", in: 1...16)!
         let rounds = try args.int("rounds", in: 1...100)!
         let keys = try args.int("keys", in: 1...10_000_000)!
         let only = args.string("only")
@@ -146,9 +115,4 @@ enum KafkaBenchmark {
         guard failed == 0 else { throw BenchmarkError("Swift producer: \(failed) of \(records) records failed") }
         return Run(seconds: seconds, rate: Double(records) / seconds)
     }
-}
-
-struct BenchmarkError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import RecipeCLI
 
-/// `recipes bench fold`.
+/// `recipes-bench fold`.
 enum FoldBenchmarkCommand {
     static let spec = CommandSpec(
-        name: "recipes bench fold",
+        name: "recipes-bench fold",
         summary: "Fold a realistic mix of recipe commands on one core and print commands/s.",
-        usage: "recipes bench fold [--commands N] [--seed S]",
+        abstract: "Commands/s folded by the recipe domain on one core.",
         options: [
             .value("commands", "N", "Commands to fold.", default: "2000000"),
             .value("seed", "S", "Seed of the generated mix.", default: "42"),

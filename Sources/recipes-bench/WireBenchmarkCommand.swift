@@ -1,14 +1,15 @@
 import Foundation
 import Kafka
+import RecipeCLI
 import RecipeDomain
 import RecipeWire
 
-/// `recipes bench wire`.
+/// `recipes-bench wire`.
 enum WireBenchmarkCommand {
     static let spec = CommandSpec(
-        name: "recipes bench wire",
+        name: "recipes-bench wire",
         summary: "Decode and encode recipe records on one core and print records/s, next to Foundation's JSONSerialization parsing the same bytes.",
-        usage: "recipes bench wire [--records N] [--rounds R] [--seed S]",
+        abstract: "Records/s decoded and encoded vs a JSONSerialization parse.",
         options: [
             .value("records", "N", "Records in the mix.", default: "200000"),
             .value("rounds", "R", "Timed passes over the mix; the best of each measure is shown.", default: "3"),

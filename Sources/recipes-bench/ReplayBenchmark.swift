@@ -1,13 +1,14 @@
 import Foundation
 import RecipeAudit
+import RecipeCLI
 import RecipeProjection
 
-/// `recipes bench replay`.
+/// `recipes-bench replay`.
 enum ReplayBenchmark {
     static let spec = CommandSpec(
-        name: "recipes bench replay",
+        name: "recipes-bench replay",
         summary: "Replay a topic of recipe commands into a fresh store, next to raw consumption of the same topic, and time `audit history` of one recipe.",
-        usage: "recipes bench replay [--commands N] [--recipes R] [--partitions P] [--rounds R] [--into FILE]",
+        abstract: "Records/s replayed into a fresh store vs raw consumption; audit history of one recipe.",
         options: BenchmarkLog.options + [
             .value("rounds", "R", "Replays, each into a fresh store after raw consumption of the topic; the best of each is compared.",
                    default: "3"),
