@@ -198,7 +198,7 @@ public final class KafkaProducer: Sendable {
                          headers: OpaquePointer?, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
         message.value.withUnsafeBytes { value in
             withOptionalBytes(message.key) { key in
-                withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 6) { values in
+                withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 8) { values in
                     values.initialize(repeating: rd_kafka_vu_t())
                     values[0].vtype = RD_KAFKA_VTYPE_RKT
                     values[0].u.rkt = topic
@@ -212,7 +212,18 @@ public final class KafkaProducer: Sendable {
                     values[4].u.ptr = opaque
                     values[5].vtype = RD_KAFKA_VTYPE_MSGFLAGS
                     values[5].u.i = RD_KAFKA_MSG_F_COPY
-                    guard let error = rd_kafka_produceva(client.handle, values.baseAddress, values.count) else {
+                    var count = 6
+                    if let partition = message.partition {
+                        values[count].vtype = RD_KAFKA_VTYPE_PARTITION
+                        values[count].u.i32 = partition
+                        count += 1
+                    }
+                    if let timestamp = message.timestamp {
+                        values[count].vtype = RD_KAFKA_VTYPE_TIMESTAMP
+                        values[count].u.i64 = timestamp
+                        count += 1
+                    }
+                    guard let error = rd_kafka_produceva(client.handle, values.baseAddress, count) else {
                         return RD_KAFKA_RESP_ERR_NO_ERROR
                     }
                     defer { rd_kafka_error_destroy(error) }

@@ -22,12 +22,19 @@ public struct KafkaProducerMessage: Sendable, Hashable {
     public var key: [UInt8]?
     public var value: [UInt8]
     public var headers: [KafkaHeader]
+    /// A partition chosen by the caller instead of the key's: for copying a log as it is.
+    public var partition: Int32?
+    /// The record's timestamp (ms since the epoch) instead of the time it is sent.
+    public var timestamp: Int64?
 
-    public init(topic: String, key: [UInt8]?, value: [UInt8], headers: [KafkaHeader] = []) {
+    public init(topic: String, key: [UInt8]?, value: [UInt8], headers: [KafkaHeader] = [],
+                partition: Int32? = nil, timestamp: Int64? = nil) {
         self.topic = topic
         self.key = key
         self.value = value
         self.headers = headers
+        self.partition = partition
+        self.timestamp = timestamp
     }
 
     public init(topic: String, key: String, value: [UInt8], headers: [KafkaHeader] = []) {

@@ -1,0 +1,88 @@
+import Foundation
+import Kafka
+import RecipeTestSupport
+import Testing
+
+@Suite("The embedded broker's journal")
+struct JournalTests {
+    private let topic = "journal.test"
+
+    private func folder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+    }
+
+    /// Every record of the topic, in partition and offset order.
+    private func everything(in kafka: EmbeddedKafka, count: Int) async throws -> [KafkaConsumerRecord] {
+        let consumer = try KafkaConsumer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
+        defer { consumer.close() }
+        try consumer.assign(topic: topic)
+        return try await consume(consumer) { $0.count >= count }.sorted { ($0.partition, $0.offset) < ($1.partition, $1.offset) }
+    }
+
+    private func append(_ count: Int, from start: Int, to kafka: EmbeddedKafka, strayPartition: Int32? = 2) async throws {
+        let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
+        let messages = (start..<start + count).map { index in
+            // Every fifth record is put in a partition of the producer's choosing, as a mixed-up producer's would be.
+            KafkaProducerMessage(topic: topic, key: index % 7 == 0 ? nil : Array("recipe-\(index % 11)".utf8),
+                                 value: Array("record \(index)".utf8),
+                                 headers: [KafkaHeader(key: "content-type", value: Array("text/plain".utf8)),
+                                           KafkaHeader(key: "empty", value: nil)],
+                                 partition: index % 5 == 0 ? strayPartition : nil)
+        }
+        for result in await producer.sendBatch(messages) { _ = try result.get() }
+        try await producer.shutdown()
+    }
+
+    @Test("a new cluster opened on the journal holds every record at its partition and offset, with key, value, headers and time")
+    func restoresTheLog() async throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try EmbeddedKafka(brokers: 1)
+        let journal = try await EmbeddedKafkaJournal(folder: folder, kafka: first, topic: topic, partitions: 3)
+        #expect(journal.restoredRecords == 0)
+        try journal.start()
+        try await append(300, from: 0, to: first)
+        try journal.stop()
+        let original = try await everything(in: first, count: 300)
+
+        let second = try EmbeddedKafka(brokers: 1)
+        let reopened = try await EmbeddedKafkaJournal(folder: folder, kafka: second, topic: topic, partitions: 9)
+        #expect(reopened.restoredRecords == 300)
+        #expect(reopened.partitions == 3, "the journal keeps the partition count it was made with")
+        #expect(reopened.name == journal.name)
+        let restored = try await everything(in: second, count: 300)
+        #expect(restored == original)
+
+        // Appending goes on after the restored records, and a third start has both.
+        try reopened.start()
+        try await append(50, from: 300, to: second)
+        try reopened.stop()
+        let third = try EmbeddedKafka(brokers: 1)
+        let again = try await EmbeddedKafkaJournal(folder: folder, kafka: third, topic: topic, partitions: 3)
+        #expect(again.restoredRecords == 350)
+        #expect(try await everything(in: third, count: 350) == (try await everything(in: second, count: 350)))
+        #expect((0..<3).map { again.bytes(of: Int32($0)) }.reduce(0, +) > 0)
+    }
+
+    @Test("a frame cut short by a crash is dropped; a journal of another topic is refused")
+    func tornFrames() async throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try EmbeddedKafka(brokers: 1)
+        let journal = try await EmbeddedKafkaJournal(folder: folder, kafka: first, topic: topic, partitions: 1)
+        try journal.start()
+        try await append(10, from: 0, to: first, strayPartition: nil)
+        try journal.stop()
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/\(topic)-0.records"))
+        try file.seekToEnd()
+        try file.write(contentsOf: [200, 0, 0, 0, 1, 2, 3])
+        try file.close()
+
+        let second = try EmbeddedKafka(brokers: 1)
+        let reopened = try await EmbeddedKafkaJournal(folder: folder, kafka: second, topic: topic, partitions: 1)
+        #expect(reopened.restoredRecords == 10)
+        await #expect(throws: KafkaError.self) {
+            _ = try await EmbeddedKafkaJournal(folder: folder, kafka: try EmbeddedKafka(brokers: 1), topic: "other", partitions: 1)
+        }
+    }
+}
