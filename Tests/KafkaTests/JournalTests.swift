@@ -64,7 +64,7 @@ struct JournalTests {
         #expect((0..<3).map { again.bytes(of: Int32($0)) }.reduce(0, +) > 0)
     }
 
-    @Test("a frame cut short by a crash is dropped; a journal of another topic is refused")
+    @Test("a frame cut short by a crash is dropped; a journal in use, or of another topic, is refused")
     func tornFrames() async throws {
         let folder = folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -81,6 +81,11 @@ struct JournalTests {
         let second = try EmbeddedKafka(brokers: 1)
         let reopened = try await EmbeddedKafkaJournal(folder: folder, kafka: second, topic: topic, partitions: 1)
         #expect(reopened.restoredRecords == 10)
+        // One process journals a folder at a time.
+        await #expect(throws: KafkaError.self) {
+            _ = try await EmbeddedKafkaJournal(folder: folder, kafka: try EmbeddedKafka(brokers: 1), topic: topic, partitions: 1)
+        }
+        try reopened.stop()
         await #expect(throws: KafkaError.self) {
             _ = try await EmbeddedKafkaJournal(folder: folder, kafka: try EmbeddedKafka(brokers: 1), topic: "other", partitions: 1)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// Keeps every record of one topic of an embedded cluster in a folder, and
@@ -32,6 +33,8 @@ public final class EmbeddedKafkaJournal: Sendable {
     public let folder: String
 
     private let kafka: EmbeddedKafka
+    /// An exclusive `flock` on the folder until `stop`: one journal at a time writes a folder.
+    private let lockDescriptor: Mutex<Int32?>
     private let state = Mutex(State())
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -53,30 +56,58 @@ public final class EmbeddedKafkaJournal: Sendable {
         self.folder = folder
         self.kafka = kafka
         self.topic = topic
-        let propertiesPath = folder + "/journal.properties"
-        if let text = try? String(contentsOfFile: propertiesPath, encoding: .utf8) {
-            let properties = Dictionary(text.split(separator: "\n").compactMap { line -> (String, String)? in
-                let parts = line.split(separator: "=", maxSplits: 1)
-                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-            }, uniquingKeysWith: { first, _ in first })
-            guard let name = properties["name"], let journaled = properties["topic"],
-                  let count = properties["partitions"].flatMap({ Int($0) }) else {
-                throw KafkaError(.embeddedBroker, "\(propertiesPath) is not a journal's properties file")
-            }
-            guard journaled == topic else {
-                throw KafkaError(.embeddedBroker, "the journal in \(folder) holds topic \(journaled), not \(topic)")
-            }
-            (self.name, self.partitions) = (name, count)
-        } else {
-            (name, self.partitions) = ("journal-\(UUID().uuidString.lowercased())", partitions)
-            try "name=\(name)\ntopic=\(topic)\npartitions=\(partitions)\n".write(toFile: propertiesPath, atomically: true, encoding: .utf8)
+        let lockDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lockDescriptor >= 0 else {
+            throw KafkaError(.embeddedBroker, "cannot open \(folder): \(String(cString: strerror(errno)))")
         }
-        try kafka.createTopic(topic, partitions: self.partitions, replicationFactor: replicationFactor)
-        let restored = try await Self.restore(folder: folder, topic: topic, partitions: self.partitions, into: kafka)
-        restoredRecords = restored.records
-        state.withLock { state in
-            state.bytes = restored.bytes
-            state.next = restored.next
+        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(lockDescriptor)
+            throw KafkaError(.embeddedBroker, "the journal in \(folder) is in use by another process (another recipes dev?)")
+        }
+        do {
+            (name, self.partitions) = try Self.properties(folder: folder, topic: topic, partitions: partitions)
+            try kafka.createTopic(topic, partitions: self.partitions, replicationFactor: replicationFactor)
+            let restored = try await Self.restore(folder: folder, topic: topic, partitions: self.partitions, into: kafka)
+            restoredRecords = restored.records
+            state.withLock { state in
+                state.bytes = restored.bytes
+                state.next = restored.next
+            }
+        } catch {
+            close(lockDescriptor)
+            throw error
+        }
+        self.lockDescriptor = Mutex(lockDescriptor)
+    }
+
+    /// The journal's name and partitions from `journal.properties`, written first for a new journal.
+    private static func properties(folder: String, topic: String, partitions: Int) throws -> (name: String, partitions: Int) {
+        let path = folder + "/journal.properties"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            let name = "journal-\(UUID().uuidString.lowercased())"
+            try "name=\(name)\ntopic=\(topic)\npartitions=\(partitions)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            return (name, partitions)
+        }
+        let properties = Dictionary(text.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }, uniquingKeysWith: { first, _ in first })
+        guard let name = properties["name"], let journaled = properties["topic"],
+              let count = properties["partitions"].flatMap({ Int($0) }) else {
+            throw KafkaError(.embeddedBroker, "\(path) is not a journal's properties file")
+        }
+        guard journaled == topic else {
+            throw KafkaError(.embeddedBroker, "the journal in \(folder) holds topic \(journaled), not \(topic)")
+        }
+        return (name, count)
+    }
+
+    deinit { releaseLock() }
+
+    private func releaseLock() {
+        lockDescriptor.withLock { descriptor in
+            if let open = descriptor { close(open) }
+            descriptor = nil
         }
     }
 
@@ -123,8 +154,10 @@ public final class EmbeddedKafkaJournal: Sendable {
         thread.start()
     }
 
-    /// Journals what the broker holds now, then stops. Throws what stopped journaling early.
+    /// Journals what the broker holds now, then stops and lets another journal
+    /// open the folder. Throws what stopped journaling early.
     public func stop() throws {
+        defer { releaseLock() }
         let running = state.withLock { state in
             state.stopRequested = true
             return state.running

@@ -18,6 +18,8 @@ public final class RecipeService: Sendable {
         public var topic: String
         public var storePath: String
         public var mode: Projector.Mode = .replica
+        /// Names the log instead of the cluster's id, for a log that outlives its cluster (`recipes dev`'s journal).
+        public var logName: String?
         /// 0 picks a free port.
         public var port: UInt16 = 8080
         /// Listen on 127.0.0.1 only (dev, tests), else on every address.
@@ -66,7 +68,8 @@ public final class RecipeService: Sendable {
         if projectorConfig["fetch.wait.max.ms"] == nil, let wait = options.fetchWaitMilliseconds {
             projectorConfig["fetch.wait.max.ms"] = String(wait)
         }
-        let projector = try Projector(storePath: options.storePath, kafka: projectorConfig, topic: options.topic, mode: options.mode)
+        let projector = try Projector(storePath: options.storePath, kafka: projectorConfig, topic: options.topic, mode: options.mode,
+                                      logName: options.logName)
         let readModel = try ReadModel(path: options.storePath)
         // The log's end at start: `/readyz` turns 200 when the store has applied it all.
         let probe = try KafkaConsumer(config: options.kafka)
