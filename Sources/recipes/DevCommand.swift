@@ -13,18 +13,22 @@ enum DevCommand {
         summary: "Run an embedded Kafka cluster, a projector and the HTTP API in one process, until Ctrl-C.",
         abstract: "Embedded Kafka, projector and HTTP API in one process (--seed for samples).",
         options: [
-            .flag("seed", "Append a handful of sample recipes (through the command gateway) at start."),
+            .flag("seed", "Append a handful of sample recipes (through the command gateway) when the log is empty."),
+            .value("data", "DIR", "Where the log's journal and the store live between runs.", default: ".recipes-dev"),
+            .flag("fresh", "Start with an empty log and store: removes the journal and store in --data first."),
             .value("port", "PORT", "HTTP port on 127.0.0.1 (0 picks a free one).", default: "8080"),
             .value("info-file", "FILE", "Write {\"bootstrap\",\"http\"} here once ready to serve."),
             .value("tokens", "FILE", "Bearer tokens, one `token actor` per line; without it anyone may write."),
             .flag("private", "With --tokens: reading needs a token too."),
-            .value("db", "FILE", "The read-model store (default: a temporary file removed on exit)."),
-            .value("partitions", "P", "Partitions of the edits topic.", default: "6"),
+            .value("db", "FILE", "The read-model store (default: recipes.db in --data)."),
+            .value("partitions", "P", "Partitions of the edits topic of a new log (a journaled log keeps its own).", default: "6"),
             .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
         ],
         discussion: """
             Prints `kafka: <bootstrap servers>` (any Kafka client can connect) and `http: <base URL>`.
-            Everything lives as long as the process: the embedded broker keeps at most 5 MiB per partition.
+            Every record appended to the edits topic is journaled in --data and appended back, at its
+            partition and offset, when dev starts again, so the recipes and the store survive a restart.
+            The embedded broker keeps at most 5 MiB per partition: beyond it appends are refused (507).
             Example:
               recipes dev --seed
               curl -s localhost:8080/v1/recipes
@@ -38,20 +42,22 @@ enum DevCommand {
         let wait = try args.seconds("wait", in: 0.01...300)!
         if args.flag("private") && args.string("tokens") == nil { throw UsageError("--private needs --tokens FILE") }
         let tokens = try ServeCommand.tokens(args)
-        let temporaryStore = args.string("db") == nil
-        let storePath = args.string("db")
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("recipes-dev-\(UUID().uuidString).db").path
-        defer {
-            if temporaryStore {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
-            }
-        }
-
+        let data = args.string("data")!
+        let storePath = args.string("db") ?? data + "/recipes.db"
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = RecipeTopics().edits
-        try kafka.createTopic(topic, partitions: partitions, replicationFactor: 3)
+        let journal = try await EmbeddedKafkaJournal(folder: data, kafka: kafka, topic: topic, partitions: partitions,
+                                                     replicationFactor: 3, fresh: args.flag("fresh"))
+        // After the journal's lock: a store another dev uses is never removed under it.
+        if args.flag("fresh") {
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: storePath + suffix) {
+                try FileManager.default.removeItem(atPath: storePath + suffix)
+            }
+        }
+        try journal.start()
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
                                             storePath: storePath)
+        options.logName = journal.name
         options.port = UInt16(port)
         options.loopbackOnly = true
         options.api = RecipeAPI.Options(tokens: tokens, privateReads: args.flag("private"), waitTimeout: wait)
@@ -66,14 +72,20 @@ enum DevCommand {
         let http = "http://127.0.0.1:\(service.port)"
         say("kafka: \(kafka.bootstrapServers)")
         say("http: \(http)")
-        say("store: \(storePath)\(temporaryStore ? " (temporary)" : "")")
+        say("data: \(data) (the log's journal: \(journal.restoredRecords) records kept from earlier runs; --fresh starts empty)")
+        say("store: \(storePath)")
+        if journal.partitions != partitions, args.string("partitions") != nil {
+            say("note: the journaled log has \(journal.partitions) partitions; --partitions applies to a new log (--fresh)")
+        }
         if let tokens {
             say("auth: \(tokens.actors.count) token(s) from \(args.string("tokens")!)\(args.flag("private") ? ", reads need a token too" : "")")
         } else {
             say("open: no --tokens, anyone may write")
         }
 
-        if args.flag("seed") {
+        if args.flag("seed") && journal.restoredRecords > 0 {
+            say("not seeding: the log already holds \(journal.restoredRecords) records (--fresh to start again)")
+        } else if args.flag("seed") {
             let positions = try await SampleRecipes.append(through: service.api)
             let reached = try await service.api.readModel.waitUntilReached(positions, timeout: .seconds(30))
             say(reached ? "seeded \(SampleRecipes.recipes.count) recipes and a draft" : "seeded; the projector is still catching up")
@@ -89,6 +101,11 @@ enum DevCommand {
         await waitForTerminationSignal()
         say("stopping")
         await service.shutdown()
+        do {
+            try journal.stop()
+        } catch {
+            say("the journal stopped early, records after it are not kept: \(error)")
+        }
         withExtendedLifetime(kafka) {}
         say("stopped")
     }

@@ -126,44 +126,110 @@ struct CLITests {
         for subcommand in ["history", "as-of", "diff", "export", "verify"] { #expect(help.out.contains("  \(subcommand) ")) }
     }
 
-    @Test func devSeedsServesAndStopsOnSIGINT() async throws {
+    /// A running `recipes dev` and where it serves.
+    private struct Dev {
+        let process: Process
+        let stdout: Pipe
+        let port: UInt16
+        let http: String
+        let bootstrap: String
+
+        /// Stops it as Ctrl-C does and returns what it printed.
+        func interrupt() async throws -> String {
+            process.interrupt()
+            let exited = ContinuousClock.now + .seconds(30)
+            while process.isRunning, ContinuousClock.now < exited { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(!process.isRunning)
+            #expect(process.terminationStatus == 0)
+            return String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+    }
+
+    private func startDev(_ arguments: [String]) async throws -> Dev {
         let info = FileManager.default.temporaryDirectory.appendingPathComponent("dev-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: info) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: recipesExecutable)
-        process.arguments = ["dev", "--seed", "--port", "0", "--info-file", info]
+        process.arguments = ["dev", "--port", "0", "--info-file", info] + arguments
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
+        // The info file appears once dev serves: a condition with a deadline.
         let deadline = ContinuousClock.now + .seconds(60)
         var data: Data?
         while data == nil, ContinuousClock.now < deadline, process.isRunning {
             data = FileManager.default.contents(atPath: info)
             if data == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
+        if data == nil, process.isRunning { process.terminate() }
         let object = try JSONSerialization.jsonObject(with: try #require(data)) as? [String: String]
         let http = try #require(object?["http"])
-        #expect(object?["bootstrap"]?.isEmpty == false)
         let port = try #require(UInt16(http.split(separator: ":").last ?? ""))
+        return Dev(process: process, stdout: stdout, port: port, http: http, bootstrap: try #require(object?["bootstrap"]))
+    }
 
-        let list = try await HTTPClient.request(port: port, method: "GET", path: "/v1/recipes", body: nil)
+    private func temporaryFolder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("dev-data-\(UUID().uuidString)").path
+    }
+
+    @Test func devSeedsServesAndStopsOnSIGINT() async throws {
+        let data = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let dev = try await startDev(["--seed", "--data", data])
+        defer { if dev.process.isRunning { dev.process.terminate() } }
+        #expect(!dev.bootstrap.isEmpty)
+
+        let list = try await HTTPClient.request(port: dev.port, method: "GET", path: "/v1/recipes", body: nil)
         #expect(list.items.count == 5)
         #expect(list.items.allSatisfy { ($0["servings"] as? Int) != nil && !(($0["tags"] as? [Any]) ?? []).isEmpty })
-        let drafts = try await HTTPClient.request(port: port, method: "GET", path: "/v1/drafts", body: nil)
+        let drafts = try await HTTPClient.request(port: dev.port, method: "GET", path: "/v1/drafts", body: nil)
         #expect(drafts.items.count == 1)
 
-        process.interrupt()
-        let exited = ContinuousClock.now + .seconds(30)
-        while process.isRunning, ContinuousClock.now < exited { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning)
-        #expect(process.terminationStatus == 0)
-        let out = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let out = try await dev.interrupt()
         #expect(out.contains("kafka: "))
-        #expect(out.contains("http: \(http)"))
+        #expect(out.contains("http: \(dev.http)"))
+        #expect(out.contains("data: \(data)"))
         #expect(out.contains("open: no --tokens, anyone may write"))
         #expect(out.contains("stopped"))
+    }
+
+    @Test("recipes dev keeps what was written across a restart: the same recipes, ids and positions; --fresh starts empty")
+    func devIsDurable() async throws {
+        let data = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let first = try await startDev(["--seed", "--data", data])
+        defer { if first.process.isRunning { first.process.terminate() } }
+        let draft = try await HTTPClient.request(port: first.port, method: "POST", path: "/v1/drafts?wait=true", body: nil)
+        let id = try #require(draft.object["recipeId"] as? String)
+        for body in [#"{"type":"TitleChanged","data":{"title":"Shakshuka"}}"#,
+                     #"{"type":"IngredientAdded","data":{"name":"Eggs","amount":4,"metric":"pcs"}}"#,
+                     #"{"type":"RecipeSaved"}"#] {
+            let sent = try await HTTPClient.request(port: first.port, method: "POST", path: "/v1/recipes/\(id)/commands?wait=true",
+                                                    body: Array(body.utf8))
+            #expect(sent.object["outcome"] as? String == "accepted", "\(sent.object)")
+        }
+        let before = try await HTTPClient.request(port: first.port, method: "GET", path: "/v1/recipes", body: nil)
+        #expect(before.items.count == 6)
+        _ = try await first.interrupt()
+
+        let second = try await startDev(["--seed", "--data", data])
+        defer { if second.process.isRunning { second.process.terminate() } }
+        let history = try await HTTPClient.request(port: second.port, method: "GET", path: "/v1/recipes/\(id)/history", body: nil)
+        #expect(history.items.map { $0["outcome"] as? String } == ["accepted", "accepted", "accepted", "accepted"])
+        let after = try await HTTPClient.request(port: second.port, method: "GET", path: "/v1/recipes", body: nil)
+        #expect(after.items.map { $0["id"] as? String } == before.items.map { $0["id"] as? String })
+        // Appending goes on after the kept records, and the store (kept beside the journal) agrees with them.
+        let edit = try await HTTPClient.request(port: second.port, method: "POST", path: "/v1/recipes/\(id)/commands?wait=true",
+                                                body: Array(#"{"type":"ServingsChanged","data":{"servings":2}}"#.utf8))
+        #expect(edit.object["outcome"] as? String == "accepted", "\(edit.object)")
+        let out = try await second.interrupt()
+        #expect(out.contains("not seeding"), "\(out)")
+
+        let third = try await startDev(["--data", data, "--fresh"])
+        defer { if third.process.isRunning { third.process.terminate() } }
+        let empty = try await HTTPClient.request(port: third.port, method: "GET", path: "/v1/recipes", body: nil)
+        #expect(empty.items.isEmpty)
+        _ = try await third.interrupt()
     }
 }

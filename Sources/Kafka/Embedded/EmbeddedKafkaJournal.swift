@@ -51,7 +51,9 @@ public final class EmbeddedKafkaJournal: Sendable {
     /// record it holds to `topic` in `kafka`, which it creates with the
     /// journal's partition count. A new journal creates the topic with `partitions`.
     /// Throws when the journal names another topic, or its files have a gap.
-    public init(folder: String, kafka: EmbeddedKafka, topic: String, partitions: Int, replicationFactor: Int = 1) async throws {
+    /// - Parameter fresh: forgets what the folder journaled before (under the lock, so never another process's journal).
+    public init(folder: String, kafka: EmbeddedKafka, topic: String, partitions: Int, replicationFactor: Int = 1,
+                fresh: Bool = false) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         self.folder = folder
         self.kafka = kafka
@@ -65,6 +67,12 @@ public final class EmbeddedKafkaJournal: Sendable {
             throw KafkaError(.embeddedBroker, "the journal in \(folder) is in use by another process (another recipes dev?)")
         }
         do {
+            if fresh {
+                for file in try FileManager.default.contentsOfDirectory(atPath: folder)
+                where file == "journal.properties" || file.hasSuffix(".records") {
+                    try FileManager.default.removeItem(atPath: folder + "/" + file)
+                }
+            }
             (name, self.partitions) = try Self.properties(folder: folder, topic: topic, partitions: partitions)
             try kafka.createTopic(topic, partitions: self.partitions, replicationFactor: replicationFactor)
             let restored = try await Self.restore(folder: folder, topic: topic, partitions: self.partitions, into: kafka)
