@@ -50,6 +50,9 @@ final class BatchPipeline {
             committed = try writer.withLock { try $0.writer.storedPositions() }
             return
         }
+        // A failed commit stops the projector at once, not when the next batch is handed over:
+        // in a quiet period that could be never, and the store would fall behind unseen.
+        if !committer.isBusy { try settle(committer) }
         if !records.isEmpty {
             totals += try writer.withLock { try $0.writer.judge(records, positions: &judged, into: &collecting) }
         }

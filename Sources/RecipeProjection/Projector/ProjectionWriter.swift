@@ -28,9 +28,12 @@ final class ProjectionWriter {
 
     private let checkpointer: WALCheckpointer
 
-    init(path: String, topic: String, cacheLimit: Int) throws {
+    /// - Parameter pageLimit: the most pages the store may grow to, as a full disk would stop it
+    ///   (a test's way to make SQLite answer SQLITE_FULL where no small file system can be mounted).
+    init(path: String, topic: String, cacheLimit: Int, pageLimit: Int? = nil) throws {
         db = try SQLiteConnection(path: path)
         try StoreSchema.migrate(db)
+        if let pageLimit { try db.execute("PRAGMA max_page_count=\(pageLimit)") }
         reader = try SQLiteConnection(path: path)
         self.topic = topic
         self.cacheLimit = cacheLimit

@@ -87,12 +87,12 @@ public final class Projector: Sendable {
     /// Keeps at most about `cacheLimit` recipes in memory between batches
     /// (tests make it small, so that recipes are loaded from the store again).
     init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode, batchSize: Int, exclusive: Bool,
-         logName: String? = nil, allowMissingHead: Bool = false, cacheLimit: Int) throws {
+         logName: String? = nil, allowMissingHead: Bool = false, cacheLimit: Int, pageLimit: Int? = nil) throws {
         self.storePath = storePath
         self.logName = logName
         self.allowMissingHead = allowMissingHead
         lock = try StoreLock(storePath: storePath, mode: exclusive ? .exclusive : .shared)
-        writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit))
+        writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit, pageLimit: pageLimit))
         var config = kafka
         if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
         // Prefetch. The consumer's queue counts the records and bytes of all its
@@ -138,6 +138,8 @@ public final class Projector: Sendable {
             source.recycle(consume records)
             if ContinuousClock.now - lastReport >= progressInterval {
                 lastReport = ContinuousClock.now
+                // SQLite goes on writing to a removed file without a word: what it writes would be lost.
+                guard lock.isStillInPlace else { throw StoreError.removed(storePath) }
                 progress(try report(pipeline, partitions: partitions))
             }
         }
@@ -330,9 +332,24 @@ struct ProjectionWriterAccess {
 }
 
 /// A flag set from any thread (a signal handler's queue, a test) to stop a loop.
-public final class StopSignal: Sendable {
+public final class StopSignal: @unchecked Sendable {
     private let flag = Atomic<Bool>(false)
+    private let condition = NSCondition()
     public init() {}
     public var isSet: Bool { flag.load(ordering: .acquiring) }
-    public func set() { flag.store(true, ordering: .releasing) }
+
+    public func set() {
+        condition.withLock {
+            flag.store(true, ordering: .releasing)
+            condition.broadcast()
+        }
+    }
+
+    /// Waits until the flag is set or `timeout` passes: a pause that a stop cuts short.
+    public func wait(timeout: Duration) {
+        let deadline = Date(timeIntervalSinceNow: timeout.seconds)
+        condition.withLock {
+            while !isSet, condition.wait(until: deadline) {}
+        }
+    }
 }

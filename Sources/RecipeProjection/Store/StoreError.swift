@@ -7,6 +7,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case inUse(path: String, byReplay: Bool)
     /// The folder the store is to be in does not exist.
     case noSuchFolder(String)
+    /// The store file was removed or replaced under a running projector: its writes would go nowhere.
+    case removed(String)
     /// The store file cannot be opened (permissions, a read-only file system).
     case cannotOpen(path: String, reason: String)
 
@@ -20,6 +22,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         case .inUse(let path, false): "\(path) is in use by a projector (recipes project, serve or dev): stop it, or replay into a new store"
         case .noSuchFolder(let folder): "no such folder \(folder): create it first, or give a store path in a folder that exists"
         case .cannotOpen(let path, let reason): "cannot open the store \(path): \(reason)"
+        case .removed(let path): "the store \(path) was removed or replaced while in use: its writes would be lost"
         }
     }
 }

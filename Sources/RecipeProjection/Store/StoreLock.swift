@@ -16,10 +16,12 @@ final class StoreLock: Sendable {
     }
 
     private let descriptor: Int32
+    private let path: String
 
     /// Takes the lock or throws `StoreError.inUse` at once: never waits.
     /// Creates the store file if it is not there (SQLite takes an empty file as a new database).
     init(storePath: String, mode: Mode) throws {
+        path = storePath
         let folder = URL(fileURLWithPath: storePath).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -36,4 +38,11 @@ final class StoreLock: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// Whether the path still names the file this lock holds: not removed, not replaced.
+    var isStillInPlace: Bool {
+        var held = stat(), named = stat()
+        guard fstat(descriptor, &held) == 0, stat(path, &named) == 0 else { return false }
+        return held.st_dev == named.st_dev && held.st_ino == named.st_ino
+    }
 }
