@@ -90,13 +90,30 @@ public final class EmbeddedKafka: Sendable {
     /// there, any new connection may get it as its local port).
     public func setBrokerDown(_ brokerID: Int32) {
         rd_kafka_mock_broker_set_down(cluster, brokerID)
-        guard let port = port(of: brokerID), let socket = Self.reserve(port: port) else { return }
+        guard let port = port(of: brokerID), let socket = Self.reserve(port: port, within: .seconds(10)) else { return }
         reservedPorts.withLock { $0[brokerID] = socket }
     }
 
     public func setBrokerUp(_ brokerID: Int32) {
-        if let socket = reservedPorts.withLock({ $0.removeValue(forKey: brokerID) }) { close(socket) }
+        if let socket = reservedPorts.withLock({ $0.removeValue(forKey: brokerID) }) {
+            close(socket)
+        } else if let port = port(of: brokerID), let socket = Self.reserve(port: port, within: .seconds(10)) {
+            // Not reserved when it went down (its closing connections still held the port):
+            // wait until the port is free again, as librdkafka cannot listen on a port in use.
+            close(socket)
+        }
         rd_kafka_mock_broker_set_up(cluster, brokerID)
+    }
+
+    /// `reserve(port:)`, tried again while the port is in use (connections that are
+    /// closing hold it a moment): binding is a retry, the kernel tells no one when a port frees.
+    private static func reserve(port: UInt16, within timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let socket = reserve(port: port) { return socket }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(1_000)
+        }
     }
 
     /// The port of a broker: `bootstrapServers` lists the brokers in id order.
