@@ -59,8 +59,7 @@ enum FieldRules {
     }
 
     static func amount(_ amount: Double) -> Rejection? {
-        // Written so that NaN fails too: every comparison with NaN is false.
-        guard amount > 0, amount <= RecipeLimits.maxIngredientAmount else {
+        guard RecipeLimits.isAllowedAmount(amount) else {
             return Rejection(.invalid, "Ingredient amount must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount)).")
         }
         return nil

@@ -8,22 +8,62 @@ extension RandomCommandGenerator {
         let broken = random.chance(invalidRate)
         if content.title.isEmpty, random.chance(0.5) { return titleChanged(broken) }
         if content.ingredients.isEmpty, random.chance(0.5) { return ingredientAdded(content, broken) }
-        switch random.int(below: 100) {
-        case ..<10: return titleChanged(broken)
-        case ..<15: return .servingsChanged(servings: broken ? random.pick([0, 101, -3]) : random.int(in: 1...12))
-        case ..<18: return .imageChanged(url: broken ? random.pick(Vocabulary.badURLs) : random.pick(Vocabulary.imageURLs))
-        case ..<43: return ingredientAdded(content, broken)
-        case ..<53: return ingredientUpdated(content, broken)
-        case ..<58: return ingredientRemoved(content, broken)
-        case ..<73: return instructionAdded(content, broken)
-        case ..<80: return instructionUpdated(content, broken)
-        case ..<83: return instructionRemoved(content, broken)
-        case ..<87: return instructionMoved(content, broken)
-        case ..<93: return tagAdded(content, broken)
-        case ..<97: return tagChanged(content, broken)
-        default: return tagRemoved(content, broken)
+        let roll = random.int(below: Self.editChoices[Self.editChoices.count - 1].upTo)
+        var choice = 0
+        while roll >= Self.editChoices[choice].upTo { choice += 1 }
+        let kind = Self.editChoices[choice].kind
+        switch kind {
+        case .titleChanged: return titleChanged(broken)
+        case .servingsChanged: return .servingsChanged(servings: broken ? random.pick([0, 101, -3]) : random.int(in: 1...12))
+        case .imageChanged: return .imageChanged(url: broken ? random.pick(Vocabulary.badURLs) : random.pick(Vocabulary.imageURLs))
+        case .ingredientAdded: return ingredientAdded(content, broken)
+        case .ingredientUpdated: return ingredientUpdated(content, broken)
+        case .ingredientRemoved: return ingredientRemoved(content, broken)
+        case .instructionAdded: return instructionAdded(content, broken)
+        case .instructionUpdated: return instructionUpdated(content, broken)
+        case .instructionRemoved: return instructionRemoved(content, broken)
+        case .instructionMoved: return instructionMoved(content, broken)
+        case .tagAdded: return tagAdded(content, broken)
+        case .tagChanged: return tagChanged(content, broken)
+        case .tagRemoved: return tagRemoved(content, broken)
+        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted:
+            preconditionFailure("\(kind) is not an edit, drawn by plausibleCommand")
         }
     }
+
+    /// How often `plausibleEdit` picks each kind, in percent of edits. Every kind is
+    /// listed, so a new kind does not compile until it has its share; kinds that are
+    /// not edits have none (RandomCommandGeneratorTests checks both ways).
+    static func editWeight(of kind: RecipeCommand.Kind) -> Int {
+        switch kind {
+        case .titleChanged: 10
+        case .servingsChanged: 5
+        case .imageChanged: 3
+        case .ingredientAdded: 25
+        case .ingredientUpdated: 10
+        case .ingredientRemoved: 5
+        case .instructionAdded: 15
+        case .instructionUpdated: 7
+        case .instructionRemoved: 3
+        case .instructionMoved: 4
+        case .tagAdded: 6
+        case .tagChanged: 4
+        case .tagRemoved: 3
+        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted: 0
+        }
+    }
+
+    /// The edit kinds in `allCases` order, each with the roll below which it is
+    /// picked: the running sum of the weights.
+    static let editChoices: [(kind: RecipeCommand.Kind, upTo: Int)] = {
+        var total = 0
+        return RecipeCommand.Kind.allCases.compactMap { kind in
+            let weight = editWeight(of: kind)
+            guard weight > 0 else { return nil }
+            total += weight
+            return (kind, total)
+        }
+    }()
 
     // MARK: - By kind
 

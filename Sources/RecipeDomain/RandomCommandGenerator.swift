@@ -112,22 +112,47 @@ public struct RandomCommandGenerator: Sendable {
     /// then delete. Edits on a recipe without a draft open one implicitly.
     public mutating func plausibleCommand(for recipe: Recipe) -> RecipeCommand {
         let content = recipe.currentContent ?? .empty
+        let shares = recipe.draft == nil ? Self.lifecycleSharesWithoutDraft : Self.lifecycleSharesWithDraft
         let roll = random.unitInterval()
-        if recipe.draft == nil {
-            switch roll {
-            case ..<0.70: return plausibleEdit(for: content)
-            case ..<0.90: return .draftStarted
-            case ..<0.95: return .recipeSaved // rejected: no draft
-            case ..<0.99: return .draftDiscarded // rejected: no draft
-            default: return recipe.revision > 0 ? .recipeDeleted : .draftStarted
-            }
+        // Thousandths turned into a fraction by one division, so that each threshold
+        // is the very double of its decimal (700 / 1000 == 0.70).
+        var threshold = 1000 - shares.reduce(0) { $0 + $1.perMille }
+        if roll < Double(threshold) / 1000 { return plausibleEdit(for: content) }
+        for (kind, perMille) in shares.dropLast() {
+            threshold += perMille
+            if roll < Double(threshold) / 1000 { return lifecycleCommand(kind, for: recipe) }
         }
-        switch roll {
-        case ..<0.88: return plausibleEdit(for: content)
-        case ..<0.96: return .recipeSaved
-        case ..<0.985: return .draftDiscarded
-        case ..<0.997: return .draftStarted // rejected: already open
-        default: return .recipeDeleted
+        return lifecycleCommand(shares[shares.count - 1].kind, for: recipe)
+    }
+
+    /// How often `plausibleCommand` picks each command that is not an edit, in
+    /// thousandths, in the order the roll tries them; edits take the rest of the
+    /// thousand. Each list holds every kind that is not an edit
+    /// (RandomCommandGeneratorTests checks it), so a new lifecycle command is drawn.
+    static let lifecycleSharesWithoutDraft: [(kind: RecipeCommand.Kind, perMille: Int)] = [
+        (.draftStarted, 200),
+        (.recipeSaved, 50), // rejected: no draft
+        (.draftDiscarded, 40), // rejected: no draft
+        (.recipeDeleted, 10),
+    ]
+    static let lifecycleSharesWithDraft: [(kind: RecipeCommand.Kind, perMille: Int)] = [
+        (.recipeSaved, 80),
+        (.draftDiscarded, 25),
+        (.draftStarted, 12), // rejected: already open
+        (.recipeDeleted, 3),
+    ]
+
+    private func lifecycleCommand(_ kind: RecipeCommand.Kind, for recipe: Recipe) -> RecipeCommand {
+        switch kind {
+        case .draftStarted: return .draftStarted
+        case .recipeSaved: return .recipeSaved
+        case .draftDiscarded: return .draftDiscarded
+        // Deleting a recipe no command touched is refused; people start one instead.
+        case .recipeDeleted: return recipe.revision > 0 ? .recipeDeleted : .draftStarted
+        case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
+             .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
+             .tagRemoved:
+            preconditionFailure("\(kind) is an edit, drawn by plausibleEdit")
         }
     }
 }

@@ -21,7 +21,9 @@ extension Recipe {
             workingContent = versions.last?.content ?? .empty
         case .recipeDeleted:
             isDeleted = true
-        default:
+        case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
+             .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
+             .tagRemoved:
             guard hasOpenDraft else { return }
             workingContent.apply(event)
         }

@@ -63,11 +63,16 @@ public enum RecipeCommand: Sendable, Hashable {
         case recipeDeleted = "RecipeDeleted"
 
         /// Whether commands of this kind change the content, and so open a draft
-        /// implicitly when none is open.
+        /// implicitly when none is open. Every kind is listed: a new kind must be
+        /// placed on one side or the other, not counted as an edit by default.
         public var isEdit: Bool {
             switch self {
-            case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted: false
-            default: true
+            case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted:
+                false
+            case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
+                 .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
+                 .tagRemoved:
+                true
             }
         }
     }

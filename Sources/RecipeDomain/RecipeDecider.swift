@@ -79,10 +79,13 @@ public enum RecipeDecider {
         case .recipeSaved: return recipeSaved(envelope, state)
         case .draftDiscarded: return draftDiscarded(state)
         case .recipeDeleted: return recipeDeleted(state)
-        default: break
+        case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
+             .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
+             .tagRemoved:
+            break
         }
-        // Every other command edits the content; with no open draft it edits the
-        // copy an implicitly opened draft would start from.
+        // The edits change the content; with no open draft they edit the copy an
+        // implicitly opened draft would start from.
         let edit = decideEdit(envelope, state.workingContent)
         switch edit {
         case .failure(let rejection):

@@ -8,7 +8,8 @@
 // - `RecipeCommand` + `CommandEnvelope`: what comes from the log.
 // - `RecipeDecider.decide / evolve / fold`, and `Recipe.apply` for hot loops.
 // - `Recipe`, `RecipeContent`, `RecipeVersion`, `RecipeDraft`: the state.
-// - `RecipeEvent`: what an accepted command changed (for read models, history).
+// - `RecipeEvent`: what an accepted command changed, from `decide` to `evolve`.
+//   Not stored; read models are built from the resulting `Recipe`.
 // - `Rejection` / `RejectionCode`: why not. `RecipeLimits`: every bound.
 // - `Tag.parseSingle(from:)`, `Quantities`: tag grammar, scaling and display.
 // - `SplitMix64`, `RandomCommandGenerator`: seeded input for tests and benchmarks.

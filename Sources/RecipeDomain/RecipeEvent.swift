@@ -1,7 +1,11 @@
 // MARK: - Recipe event
 
-/// What an accepted command changed. `decide` emits these, `evolve` applies them;
-/// read models and the history are built from them.
+/// What an accepted command changed: the step between the fold's two halves.
+/// `decide` holds every rule and says which events a command causes; `evolve`
+/// holds none and applies them. They are not stored: the log holds commands, and
+/// read models are built from the `Recipe` the fold leaves (its versions, draft
+/// and revision), not from events. `RecipeDecision.accepted` hands them out so a
+/// caller can see what a command did, as the domain's tests do.
 public enum RecipeEvent: Sendable, Hashable {
     /// A draft was opened from version `baseVersion` (0: a new recipe, empty draft).
     /// `implicit` when an edit opened it rather than `DraftStarted`.

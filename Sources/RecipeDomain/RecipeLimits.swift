@@ -22,6 +22,12 @@ public enum RecipeLimits {
     public static let maxMetricLength = 200
     /// Largest ingredient amount; keeps scaled amounts far from `Double`'s exact-integer range.
     public static let maxIngredientAmount: Double = 1_000_000
+    /// The one statement of the amount rule, for the fold and the record decoder:
+    /// greater than 0 and at most `maxIngredientAmount`. Written so that NaN fails
+    /// too (every comparison with NaN is false), and so does infinity.
+    public static func isAllowedAmount(_ amount: Double) -> Bool {
+        amount > 0 && amount <= maxIngredientAmount
+    }
 
     /// Most instructions in one recipe.
     public static let maxInstructions = 200

@@ -1,7 +1,7 @@
 // MARK: - Data fields
 
-/// The members of one `data` object, matched to the field names of its data
-/// format, with typed accessors for the format's reader.
+/// The members of one `data` object, matched to the fields of its data format,
+/// with typed accessors for the format's reader.
 ///
 /// A member the format does not name, or one given twice, is `malformed`: within a
 /// version the shape of `data` is closed, so a field this reader does not know is
@@ -11,26 +11,26 @@ struct DataFields {
     static let capacity = 4
 
     private let scanner: JSONScanner
-    private let names: [StaticString]
+    private let fields: [DataField]
     private var slot0, slot1, slot2, slot3: JSONToken?
 
     /// Reads the object `token` found in `bytes`; the envelope pass has already
     /// checked it is well-formed JSON.
-    init(object token: JSONToken, in bytes: UnsafeRawBufferPointer, names: [StaticString]) throws(WireError) {
-        self.names = names
+    init(object token: JSONToken, in bytes: UnsafeRawBufferPointer, fields: [DataField]) throws(WireError) {
+        self.fields = fields
         scanner = JSONScanner(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
         var reader = scanner
         try reader.openObject(depth: 2)
         var first = true
         while let key = try reader.nextKey(first: &first) {
             let value = try reader.value(depth: 3)
-            guard let index = names.firstIndex(where: { reader.text(key, equals: $0) }) else {
-                let known = names.isEmpty ? "none" : names.map { "\($0)" }.joined(separator: ", ")
+            guard let index = fields.firstIndex(where: { reader.text(key, equals: $0.key) }) else {
+                let known = fields.isEmpty ? "none" : fields.map(\.name).joined(separator: ", ")
                 throw .malformed(
                     "data has an unknown field \(quoted(reader.text(key))) (fields of this type: \(known)).", field: "data")
             }
             guard self[index] == nil else {
-                throw .malformed("data.\(names[index]) appears twice.", field: "data.\(names[index])")
+                throw .malformed("data.\(fields[index].key) appears twice.", field: "data.\(fields[index].key)")
             }
             self[index] = value
         }
@@ -59,20 +59,20 @@ struct DataFields {
 
     /// A field that must be a string.
     func string(_ name: StaticString) throws(WireError) -> String {
-        guard let token = token(name) else { throw .missing(path(name)) }
+        guard let token = token(name, .string, .required) else { throw .missing(path(name)) }
         return try text(token, name)
     }
 
     /// A field that may be absent (nil) or a string. `null` is not absent: within a
     /// version each field has one type, and the canonical form omits the member.
     func optionalString(_ name: StaticString) throws(WireError) -> String? {
-        guard let token = token(name) else { return nil }
+        guard let token = token(name, .string, .optional) else { return nil }
         return try text(token, name)
     }
 
     /// A field that must be present, as a string or `null` (nil).
     func nullableString(_ name: StaticString) throws(WireError) -> String? {
-        guard let token = token(name) else { throw .missing(path(name)) }
+        guard let token = token(name, .string, .requiredOrNull) else { throw .missing(path(name)) }
         if token.kind == .null { return nil }
         guard token.kind == .string else { throw wrongType(token, name, "a string or null") }
         return scanner.text(token)
@@ -80,31 +80,37 @@ struct DataFields {
 
     /// A field that must be an integer (`4`, or `4.0` as JSON Schema allows).
     func integer(_ name: StaticString) throws(WireError) -> Int {
-        guard let token = token(name) else { throw .missing(path(name)) }
+        guard let token = token(name, .integer, .required) else { throw .missing(path(name)) }
         return try integer(token, name)
     }
 
     func optionalInteger(_ name: StaticString) throws(WireError) -> Int? {
-        guard let token = token(name) else { return nil }
+        guard let token = token(name, .integer, .optional) else { return nil }
         return try integer(token, name)
     }
 
     /// A field that must be a number; may come back infinite (`1e999`), which
     /// `RecordLimits` then rejects as `invalid`.
     func number(_ name: StaticString) throws(WireError) -> Double {
-        guard let token = token(name) else { throw .missing(path(name)) }
+        guard let token = token(name, .number, .required) else { throw .missing(path(name)) }
         return try number(token, name)
     }
 
     func optionalNumber(_ name: StaticString) throws(WireError) -> Double? {
-        guard let token = token(name) else { return nil }
+        guard let token = token(name, .number, .optional) else { return nil }
         return try number(token, name)
     }
 
     // MARK: - Conversion
 
-    private func token(_ name: StaticString) -> JSONToken? {
-        for index in names.indices where names[index].utf8Start == name.utf8Start || Self.same(names[index], name) {
+    /// The member `name`, read as the format declares it: in debug builds a reader
+    /// that reads a field with another type or presence than its declaration stops
+    /// here, so the declarations the CLI and the tests go by cannot drift from what
+    /// the decoder does.
+    private func token(_ name: StaticString, _ type: DataField.ValueType, _ presence: DataField.Presence) -> JSONToken? {
+        for index in fields.indices where fields[index].key.utf8Start == name.utf8Start || Self.same(fields[index].key, name) {
+            assert(fields[index].type == type && fields[index].presence == presence,
+                   "data field \(name) is declared \(fields[index]) but read as \(type.rawValue), \(presence)")
             return self[index]
         }
         assertionFailure("data field \(name) is not declared by its format")

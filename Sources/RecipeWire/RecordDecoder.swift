@@ -138,7 +138,7 @@ public struct RecordDecoder: Sendable {
 
         guard let dataToken = reader.attributes[.data] else { throw .missing("data") }
         guard dataToken.kind == .object else { throw .wrongType("data", expected: "an object, not \(dataToken.kind.article)") }
-        let fields = try DataFields(object: dataToken, in: reader.scanner.bytes, names: format.fields)
+        let fields = try DataFields(object: dataToken, in: reader.scanner.bytes, fields: format.fields)
         let command = try format.read(fields)
 
         let envelope = CommandEnvelope(

@@ -69,11 +69,11 @@ public enum RecordLimits {
 
     // MARK: - Checks
 
-    /// Amounts: finite, greater than zero, at most `RecipeLimits.maxIngredientAmount`.
+    /// Amounts: the domain's rule (`RecipeLimits.isAllowedAmount`), with its own
+    /// message for a number too large to be finite (`1e999`).
     private static func amount(_ amount: Double) -> WireError? {
         guard amount.isFinite else { return .invalid("data.amount", "must be a finite number") }
-        // Written so that NaN fails too, though it cannot get here.
-        guard amount > 0, amount <= RecipeLimits.maxIngredientAmount else {
+        guard RecipeLimits.isAllowedAmount(amount) else {
             return .invalid("data.amount", "must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount))")
         }
         return nil

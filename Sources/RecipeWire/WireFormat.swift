@@ -56,4 +56,20 @@ public enum WireFormat {
     public static func knownVersions(of kind: RecipeCommand.Kind) -> [Int] {
         DataFormats.standard.versions(of: kind)
     }
+
+    /// The members of `kind`'s data at the version the encoder writes, in canonical
+    /// order, with their JSON types: what a tool building `data` from text (the
+    /// CLI's `--FIELD VALUE`) goes by, rather than a list of its own.
+    ///
+    /// ```swift
+    /// WireFormat.dataFields(of: .ingredientAdded).filter(\.type.isNumeric).map(\.name) // ["amount"]
+    /// ```
+    public static func dataFields(of kind: RecipeCommand.Kind) -> [DataField] {
+        dataFields(of: kind, version: currentVersion(of: kind)) ?? []
+    }
+
+    /// The members of `kind`'s data at `version`; nil for a version the decoder does not read.
+    public static func dataFields(of kind: RecipeCommand.Kind, version: Int) -> [DataField]? {
+        DataFormats.standard.format(kind, version: version)?.fields
+    }
 }

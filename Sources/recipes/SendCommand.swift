@@ -33,7 +33,10 @@ enum SendCommand {
             and the exit status is 1 if any line failed.
             """)
 
-    static let numericFields: Set<String> = ["amount", "servings", "position"]
+    /// The data fields written as JSON numbers, as the record format declares them
+    /// (a name has one JSON type in every command, which RecipeWireTests checks).
+    static let numericFields: Set<String> = Set(
+        RecipeCommand.Kind.allCases.flatMap(WireFormat.dataFields(of:)).filter(\.type.isNumeric).map(\.name))
 
     static func run(_ arguments: [String]) async throws {
         let (known, data) = try split(arguments)

@@ -1,4 +1,4 @@
-import RecipeDomain
+@testable import RecipeDomain
 import Testing
 
 @Suite("Seeded random numbers and commands")
@@ -64,6 +64,38 @@ struct RandomCommandGeneratorTests {
             }
         }
         #expect(kinds == Set(RecipeCommand.Kind.allCases))
+    }
+
+    @Test func everyEditKindHasAnEditWeightAndNoOtherKindHasOne() {
+        for kind in RecipeCommand.Kind.allCases {
+            let weight = RandomCommandGenerator.editWeight(of: kind)
+            #expect(kind.isEdit ? weight > 0 : weight == 0,
+                    "\(kind): RandomCommandGenerator.editWeight(of:) is \(weight); edits need a share of plausibleEdit, other kinds none")
+        }
+        #expect(RecipeCommand.Kind.allCases.map(RandomCommandGenerator.editWeight).reduce(0, +) == 100, "edit weights are percent")
+    }
+
+    @Test func everyKindThatIsNotAnEditHasAShareWithAndWithoutADraft() {
+        let lifecycle = RecipeCommand.Kind.allCases.filter { !$0.isEdit }
+        for (name, shares) in [("lifecycleSharesWithoutDraft", RandomCommandGenerator.lifecycleSharesWithoutDraft),
+                               ("lifecycleSharesWithDraft", RandomCommandGenerator.lifecycleSharesWithDraft)] {
+            #expect(shares.map(\.kind).sorted { $0.rawValue < $1.rawValue } == lifecycle.sorted { $0.rawValue < $1.rawValue },
+                    "RandomCommandGenerator.\(name) must list each of \(lifecycle) once")
+            #expect(shares.allSatisfy { $0.perMille > 0 } && shares.map(\.perMille).reduce(0, +) < 1000, "\(name): edits need the rest")
+        }
+    }
+
+    @Test func plausibleCommandsAreOfEveryKind() {
+        var generator = RandomCommandGenerator(seed: 5, duplicateRate: 0)
+        var recipe = Recipe(id: "r")
+        var kinds = Set<RecipeCommand.Kind>()
+        for _ in 0..<20_000 {
+            if recipe.isDeleted { recipe = Recipe(id: generator.uuid()) }
+            let envelope = generator.nextEnvelope(for: recipe)
+            kinds.insert(envelope.command.kind)
+            recipe.apply(envelope)
+        }
+        #expect(kinds == Set(RecipeCommand.Kind.allCases), "never drawn: \(Set(RecipeCommand.Kind.allCases).subtracting(kinds))")
     }
 
     @Test func plausibleCommandsAreMostlyAccepted() {

@@ -36,7 +36,7 @@ struct GoldenTests {
         #expect(decoded.typeVersion == 1)
     }
 
-    @Test func theDesignExampleIsTheGoldenIngredientAdded() throws {
+    @Test func theDocumentedExampleIsTheGoldenIngredientAdded() throws {
         let golden = try String(contentsOf: GoldenCases.goldenFile("IngredientAdded"), encoding: .utf8)
         #expect(golden == #"{"specversion":"1.0","id":"0b0e7c52-2f1c-4a0e-9a51-6f9f3c2a1d10","source":"recipes-cli","type":"recipes.IngredientAdded.v1","subject":"5a8f2c1e-8d7b-4e3a-9c41-2b7d9e0f6a55","time":"2026-12-01T10:15:00Z","datacontenttype":"application/json","dataschema":"Schemas/commands/IngredientAdded.v1.schema.json","actor":"alice","expectedrevision":4,"data":{"name":"Flour","amount":250,"metric":"g"}}"#)
     }

@@ -85,8 +85,9 @@ struct RoundTripTests {
     }
 }
 
-/// An independent statement of the record-level limits (from RecipeLimits and
-/// DESIGN.md), to check the decoder against: the first field a command breaks.
+/// An independent statement of the record-level limits (from RecipeLimits and the
+/// schemas in Schemas/commands/), to check the decoder against: the first field a
+/// command breaks.
 enum LimitOracle {
     static func tooLong(_ text: String, _ limit: Int) -> Bool { text.unicodeScalars.count > limit }
     static func badAmount(_ amount: Double) -> Bool { !(amount > 0 && amount <= RecipeLimits.maxIngredientAmount) }

@@ -7,7 +7,7 @@ import Testing
 /// is `{"text": …, "language": …}`: one new `DataFormat`, nothing else.
 @Suite("Versions and upcasting")
 struct UpcastingTests {
-    static let titleChangedV2 = DataFormat(.titleChanged, version: 2, fields: ["text", "language"]) { data throws(WireError) in
+    static let titleChangedV2 = DataFormat(.titleChanged, version: 2, fields: [.string("text"), .optionalString("language")]) { data throws(WireError) in
         // v2 added a language tag the domain does not keep (yet): dropped on reading.
         _ = try data.optionalString("language")
         return .titleChanged(title: try data.string("text"))

@@ -38,8 +38,9 @@ enum WireTestSupport {
 
 // MARK: - Golden cases
 
-/// One envelope per command type, with the metadata of DESIGN.md's example and
-/// values that exercise escaping, non-ASCII, fractions and milliseconds.
+/// One envelope per command type, with the metadata of the example record in
+/// docs/architecture.md and `RecordEncoder`'s documentation, and values that
+/// exercise escaping, non-ASCII, fractions and milliseconds.
 enum GoldenCases {
     static let commandID = "0b0e7c52-2f1c-4a0e-9a51-6f9f3c2a1d10"
     static let recipeID = "5a8f2c1e-8d7b-4e3a-9c41-2b7d9e0f6a55"
@@ -53,29 +54,40 @@ enum GoldenCases {
             expectedRevision: revision, command: command)
     }
 
-    static let all: [(name: String, envelope: CommandEnvelope)] = [
-        ("DraftStarted", envelope(.draftStarted, revision: nil)),
-        ("TitleChanged", envelope(.titleChanged(title: "Grandma's \"best\" crème brûlée 🍰\tv2\\final"), milliseconds: 123)),
-        ("ServingsChanged", envelope(.servingsChanged(servings: 4))),
-        ("ImageChanged", envelope(.imageChanged(url: "https://img.example.com/r/1.jpg?size=large&v=2"))),
-        ("IngredientAdded", envelope(.ingredientAdded(name: "Flour", amount: 250, metric: "g", ingredientID: nil))),
-        ("IngredientUpdated", envelope(.ingredientUpdated(
-            ingredientID: "flour-1", name: "Wholemeal flour", amount: 1.0 / 3, metric: "cup"), milliseconds: 5)),
-        ("IngredientRemoved", envelope(.ingredientRemoved(ingredientID: "flour-1"))),
-        ("InstructionAdded", envelope(.instructionAdded(
-            description: "Preheat the oven to 180 °C.\nGrease the tin.", position: 1, instructionID: "step-1"))),
-        ("InstructionUpdated", envelope(.instructionUpdated(instructionID: "step-1", description: "Preheat to 200 °C."))),
-        ("InstructionRemoved", envelope(.instructionRemoved(instructionID: "step-1"))),
-        ("InstructionMoved", envelope(.instructionMoved(instructionID: "step-1", position: 3))),
-        ("TagAdded", envelope(.tagAdded(text: "@source(grand-mère)"))),
-        ("TagChanged", envelope(.tagChanged(name: "spicy", text: "@spicy(3)"))),
-        ("TagRemoved", envelope(.tagRemoved(name: "vegan"))),
-        ("RecipeSaved", envelope(.recipeSaved)),
-        ("DraftDiscarded", envelope(.draftDiscarded, revision: nil)),
-        ("RecipeDeleted", envelope(.recipeDeleted)),
-    ]
+    /// The golden envelope of `kind`; every kind is listed, so a new kind does not
+    /// compile until it has one (and then GoldenTests asks for its file).
+    static func envelope(for kind: RecipeCommand.Kind) -> CommandEnvelope {
+        switch kind {
+        case .draftStarted: envelope(.draftStarted, revision: nil)
+        case .titleChanged: envelope(.titleChanged(title: "Grandma's \"best\" crème brûlée 🍰\tv2\\final"), milliseconds: 123)
+        case .servingsChanged: envelope(.servingsChanged(servings: 4))
+        case .imageChanged: envelope(.imageChanged(url: "https://img.example.com/r/1.jpg?size=large&v=2"))
+        case .ingredientAdded: envelope(.ingredientAdded(name: "Flour", amount: 250, metric: "g", ingredientID: nil))
+        case .ingredientUpdated:
+            envelope(.ingredientUpdated(ingredientID: "flour-1", name: "Wholemeal flour", amount: 1.0 / 3, metric: "cup"),
+                     milliseconds: 5)
+        case .ingredientRemoved: envelope(.ingredientRemoved(ingredientID: "flour-1"))
+        case .instructionAdded:
+            envelope(.instructionAdded(
+                description: "Preheat the oven to 180 °C.\nGrease the tin.", position: 1, instructionID: "step-1"))
+        case .instructionUpdated: envelope(.instructionUpdated(instructionID: "step-1", description: "Preheat to 200 °C."))
+        case .instructionRemoved: envelope(.instructionRemoved(instructionID: "step-1"))
+        case .instructionMoved: envelope(.instructionMoved(instructionID: "step-1", position: 3))
+        case .tagAdded: envelope(.tagAdded(text: "@source(grand-mère)"))
+        case .tagChanged: envelope(.tagChanged(name: "spicy", text: "@spicy(3)"))
+        case .tagRemoved: envelope(.tagRemoved(name: "vegan"))
+        case .recipeSaved: envelope(.recipeSaved)
+        case .draftDiscarded: envelope(.draftDiscarded, revision: nil)
+        case .recipeDeleted: envelope(.recipeDeleted)
+        }
+    }
 
-    static func goldenFile(_ name: String) -> URL {
-        WireTestSupport.goldenDirectory.appendingPathComponent("\(name).v1.json")
+    static let all: [(name: String, envelope: CommandEnvelope)] =
+        RecipeCommand.Kind.allCases.map { ($0.rawValue, envelope(for: $0)) }
+
+    /// Golden/<Command>.v<N>.json: the record the encoder writes for a command at its
+    /// current version (older versions' files stay, as records that must still decode).
+    static func goldenFile(_ name: String, version: Int = 1) -> URL {
+        WireTestSupport.goldenDirectory.appendingPathComponent("\(name).v\(version).json")
     }
 }

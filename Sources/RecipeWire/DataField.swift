@@ -1,0 +1,73 @@
+// MARK: - Data field
+
+/// One member a command's `data` may have at one data version: its name, its JSON
+/// type and whether it must be present. The data formats list these (the registry
+/// of every command's shape); tools that build `data` from text ask for them
+/// through `WireFormat.dataFields(of:)` instead of keeping their own lists.
+///
+/// ```swift
+/// WireFormat.dataFields(of: .servingsChanged) // [servings: integer, required]
+/// ```
+public struct DataField: Sendable, Hashable, CustomStringConvertible {
+    /// The JSON type of a field's value, named as JSON Schema names it.
+    public enum ValueType: String, Sendable, Hashable {
+        case string
+        case integer
+        case number
+
+        /// Whether the value is written as a JSON number.
+        public var isNumeric: Bool {
+            switch self {
+            case .string: false
+            case .integer, .number: true
+            }
+        }
+    }
+
+    /// Whether `data` must have the member, and whether `null` is a value.
+    public enum Presence: Sendable, Hashable {
+        /// Must be present, never `null`.
+        case required
+        /// May be absent; `null` is not absence (the canonical form omits the member).
+        case optional
+        /// Must be present, as a value or `null`.
+        case requiredOrNull
+    }
+
+    /// The member's name as a static string, so the decoder compares bytes with it
+    /// without building a `String`.
+    let key: StaticString
+    public let type: ValueType
+    public let presence: Presence
+
+    init(_ key: StaticString, _ type: ValueType, _ presence: Presence) {
+        self.key = key
+        self.type = type
+        self.presence = presence
+    }
+
+    /// The member's name inside `data`, e.g. `ingredientId`.
+    public var name: String { key.description }
+
+    public var description: String { "\(name): \(type.rawValue), \(presence)" }
+
+    public static func == (lhs: DataField, rhs: DataField) -> Bool {
+        lhs.name == rhs.name && lhs.type == rhs.type && lhs.presence == rhs.presence
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(type)
+        hasher.combine(presence)
+    }
+
+    // MARK: - As the formats write them
+
+    static func string(_ key: StaticString) -> DataField { DataField(key, .string, .required) }
+    static func optionalString(_ key: StaticString) -> DataField { DataField(key, .string, .optional) }
+    static func nullableString(_ key: StaticString) -> DataField { DataField(key, .string, .requiredOrNull) }
+    static func integer(_ key: StaticString) -> DataField { DataField(key, .integer, .required) }
+    static func optionalInteger(_ key: StaticString) -> DataField { DataField(key, .integer, .optional) }
+    static func number(_ key: StaticString) -> DataField { DataField(key, .number, .required) }
+    static func optionalNumber(_ key: StaticString) -> DataField { DataField(key, .number, .optional) }
+}
