@@ -111,7 +111,7 @@ struct StoreFaultTests {
     @Test("a full disk under the store: reported at once and retried, the store kept intact, resumed when space returns")
     func diskFull() async throws {
         let fixture = try ProjectionFixture(partitions: 2)
-        let disk = SmallDisk(megabytes: 2)
+        let disk = SmallDisk(megabytes: 16)
         // Where no file system can be mounted, SQLite's own page limit answers SQLITE_FULL the same way:
         // projectors are made with room for the first recipes only, until space "returns".
         let store = disk.mounted ? disk.path + "/recipes.db" : fixture.storePath
@@ -150,8 +150,13 @@ struct StoreFaultTests {
 
         if disk.mounted { try FileManager.default.removeItem(atPath: filler) } else { full.isSet = false }
         let end = try logEnd(fixture)
-        try waitFor("the projector resumed and caught up", deadline: .seconds(60)) {
-            (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
+        do {
+            try waitFor("the projector resumed and caught up", deadline: .seconds(60)) {
+                (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
+            }
+        } catch {
+            Issue.record("\(error); the supervisor reported \(supervised.reported.suffix(5))")
+            throw error
         }
         #expect(supervised.reported.contains(.running))
         #expect(try StoreDump.string(storeAt: store) == replayDump(fixture))
