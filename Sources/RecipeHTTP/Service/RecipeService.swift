@@ -67,7 +67,7 @@ public final class RecipeService: Sendable {
             projectorConfig["fetch.wait.max.ms"] = String(wait)
         }
         let projector = try Projector(storePath: options.storePath, kafka: projectorConfig, topic: options.topic, mode: options.mode)
-        let readModel = try ReadModel(path: options.storePath)
+        let readModel = try ReadModel(path: options.storePath, commits: projector.commits)
         // The log's end at start: `/readyz` turns 200 when the store has applied it all.
         let probe = try KafkaConsumer(config: options.kafka)
         var targets: [Int32: Int64] = [:]
@@ -122,15 +122,10 @@ public final class RecipeService: Sendable {
 
     /// Waits until `/readyz` would answer 200, or `timeout` passes; false then.
     public func waitUntilReady(timeout: Duration = .seconds(60)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            switch Self.readiness(state, api.readModel) {
-            case .ready: return true
-            case .failed: return false
-            case .catchingUp: try? await Task.sleep(for: .milliseconds(10))
-            }
-        }
-        return false
+        // The targets are next offsets; the wait takes the offsets of the last records before them.
+        let lastRecords = state.withLock { $0.targets }.filter { $0.value > 0 }.mapValues { $0 - 1 }
+        guard (try? await api.readModel.waitUntilReached(lastRecords, timeout: timeout)) == true else { return false }
+        return Self.readiness(state, api.readModel) == .ready
     }
 
     /// Stops serving, lets the projector finish its transaction, flushes the producer.

@@ -56,6 +56,8 @@ public final class Projector: Sendable {
         public var total: Int64
     }
 
+    /// Signalled after every transaction this projector commits, and when `run` ends.
+    public let commits = CommitSignal()
     private let lock: StoreLock
     private let writer: LockedWriter
     private let consumer: KafkaConsumer
@@ -81,7 +83,7 @@ public final class Projector: Sendable {
     init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode, batchSize: Int, exclusive: Bool,
          cacheLimit: Int) throws {
         lock = try StoreLock(storePath: storePath, mode: exclusive ? .exclusive : .shared)
-        writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit))
+        writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit), commits: commits)
         var config = kafka
         if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
         // Prefetch. The consumer's queue counts the records and bytes of all its
@@ -107,6 +109,7 @@ public final class Projector: Sendable {
     /// `progress` is called after each batch at most once per `progressInterval`.
     public func run(until stop: StopSignal, progressInterval: Duration = .seconds(5),
                     progress: (Progress) -> Void = { _ in }) throws {
+        defer { commits.stop() }
         let partitions = try consumer.partitions(of: topic)
         try start(partitions)
         let pipeline = try makePipeline()
@@ -117,7 +120,7 @@ public final class Projector: Sendable {
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
             let backlog = chunk?.backlog ?? false
             let records = (consume chunk)?.readings ?? []
-            try pipeline.add(records, backlog: backlog)
+            try add(records, backlog: backlog, to: pipeline)
             source.recycle(consume records)
             if ContinuousClock.now - lastReport >= progressInterval {
                 lastReport = ContinuousClock.now
@@ -176,7 +179,7 @@ public final class Projector: Sendable {
             let before = pipeline.judged
             // Until its end, a catch-up always has more to read: it fills whole batches
             // (each rewrites every recipe it touched), and `finish` commits the last.
-            try pipeline.add(records, backlog: true)
+            try add(records, backlog: true, to: pipeline)
             source.recycle(consume records)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
             let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }
@@ -187,6 +190,14 @@ public final class Projector: Sendable {
         }
         try pipeline.finish()
         return pipeline.totals
+    }
+
+    /// In group mode the pipeline commits on this thread, so the signal goes from
+    /// here; in replica mode the commit thread signals (`LockedWriter.commitUnlocked`).
+    private func add(_ records: [RecordJudge.Reading], backlog: Bool, to pipeline: BatchPipeline) throws {
+        let before = pipeline.committed
+        try pipeline.add(records, backlog: backlog)
+        if mode != .replica, pipeline.committed != before { commits.committed() }
     }
 
     private func reached(_ targets: [Int32: Int64], _ positions: [Int32: Int64]) -> Bool {
@@ -271,8 +282,12 @@ public enum ProjectorError: Error, CustomStringConvertible, Sendable {
 final class LockedWriter: @unchecked Sendable {
     private let writer: ProjectionWriter
     private let lock = NSLock()
+    private let commits: CommitSignal
 
-    init(_ writer: ProjectionWriter) { self.writer = writer }
+    init(_ writer: ProjectionWriter, commits: CommitSignal) {
+        self.writer = writer
+        self.commits = commits
+    }
 
     func withLock<T>(_ body: (ProjectionWriterAccess) throws -> T) rethrows -> T {
         try lock.withLock { try body(ProjectionWriterAccess(writer: writer)) }
@@ -282,6 +297,7 @@ final class LockedWriter: @unchecked Sendable {
     /// alone uses the write connection while the projector's thread judges.
     func commitUnlocked(_ batch: PendingBatch) throws {
         try writer.commit(batch)
+        commits.committed()
     }
 }
 
