@@ -1,4 +1,5 @@
 import Foundation
+import RecipeProjection
 import Testing
 
 @Suite("Read your writes")
@@ -12,5 +13,16 @@ struct ConsistencyTests {
             #expect(list.status == 200)
             #expect(list.items.map { $0["id"] as? String } == [id], "round \(round): \(list.text)")
         }
+    }
+
+    @Test("a reader of a store another process writes (no commit signal) sees the writes land")
+    func aReaderWithoutTheProjectorsSignalSeesItsCommits() async throws {
+        let reader = try ReadModel(path: shared.storePath)
+        let id = try await shared.newRecipe()
+        let receipt = try await shared.command(id, #"{"type":"TitleChanged","data":{"title":"Elsewhere"}}"#)
+        let partition = try #require(receipt["partition"] as? Int)
+        let offset = try #require(receipt["offset"] as? Int)
+        #expect(try await reader.waitUntilReached([Int32(partition): Int64(offset)], timeout: .seconds(30)))
+        #expect(try reader.draft(id).title == "Elsewhere")
     }
 }

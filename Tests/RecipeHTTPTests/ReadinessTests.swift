@@ -35,12 +35,8 @@ struct ReadinessTests {
         #expect(behind.status == 503, "\(behind.text)")
         try blocker.execute("ROLLBACK")
 
-        var ready = behind
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ready.status != 200, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            ready = try await HTTPClient.request(port: service.port, method: "GET", path: "/readyz", body: nil)
-        }
+        #expect(await service.waitUntilReady(timeout: .seconds(30)))
+        let ready = try await HTTPClient.request(port: service.port, method: "GET", path: "/readyz", body: nil)
         #expect(ready.status == 200, "\(ready.text)")
         #expect(await service.shutdown())
     }

@@ -4,7 +4,7 @@ import RecipeWire
 
 /// Why input could not become a command: not JSON at all (HTTP 400), or JSON
 /// that breaks the command schema (HTTP 422, naming the field).
-public enum CommandInputError: Error, Sendable, CustomStringConvertible {
+public enum CommandInputError: HTTPResponseError, Sendable, CustomStringConvertible {
     case notJSON(String)
     case invalid(WireError)
 
@@ -15,11 +15,32 @@ public enum CommandInputError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    var httpError: HTTPError {
+    public var status: Int {
         switch self {
-        case .notJSON(let message): .malformedBody("the body is \(message)")
-        case .invalid(let error) where error.code == .tooLarge: HTTPError(413, "tooLarge", error.message)
-        case .invalid(let error): HTTPError(422, error.code.rawValue, error.message, field: error.field)
+        case .notJSON: 400
+        case .invalid(let error) where error.code == .tooLarge: 413
+        case .invalid: 422
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .notJSON: "malformedJSON"
+        case .invalid(let error): error.code.rawValue
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .notJSON(let message): "the body is \(message)"
+        case .invalid(let error): error.message
+        }
+    }
+
+    public var field: String? {
+        switch self {
+        case .notJSON: nil
+        case .invalid(let error): error.field
         }
     }
 }
@@ -45,6 +66,25 @@ public struct CommandBuilder: Sendable {
                             allowed: ["type", "data", "id", "expectedRevision", "actor"])
     }
 
+    /// A new recipe's `DraftStarted` from the body of `POST /v1/drafts`: empty, or
+    /// `{"id": "<command id>"}` so that a retry is recognised as the same command.
+    public func newDraft(body: [UInt8], actor: String, time: Timestamp = .now) throws(CommandInputError) -> CommandEnvelope {
+        var members: [String: JSONValue] = ["type": .string(RecipeCommand.Kind.draftStarted.rawValue), "data": .object([:])]
+        if !body.isEmpty {
+            let given = try Self.object(body)
+            if let unknown = given.keys.sorted().first(where: { $0 != "id" }) {
+                throw .invalid(WireError(.malformed, "\(unknown) is not a member of a new draft (only id, the command id).", field: unknown))
+            }
+            switch given["id"] {
+            case nil: break
+            case .string(let id)?: members["id"] = .string(id)
+            case _?: throw .invalid(WireError(.malformed, "id must be a string.", field: "id"))
+            }
+        }
+        return try envelope(members, recipeID: UUID().uuidString.lowercased(), recipeField: "recipeId", actor: actor, time: time,
+                            allowed: ["type", "data", "id"])
+    }
+
     /// One line of `recipes send --stdin`: a whole CloudEvent (has `specversion`;
     /// decoded as is, its own actor and time kept) or `{"type","recipe","data"}`
     /// with optional `id`, `expectedRevision` (written by `actor`).
@@ -57,7 +97,7 @@ public struct CommandBuilder: Sendable {
             case .failure(let error): throw .invalid(error)
             }
         }
-        guard let recipe = members["recipe"] as? String else {
+        guard case .string(let recipe)? = members["recipe"] else {
             throw .invalid(WireError(.malformed, "recipe must be a string: the recipe id.", field: "recipe"))
         }
         let envelope = try envelope(members, recipeID: recipe, recipeField: "recipe", actor: actor, time: time,
@@ -68,36 +108,39 @@ public struct CommandBuilder: Sendable {
     /// A command of `kind` with `data` given as a JSON object's members.
     public func envelope(kind: RecipeCommand.Kind, data: [String: any Sendable], recipeID: String, actor: String,
                          commandID: String? = nil, time: Timestamp = .now) throws(CommandInputError) -> CommandEnvelope {
-        var members: [String: Any] = ["type": kind.rawValue, "data": data]
-        if let commandID { members["id"] = commandID }
+        guard let data = JSONValue(data) else {
+            throw .invalid(WireError(.malformed, "the data of \(kind.rawValue) has a value JSON cannot hold.", field: "data"))
+        }
+        var members: [String: JSONValue] = ["type": .string(kind.rawValue), "data": data]
+        if let commandID { members["id"] = .string(commandID) }
         return try envelope(members, recipeID: recipeID, recipeField: "recipeId", actor: actor, time: time,
                             allowed: ["type", "data", "id"])
     }
 
     // MARK: - Steps
 
-    static func object(_ bytes: [UInt8]) throws(CommandInputError) -> [String: Any] {
+    private static func object(_ bytes: [UInt8]) throws(CommandInputError) -> [String: JSONValue] {
         guard String(validating: bytes, as: UTF8.self) != nil else { throw .notJSON("not valid UTF-8") }
         guard !bytes.isEmpty else { throw .notJSON("empty; expected a JSON object") }
-        let parsed: Any
+        let parsed: JSONValue
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+            parsed = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
             throw .notJSON("not JSON; expected a JSON object")
         }
-        guard let members = parsed as? [String: Any] else {
+        guard case .object(let members) = parsed else {
             throw .invalid(WireError(.malformed, "expected a JSON object."))
         }
         return members
     }
 
-    private func envelope(_ members: [String: Any], recipeID: String, recipeField: String, actor: String,
+    private func envelope(_ members: [String: JSONValue], recipeID: String, recipeField: String, actor: String,
                           time: Timestamp, allowed: Set<String>) throws(CommandInputError) -> CommandEnvelope {
         if let unknown = members.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw .invalid(WireError(.malformed, "\(unknown) is not a member of a command (expected \(allowed.sorted().joined(separator: ", "))).",
                                      field: unknown))
         }
-        guard let typeName = members["type"] as? String else {
+        guard case .string(let typeName)? = members["type"] else {
             throw .invalid(WireError(.malformed, "type must be a string naming the command, e.g. \"IngredientAdded\".", field: "type"))
         }
         guard let kind = RecipeCommand.Kind(rawValue: typeName) else {
@@ -109,22 +152,22 @@ public struct CommandBuilder: Sendable {
                                      field: recipeField))
         }
         let version = WireFormat.currentVersion(of: kind)
-        var event: [String: Any] = [
-            "specversion": WireFormat.specVersion,
-            "id": members["id"] ?? UUID().uuidString.lowercased(),
-            "source": source,
-            "type": WireFormat.typeName(kind, version: version),
-            "subject": recipeID,
-            "time": RFC3339.string(time),
-            "datacontenttype": WireFormat.dataContentType,
-            "dataschema": WireFormat.dataSchema(kind, version: version),
-            "actor": actor,
-            "data": members["data"] ?? [String: Any](),
+        var event: [String: JSONValue] = [
+            "specversion": .string(WireFormat.specVersion),
+            "id": members["id"] ?? .string(UUID().uuidString.lowercased()),
+            "source": .string(source),
+            "type": .string(WireFormat.typeName(kind, version: version)),
+            "subject": .string(recipeID),
+            "time": .string(RFC3339.string(time)),
+            "datacontenttype": .string(WireFormat.dataContentType),
+            "dataschema": .string(WireFormat.dataSchema(kind, version: version)),
+            "actor": .string(actor),
+            "data": members["data"] ?? .object([:]),
         ]
         if let expected = members["expectedRevision"] { event["expectedrevision"] = expected }
         let bytes: [UInt8]
         do {
-            bytes = Array(try JSONSerialization.data(withJSONObject: event, options: [.fragmentsAllowed]))
+            bytes = Array(try JSONEncoder().encode(event))
         } catch {
             throw .invalid(WireError(.malformed, "the command cannot be written as JSON: \(error)."))
         }

@@ -24,6 +24,8 @@ public final class Metrics: Sendable {
         var rejected = 0
         var duplicates = 0
         var lag: [Int32: Int64] = [:]
+        var projectorFailures = 0
+        var projectorFailing = false
     }
 
     private let state = Mutex(State())
@@ -48,6 +50,14 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// A projector failure that is being retried (`failing`), or the end of one.
+    public func recordProjectorFailure(failing: Bool) {
+        state.withLock { state in
+            if failing { state.projectorFailures += 1 }
+            state.projectorFailing = failing
+        }
+    }
+
     /// The exposition text; `positions` are the store's next offsets.
     public func render(positions: [Int32: Int64]) -> String {
         let state = state.withLock { $0 }
@@ -67,6 +77,12 @@ public final class Metrics: Sendable {
         text += "recipes_http_request_duration_seconds_bucket{le=\"+Inf\"} \(state.latencyCount)\n"
         text += "recipes_http_request_duration_seconds_sum \(state.latencySum)\n"
         text += "recipes_http_request_duration_seconds_count \(state.latencyCount)\n"
+        text += "# HELP recipes_projector_failures_total Projector failures since start (each is retried unless it cannot pass).\n"
+        text += "# TYPE recipes_projector_failures_total counter\n"
+        text += "recipes_projector_failures_total \(state.projectorFailures)\n"
+        text += "# HELP recipes_projector_failing Whether the projector is failing and retrying now (1) or not (0).\n"
+        text += "# TYPE recipes_projector_failing gauge\n"
+        text += "recipes_projector_failing \(state.projectorFailing ? 1 : 0)\n"
         text += "# HELP recipes_projector_commands_total Commands the projector applied since start, by outcome.\n"
         text += "# TYPE recipes_projector_commands_total counter\n"
         text += "recipes_projector_commands_total{outcome=\"accepted\"} \(state.accepted)\n"

@@ -12,6 +12,8 @@ public struct HTTPRequest: Sendable {
     public var query: [String: String]
     public var headers: [String: String]
     public var body: [UInt8]
+    /// The values of the matched route's `{name}` segments (set by the router).
+    public var parameters: [String: String] = [:]
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
                 body: [UInt8] = []) {
@@ -87,7 +89,7 @@ public struct HTTPResponse: Sendable {
             return HTTPResponse(status: status, headers: [("Content-Type", "application/json")],
                                 body: Array(try JSONCoding.encoder.encode(value)))
         } catch {
-            return HTTPError.internal("cannot encode the response: \(error)").response
+            return HTTPResponse(error: HTTPError.internal("cannot encode the response: \(error)"))
         }
     }
 
@@ -102,60 +104,4 @@ enum JSONCoding {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-}
-
-/// An error a route throws: a status and a stable code. `response` is the one
-/// place that renders `{"error":{"code","message"}}` (plus `field` when one
-/// field of the input is at fault).
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    public var status: Int
-    public var code: String
-    public var message: String
-    public var field: String?
-    public var headers: [(String, String)] = []
-
-    public init(_ status: Int, _ code: String, _ message: String, field: String? = nil, headers: [(String, String)] = []) {
-        self.status = status
-        self.code = code
-        self.message = message
-        self.field = field
-        self.headers = headers
-    }
-
-    public var description: String { "\(status) \(code): \(message)" }
-
-    public var response: HTTPResponse {
-        var response = HTTPResponse.json(Body(error: Detail(code: code, message: message, field: field)), status: status)
-        response.headers += headers
-        return response
-    }
-
-    private struct Body: Encodable { var error: Detail }
-    private struct Detail: Encodable {
-        var code: String
-        var message: String
-        var field: String?
-    }
-
-    // MARK: - Common errors
-
-    public static func badParameter(_ name: String, _ message: String) -> HTTPError {
-        HTTPError(400, "badParameter", message, field: name)
-    }
-
-    public static func malformedBody(_ message: String) -> HTTPError { HTTPError(400, "malformedJSON", message) }
-
-    public static func notFound(_ message: String) -> HTTPError { HTTPError(404, "notFound", message) }
-
-    public static func unauthorized(_ message: String) -> HTTPError {
-        HTTPError(401, "unauthorized", message, headers: [("WWW-Authenticate", "Bearer")])
-    }
-
-    public static func tooLarge(_ limit: Int) -> HTTPError {
-        HTTPError(413, "tooLarge", "the request body is larger than \(limit) bytes")
-    }
-
-    public static func stale(_ message: String) -> HTTPError { HTTPError(503, "stale", message) }
-
-    public static func `internal`(_ message: String) -> HTTPError { HTTPError(500, "internal", message) }
 }

@@ -95,7 +95,7 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
         // A declared length far over the limit is refused before reading it.
         if let length = lookup(connection, MHD_ValueKind.HEADER_KIND, "Content-Length").flatMap(Int.init),
            length > server.maxBodySize * 16 {
-            return queue(HTTPError.tooLarge(server.maxBodySize).response, on: connection)
+            return queue(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)), on: connection)
         }
         return MHD_Result.YES
     }
@@ -115,7 +115,7 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
         return MHD_Result.YES
     }
     if state.overflowed {
-        return queue(HTTPError.tooLarge(server.maxBodySize).response, on: connection)
+        return queue(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)), on: connection)
     }
     let request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "GET",

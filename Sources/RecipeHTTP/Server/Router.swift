@@ -29,12 +29,8 @@ public struct Router<Handler: Sendable>: Sendable {
         table.append(Route(method: method, pattern: pattern, segments: Self.segments(pattern), handler: handler))
     }
 
-    /// The route for a request, or the error to answer: 404 or 405.
-    public func match(method: String, path: String) -> Result<Match, HTTPError> {
-        match(method: method, segments: Self.segments(path), path: path)
-    }
-
-    /// The route for a path already split into decoded segments (`HTTPRequest.segments`).
+    /// The route for a path split into decoded segments (`HTTPRequest.segments`), or
+    /// the error to answer: 404 or 405.
     public func match(method: String, segments: [String], path: String) -> Result<Match, HTTPError> {
         var allowed: [String] = []
         for route in table {

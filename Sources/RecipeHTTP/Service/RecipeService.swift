@@ -58,6 +58,8 @@ public final class RecipeService: Sendable {
         var targets: [Int32: Int64]
         var caughtUp = false
         var failure: String?
+        /// The failure being retried, while it lasts.
+        var retrying: String?
         var stopped = false
     }
 
@@ -68,9 +70,16 @@ public final class RecipeService: Sendable {
         if projectorConfig["fetch.wait.max.ms"] == nil, let wait = options.fetchWaitMilliseconds {
             projectorConfig["fetch.wait.max.ms"] = String(wait)
         }
-        let projector = try Projector(storePath: options.storePath, kafka: projectorConfig, topic: options.topic, mode: options.mode,
-                                      logName: options.logName)
-        let readModel = try ReadModel(path: options.storePath)
+        // One signal for the projectors the supervisor makes one after another: waits outlive each.
+        let commits = CommitSignal()
+        let consumerConfig = projectorConfig
+        @Sendable func makeProjector() throws -> Projector {
+            try Projector(storePath: options.storePath, kafka: consumerConfig, topic: options.topic, mode: options.mode,
+                          logName: options.logName, commits: commits)
+        }
+        // The first is made here, so that a store that cannot be used (another log, a newer schema) stops the start.
+        let first = Mutex<Projector?>(try makeProjector())
+        let readModel = try ReadModel(path: options.storePath, commits: commits)
         // The log's end at start: `/readyz` turns 200 when the store has applied it all.
         let probe = try KafkaConsumer(config: options.kafka)
         var targets: [Int32: Int64] = [:]
@@ -95,12 +104,26 @@ public final class RecipeService: Sendable {
 
         let stop = self.stop
         let done = projectorDone
+        let supervisor = ProjectorSupervisor { try first.withLock { $0.take() } ?? makeProjector() }
         let thread = Thread { [state] in
-            do {
-                try projector.run(until: stop, progressInterval: options.progressInterval) { metrics.recordProgress($0) }
-            } catch {
-                state.withLock { $0.failure = "the projector stopped: \(error)" }
+            supervisor.run(until: stop, progressInterval: options.progressInterval, progress: { metrics.recordProgress($0) }) { status in
+                switch status {
+                case .running:
+                    state.withLock { $0.retrying = nil }
+                    metrics.recordProjectorFailure(failing: false)
+                    log("projector: running again")
+                case .retrying(let cause, let attempt, let delay):
+                    state.withLock { $0.retrying = cause }
+                    metrics.recordProjectorFailure(failing: true)
+                    log("projector: \(cause); retrying in \(delay) (attempt \(attempt))")
+                case .stopped(let cause?):
+                    state.withLock { $0.failure = "the projector stopped: \(cause)" }
+                    log("projector: stopped: \(cause)")
+                case .stopped(nil):
+                    break
+                }
             }
+            commits.stop()
             state.withLock { $0.stopped = true }
             done.signal()
         }
@@ -112,6 +135,7 @@ public final class RecipeService: Sendable {
         let snapshot = state.withLock { $0 }
         if let failure = snapshot.failure { return .failed(failure) }
         if snapshot.stopped { return .failed("the projector has stopped") }
+        if let cause = snapshot.retrying { return .retrying("the projector failed and is retrying: \(cause)") }
         if snapshot.caughtUp { return .ready }
         guard let stored = try? readModel.positions() else { return .catchingUp("the store cannot be read") }
         let behind = snapshot.targets.filter { partition, high in (stored[partition] ?? 0) < high }
@@ -125,15 +149,10 @@ public final class RecipeService: Sendable {
 
     /// Waits until `/readyz` would answer 200, or `timeout` passes; false then.
     public func waitUntilReady(timeout: Duration = .seconds(60)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            switch Self.readiness(state, api.readModel) {
-            case .ready: return true
-            case .failed: return false
-            case .catchingUp: try? await Task.sleep(for: .milliseconds(10))
-            }
-        }
-        return false
+        // The targets are next offsets; the wait takes the offsets of the last records before them.
+        let lastRecords = state.withLock { $0.targets }.filter { $0.value > 0 }.mapValues { $0 - 1 }
+        guard (try? await api.readModel.waitUntilReached(lastRecords, timeout: timeout)) == true else { return false }
+        return Self.readiness(state, api.readModel) == .ready
     }
 
     /// Stops serving, lets the projector finish its transaction, flushes the producer.
@@ -154,4 +173,9 @@ public final class RecipeService: Sendable {
         try? await producer.shutdown(timeout: .seconds(10))
         return stopped
     }
+}
+
+/// A line on the process's standard error: what an operator reads in its log.
+private func log(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
 }

@@ -56,6 +56,10 @@ public final class Projector: Sendable {
         public var total: Int64
     }
 
+    /// Signalled after every transaction this projector commits, and when `run` ends
+    /// (unless it was given one: then its owner says when projecting has ended for good).
+    public let commits: CommitSignal
+    private let ownsCommitSignal: Bool
     private let storePath: String
     private let logName: String?
     private let allowMissingHead: Bool
@@ -78,21 +82,29 @@ public final class Projector: Sendable {
     /// - Parameter allowMissingHead: reads a partition the store has not read
     ///   from its first offset even when that is past 0, and marks the store
     ///   partial; otherwise such a log is refused (`LogMismatch.missingHead`).
+    /// - Parameter commits: a signal shared by the projectors one after another
+    ///   over the same store (`ProjectorSupervisor`'s), so that waiters outlive each.
     public convenience init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 200_000,
-                exclusive: Bool = false, logName: String? = nil, allowMissingHead: Bool = false) throws {
+                exclusive: Bool = false, logName: String? = nil, allowMissingHead: Bool = false,
+                commits: CommitSignal? = nil) throws {
         try self.init(storePath: storePath, kafka: kafka, topic: topic, mode: mode, batchSize: batchSize,
-                      exclusive: exclusive, logName: logName, allowMissingHead: allowMissingHead, cacheLimit: 20_000)
+                      exclusive: exclusive, logName: logName, allowMissingHead: allowMissingHead, commits: commits,
+                      cacheLimit: 20_000)
     }
 
     /// Keeps at most about `cacheLimit` recipes in memory between batches
     /// (tests make it small, so that recipes are loaded from the store again).
     init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode, batchSize: Int, exclusive: Bool,
-         logName: String? = nil, allowMissingHead: Bool = false, cacheLimit: Int, pageLimit: Int? = nil) throws {
+         logName: String? = nil, allowMissingHead: Bool = false, commits: CommitSignal? = nil, cacheLimit: Int,
+         pageLimit: Int? = nil) throws {
+        self.commits = commits ?? CommitSignal()
+        ownsCommitSignal = commits == nil
         self.storePath = storePath
         self.logName = logName
         self.allowMissingHead = allowMissingHead
         lock = try StoreLock(storePath: storePath, mode: exclusive ? .exclusive : .shared)
-        writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit, pageLimit: pageLimit))
+        writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit, pageLimit: pageLimit),
+                              commits: self.commits)
         var config = kafka
         if config["fetch.max.bytes"] == nil { config["fetch.max.bytes"] = String(32 << 20) }
         // Prefetch. The consumer's queue counts the records and bytes of all its
@@ -120,6 +132,7 @@ public final class Projector: Sendable {
     /// `progress` is called after each batch at most once per `progressInterval`.
     public func run(until stop: StopSignal, progressInterval: Duration = .seconds(5),
                     progress: (Progress) -> Void = { _ in }) throws {
+        defer { if ownsCommitSignal { commits.stop() } }
         let partitions = try consumer.partitions(of: topic)
         _ = try checkLog(partitions)
         try start(partitions)
@@ -134,7 +147,7 @@ public final class Projector: Sendable {
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
             let backlog = chunk?.backlog ?? false
             let records = (consume chunk)?.readings ?? []
-            try pipeline.add(records, backlog: backlog)
+            try add(records, backlog: backlog, to: pipeline)
             source.recycle(consume records)
             if ContinuousClock.now - lastReport >= progressInterval {
                 lastReport = ContinuousClock.now
@@ -194,7 +207,7 @@ public final class Projector: Sendable {
             let before = pipeline.judged
             // Until its end, a catch-up always has more to read: it fills whole batches
             // (each rewrites every recipe it touched), and `finish` commits the last.
-            try pipeline.add(records, backlog: true)
+            try add(records, backlog: true, to: pipeline)
             source.recycle(consume records)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
             let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }
@@ -205,6 +218,14 @@ public final class Projector: Sendable {
         }
         try pipeline.finish()
         return pipeline.totals
+    }
+
+    /// In group mode the pipeline commits on this thread, so the signal goes from
+    /// here; in replica mode the commit thread signals (`LockedWriter.commitUnlocked`).
+    private func add(_ records: [RecordJudge.Reading], backlog: Bool, to pipeline: BatchPipeline) throws {
+        let before = pipeline.committed
+        try pipeline.add(records, backlog: backlog)
+        if mode != .replica, pipeline.committed != before { commits.committed() }
     }
 
     private func reached(_ targets: [Int32: Int64], _ positions: [Int32: Int64]) -> Bool {
@@ -313,8 +334,12 @@ public enum ProjectorError: Error, CustomStringConvertible, Sendable {
 final class LockedWriter: @unchecked Sendable {
     private let writer: ProjectionWriter
     private let lock = NSLock()
+    private let commits: CommitSignal
 
-    init(_ writer: ProjectionWriter) { self.writer = writer }
+    init(_ writer: ProjectionWriter, commits: CommitSignal) {
+        self.writer = writer
+        self.commits = commits
+    }
 
     func withLock<T>(_ body: (ProjectionWriterAccess) throws -> T) rethrows -> T {
         try lock.withLock { try body(ProjectionWriterAccess(writer: writer)) }
@@ -324,6 +349,7 @@ final class LockedWriter: @unchecked Sendable {
     /// alone uses the write connection while the projector's thread judges.
     func commitUnlocked(_ batch: PendingBatch) throws {
         try writer.commit(batch)
+        commits.committed()
     }
 }
 

@@ -10,12 +10,17 @@ import RecipeWire
 public final class ReadModel: @unchecked Sendable {
     private let db: SQLiteConnection
     private let lock = NSLock()
+    private let commits: CommitSignal?
 
     /// Opens a store; it must exist (a projector creates it).
-    public init(path: String) throws {
+    /// - Parameter commits: the signal of the projector that writes the store in this
+    ///   process (`Projector.commits`): waits for positions are woken by its commits.
+    ///   Without it another process writes the store, and waits poll for changes.
+    public init(path: String, commits: CommitSignal? = nil) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.missing(path: path)
         }
+        self.commits = commits
         db = try SQLiteConnection(path: path)
         let version = try StoreSchema.installedVersion(db)
         if version > StoreSchema.version { throw StoreError.newerSchema(found: version, supported: StoreSchema.version) }
@@ -42,15 +47,50 @@ public final class ReadModel: @unchecked Sendable {
         return positions.allSatisfy { partition, offset in (stored[partition] ?? 0) > offset }
     }
 
-    /// Waits until the store has applied every given position, checking every
-    /// few milliseconds; false if `timeout` passed first.
+    /// Waits until the store has applied every given position; false if `deadline` passed
+    /// first. Blocks the calling thread.
+    public func waitUntilReached(_ positions: [Int32: Int64], deadline: ContinuousClock.Instant) throws -> Bool {
+        if let commits {
+            return try commits.wait(until: { try hasReached(positions) }, deadline: deadline)
+        }
+        // Another process commits, and SQLite notifies no one: ask whether the file
+        // changed (cheap, no read of the store) with a growing pause, and read the
+        // positions again only when it did.
+        var version = try dataVersion()
+        if try hasReached(positions) { return true }
+        var pause = Duration.milliseconds(1)
+        while ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: min(pause, deadline - .now).seconds)
+            let now = try dataVersion()
+            if now == version {
+                pause = min(pause * 2, .milliseconds(50))
+                continue
+            }
+            version = now
+            pause = .milliseconds(1)
+            if try hasReached(positions) { return true }
+        }
+        return false
+    }
+
+    /// `waitUntilReached(_:deadline:)` on a thread of its own, so no Swift concurrency thread blocks.
     public func waitUntilReached(_ positions: [Int32: Int64], timeout: Duration) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while try !hasReached(positions) {
-            if ContinuousClock.now >= deadline { return false }
-            try await Task.sleep(for: .milliseconds(5))
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                continuation.resume(with: Result { try waitUntilReached(positions, deadline: deadline) })
+            }
         }
-        return true
+    }
+
+    /// Changes whenever another connection commits to the store (`PRAGMA data_version`).
+    private func dataVersion() throws -> Int64 {
+        try lock.withLock {
+            let statement = try db.statement("PRAGMA data_version")
+            defer { statement.reset() }
+            guard try statement.step() else { throw StoreError.corrupted("PRAGMA data_version answered nothing") }
+            return statement.int64(0)
+        }
     }
 
     // MARK: - Recipes

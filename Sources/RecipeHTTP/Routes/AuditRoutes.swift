@@ -1,0 +1,18 @@
+/// What the projector refused: `GET /v1/rejections`, the most recent rejected or
+/// undecodable records, newest first. Answers after `after=`.
+struct AuditRoutes<Reads: RecipeReads>: Sendable {
+    let reads: Reads
+    let access: Access
+    let readYourWrites: ReadYourWrites<Reads>
+
+    func register(in router: inout Router<RouteHandler>) {
+        router.add("GET", "/v1/rejections", rejections)
+    }
+
+    func rejections(_ request: HTTPRequest) throws -> HTTPResponse {
+        try access.reader(request)
+        let limit = try request.int("limit", in: 1...1000) ?? 100
+        try readYourWrites.wait(for: request)
+        return .json(Items(items: try reads.rejections(limit: limit)))
+    }
+}

@@ -1,0 +1,89 @@
+import Dispatch
+import Kafka
+import RecipeDomain
+import RecipeProjection
+import Synchronization
+
+/// The command gateway: `POST /v1/recipes/{id}/commands` and `POST /v1/drafts`
+/// (a new recipe) append a command and answer 202 with where it landed; with
+/// `?wait=true`, 200 with its outcome once the read side has projected it.
+struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
+    let log: Log
+    let reads: Reads
+    let access: Access
+    /// How long `?wait=true` waits for the outcome; then 202 without it.
+    let waitTimeout: Duration
+    let builder: CommandBuilder
+
+    func register(in router: inout Router<RouteHandler>) {
+        router.add("POST", "/v1/recipes/{id}/commands", command)
+        router.add("POST", "/v1/drafts", newDraft)
+    }
+
+    func command(_ request: HTTPRequest) throws -> HTTPResponse {
+        let actor = try access.writer(request)
+        let wait = try request.bool("wait")
+        return try submit(try builder.envelope(body: request.body, recipeID: request.parameter("id"), actor: actor), wait: wait)
+    }
+
+    /// The body is empty or `{"id": "<command id>"}`; the recipe id is new.
+    func newDraft(_ request: HTTPRequest) throws -> HTTPResponse {
+        let actor = try access.writer(request)
+        let wait = try request.bool("wait")
+        return try submit(try builder.newDraft(body: request.body, actor: actor), wait: wait)
+    }
+
+    func append(_ envelope: CommandEnvelope) async throws -> CommandReceipt {
+        let report: KafkaDeliveryReport
+        do {
+            report = try await log.append(envelope, source: builder.source)
+        } catch {
+            throw HTTPError(503, "unavailable", "the command could not be appended to the log: \(error)")
+        }
+        return CommandReceipt(commandId: envelope.commandID, recipeId: envelope.recipeID, partition: report.partition,
+                              offset: report.offset, position: report.description)
+    }
+
+    private func submit(_ envelope: CommandEnvelope, wait: Bool) throws -> HTTPResponse {
+        var receipt = try blocking { [self] in try await append(envelope) }
+        guard wait else { return .json(receipt, status: 202) }
+        // Not projected in time: the command is in the log all the same.
+        // The entry at that position must be this command's: a store that folded another log
+        // holds someone else's there, and its outcome is not this command's.
+        guard try reads.waitUntilReached([receipt.partition: receipt.offset], deadline: .now + waitTimeout),
+              let item = try reads.outcome(partition: receipt.partition, offset: receipt.offset),
+              item.commandId == envelope.commandID else {
+            return .json(receipt, status: 202)
+        }
+        receipt.outcome = item.outcome
+        receipt.revision = item.revision
+        receipt.reason = item.outcome == .rejected ? item.reason : nil
+        return .json(receipt, status: 200)
+    }
+}
+
+/// What the gateway answers: where the command landed and, with `?wait=true`, its outcome.
+public struct CommandReceipt: Codable, Sendable, Equatable {
+    public var commandId: String
+    public var recipeId: String
+    public var partition: Int32
+    public var offset: Int64
+    public var position: String
+    public var outcome: RecordOutcome?
+    public var revision: Int?
+    public var reason: ReasonView?
+}
+
+/// Runs async work from a connection thread (never a Swift concurrency thread) and waits for it.
+private func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let result = Mutex<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let outcome: Result<T, any Error>
+        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    done.wait()
+    return try result.withLock { $0! }.get()
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Kafka
+
+/// Wakes the waiters of this process when a projector commits a transaction,
+/// so that a wait for the store to reach a position looks at the store again
+/// only when it may have changed. SQLite tells no connection that another one
+/// committed; within one process the projector can.
+///
+/// ```swift
+/// let reached = projector.commits.wait(until: { try readModel.hasReached([0: 41]) }, deadline: .now + .seconds(5))
+/// ```
+///
+/// Threads: any; `wait` blocks its caller (a connection thread, never a Swift concurrency thread).
+public final class CommitSignal: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var commits: UInt64 = 0
+    private var stopped = false
+
+    public init() {}
+
+    /// Called after each committed transaction.
+    public func committed() {
+        condition.withLock {
+            commits += 1
+            condition.broadcast()
+        }
+    }
+
+    /// Called when the projector stops: no commit will come, so waits end at once.
+    public func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
+    }
+
+    /// Waits until `condition` holds, evaluating it once now and again after
+    /// each commit; false when `deadline` passes or the projector stops first.
+    public func wait(until reached: () throws -> Bool, deadline: ContinuousClock.Instant) rethrows -> Bool {
+        while true {
+            // Read before the condition, so that a commit while it runs is not missed.
+            let seen = condition.withLock { commits }
+            if try reached() { return true }
+            guard waitForCommit(after: seen, deadline: deadline) else { return try reached() }
+        }
+    }
+
+    /// Blocks until the commit count passes `seen`; false at the deadline or once stopped.
+    private func waitForCommit(after seen: UInt64, deadline: ContinuousClock.Instant) -> Bool {
+        condition.withLock {
+            while commits == seen {
+                if stopped { return false }
+                let left = deadline - .now
+                if left <= .zero { return false }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: left.seconds))
+            }
+            return true
+        }
+    }
+}
