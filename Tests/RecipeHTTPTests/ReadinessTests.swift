@@ -40,4 +40,45 @@ struct ReadinessTests {
         #expect(ready.status == 200, "\(ready.text)")
         #expect(await service.shutdown())
     }
+
+    @Test("a projector that fails with what may pass: /readyz 503 with the cause at once, /healthz 200, and ready again by itself")
+    func retryingIsSeen() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = RecipeTopics().edits
+        try kafka.createTopic(topic, partitions: 2)
+        let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var options = RecipeService.Options(kafka: config, topic: topic, storePath: folder + "/recipes.db")
+        options.port = 0
+        options.fetchWaitMilliseconds = 10
+        options.progressInterval = .milliseconds(20)
+        let service = try RecipeService(options: options)
+        #expect(await service.waitUntilReady(timeout: .seconds(30)))
+
+        // The store's folder goes away under the projector (moved, so that nothing can make it again
+        // meanwhile): its writes would be lost.
+        try FileManager.default.moveItem(atPath: folder, toPath: folder + ".away")
+        defer { try? FileManager.default.removeItem(atPath: folder + ".away") }
+        let port = service.port
+        try await onThread {
+            try waitFor("readyz to say the projector is retrying", deadline: .seconds(30)) {
+                let ready = try? HTTPClient.send(port: port, method: "GET", path: "/readyz", headers: [:], body: nil)
+                return ready?.status == 503 && ready?.text.contains("projectorRetrying") == true && ready?.text.contains(folder) == true
+            }
+        }
+        let health = try await HTTPClient.request(port: service.port, method: "GET", path: "/healthz", body: nil)
+        #expect(health.status == 200, "alive and retrying: a restart would not help")
+        let metrics = try await HTTPClient.request(port: service.port, method: "GET", path: "/metrics", body: nil)
+        #expect(metrics.text.contains("recipes_projector_failing 1"))
+
+        try FileManager.default.moveItem(atPath: folder + ".away", toPath: folder)
+        try await onThread {
+            try waitFor("ready again", deadline: .seconds(30)) {
+                (try? HTTPClient.send(port: port, method: "GET", path: "/readyz", headers: [:], body: nil))?.status == 200
+            }
+        }
+        #expect(await service.shutdown())
+    }
 }

@@ -178,7 +178,9 @@ struct StoreFaultTests {
             (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
         }
 
-        try FileManager.default.removeItem(atPath: folder)
+        // Removed from under it (moved away whole, so that nothing can make it again meanwhile).
+        try FileManager.default.moveItem(atPath: folder, toPath: folder + ".removed")
+        try FileManager.default.removeItem(atPath: folder + ".removed")
         try waitFor("the removal reported, then the missing folder, several times", deadline: .seconds(30)) {
             let causes = supervised.retryCauses
             return causes.contains { $0.contains("removed") } && causes.filter { $0.contains("no such folder") }.count >= 2
