@@ -15,7 +15,7 @@ import RecipeDomain
 // 3. The encoder's case for the command writes the v2 shape (it always writes
 //    the newest version); the v1 reader stays, so old records keep decoding.
 // A version the table lacks is `unsupportedVersion`, never guessed at. The tests
-// ask for the rest (schema files, golden records…); docs/commands.md lists it all.
+// ask for the rest (schema files, golden records…); docs/extending.md lists it all.
 
 /// How to read one version of one command's `data`.
 struct DataFormat: Sendable {

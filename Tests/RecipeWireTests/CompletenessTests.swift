@@ -6,7 +6,7 @@ import Testing
 /// Every command kind at every data version the decoder reads has each file and
 /// entry that describes it outside the Swift code, and nothing describes a kind or
 /// version that does not exist. Each failure names the kind and what to add (or
-/// remove) where; docs/commands.md lists the places in order.
+/// remove) where; docs/extending.md lists the places in order.
 @Suite("Every command kind is complete")
 struct CompletenessTests {
     /// Every (kind, version) the decoder reads, with today's version marked.
