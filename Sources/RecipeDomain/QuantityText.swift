@@ -53,9 +53,9 @@ public struct IngredientQuantity: Sendable, Hashable {
     /// The quantity as people read it, or nil for a line without an amount:
     /// "375 g", "1.5 kg", "1½ cups", "⅔ cup", "2–3 cloves", "2 eggs" (no unit).
     ///
-    /// Metric units (`CookingUnit.system == .metric`, or one of `Quantities.metricUnits`
-    /// when the table does not know the unit) get at most two decimals, trailing
-    /// zeros dropped. Every other unit, and no unit, gets a whole number and a
+    /// Metric units (`CookingUnit.system == .metric`: the seven of `Quantities.metricUnits`
+    /// under any of their names) get at most two decimals, trailing zeros dropped.
+    /// Every other unit, unknown ones and no unit included, gets a whole number and a
     /// fraction in eighths, thirds or two-thirds (⅛ ¼ ⅜ ½ ⅝ ¾ ⅞ ⅓ ⅔) when the amount
     /// is within `Quantities.fractionTolerance` of one, else the same decimals.
     ///
@@ -67,7 +67,7 @@ public struct IngredientQuantity: Sendable, Hashable {
         guard let amount else { return nil }
         let trimmedUnit = unit?.trimmingWhitespace ?? ""
         let known = CookingUnit.named(trimmedUnit)
-        let metric = known.map { $0.system == .metric } ?? Quantities.isMetric(trimmedUnit)
+        let metric = known?.system == .metric
         func write(_ value: Double) -> String {
             metric ? Quantities.decimalText(value) : QuantityText.fractionText(value)
         }
