@@ -55,7 +55,9 @@ public struct ParsedIngredient: Sendable, Hashable {
 /// 5. **The unit** follows the quantity, glued ("250g", "2tbsp") or as the next word or
 ///    two ("fl oz"), found by `CookingUnit.named` and stored by its symbol. A size word
 ///    (large, small, heaping, level…) between quantity and unit goes to the note:
-///    "1 heaping tbsp sugar" → note "heaping". A word that is not a known unit is part of
+///    "1 heaping tbsp sugar" → note "heaping". So does the size of a container before
+///    its counted unit, after an optional "x": "2 14-oz cans tomatoes" → 2 can tomatoes,
+///    note "14-oz"; "1 x 400 g tin beans" → note "400 g". A word that is not a known unit is part of
 ///    the name ("2 egg yolks"), except right before "of": "3 ears of corn" → unit "ears".
 ///    An "of" after the unit is dropped ("2 cups of flour" → name "flour").
 /// 6. **Trailing quantity.** A line that does not start with a quantity may give it
@@ -106,7 +108,7 @@ public enum IngredientLineParser {
 
 /// One pass over a line. Character offsets index `characters`; parentheses are
 /// blanked to spaces in place, so every offset still points into the line as written.
-struct LineReader {
+private struct LineReader {
     struct Word {
         let text: String
         let start: Int
@@ -309,6 +311,10 @@ struct LineReader {
                 pendingNotes.append((unitIndex, unitIndex))
                 unitIndex += 1
             }
+            if let size = containerSize(at: unitIndex) {
+                pendingNotes.append(size)
+                unitIndex = size.last + 1
+            }
             if let (unit, wordCount) = knownUnit(at: unitIndex) {
                 phrase.unit = unit.symbol
                 phrase.nextWord = unitIndex + wordCount
@@ -351,6 +357,27 @@ struct LineReader {
             }
         }
         return nil
+    }
+
+    /// Rule 5: the size of a container before its counted unit, "14-oz" or "14 oz" in
+    /// "2 14-oz cans", "400g" in "1 x 400g tin": the words of the size ("x" left out).
+    private func containerSize(at index: Int) -> (first: Int, last: Int)? {
+        var first = index
+        if first < words.count, ["x", "×"].contains(words[first].key) { first += 1 }
+        guard first < words.count, let (_, numberEnd) = number(at: words[first].start),
+              numberEnd <= words[first].end
+        else { return nil }
+        var container: Int
+        if numberEnd < words[first].end {
+            let unitStart = characters[numberEnd] == "-" ? numberEnd + 1 : numberEnd
+            guard CookingUnit.named(String(characters[unitStart..<words[first].end]))?.baseAmount != nil else { return nil }
+            container = first + 1
+        } else {
+            guard let (unit, count) = knownUnit(at: first + 1), unit.baseAmount != nil else { return nil }
+            container = first + 1 + count
+        }
+        guard let (unit, _) = knownUnit(at: container), unit.dimension == .count else { return nil }
+        return (first, container - 1)
     }
 
     private func startsWith(_ phrase: [String], at index: Int) -> Bool {
@@ -457,6 +484,6 @@ struct LineReader {
     }
 }
 
-extension Character {
+private extension Character {
     var isASCIIDigit: Bool { isASCII && ("0"..."9").contains(self) }
 }

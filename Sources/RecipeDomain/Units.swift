@@ -164,7 +164,7 @@ public struct CookingUnit: Sendable, Hashable {
     }
 }
 
-extension Array where Element: Hashable {
+private extension Array where Element: Hashable {
     mutating func removeDuplicatesKeepingOrder() {
         var seen = Set<Element>()
         self = filter { seen.insert($0).inserted }

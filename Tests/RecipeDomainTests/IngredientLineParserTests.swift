@@ -320,6 +320,16 @@ struct IngredientLineParserTests {
         line("2 packages (7 g each) dry yeast", 2, nil, "package", "dry yeast", note: "7 g each"),
         line("1 large can tomatoes", 1, nil, "can", "tomatoes", note: "large"),
         line("3 (6 oz) bags baby spinach", 3, nil, "bag", "baby spinach", note: "6 oz"),
+        line("2 14-oz cans diced tomatoes", 2, nil, "can", "diced tomatoes", note: "14-oz"),
+        line("1 14 oz can coconut milk", 1, nil, "can", "coconut milk", note: "14 oz"),
+        line("1 8-ounce package cream cheese", 1, nil, "package", "cream cheese", note: "8-ounce"),
+        line("1 x 400g tin chopped tomatoes", 1, nil, "tin", "chopped tomatoes", note: "400g"),
+        line("2 x 400 g cans chickpeas, rinsed", 2, nil, "can", "chickpeas", note: "400 g; rinsed"),
+        line("3 500 ml bottles sparkling water", 3, nil, "bottle", "sparkling water", note: "500 ml"),
+        line("2 × 1 l cartons milk", 2, nil, nil, "× 1 l cartons milk"), // carton is no unit of the table
+        line("1 14-oz chicken breast", 1, nil, nil, "14-oz chicken breast"), // a size needs a container
+        line("2 x eggs", 2, nil, nil, "x eggs"),
+        line("1 2 cans beans", 1, nil, nil, "2 cans beans"), // a bare number is no size
     ]
 
     @Test(arguments: containers)
