@@ -435,9 +435,59 @@ struct IngredientLineParserTests {
         }
     }
 
+    /// Pieces the grammar cares about, glued or spaced at random: no line of them may trap
+    /// the parser or give a result the content rules would refuse.
+    static let fragments = [
+        "1", "2", "0", "12", "1/2", "/", "⁄", "½", "⅔", "1,5", ".", ",", "-", "–", "to", "or", "of", "a", "x",
+        "(", ")", "cup", "tbsp", "T", "t", "g", "oz", "fl", "can", "about", "up", "for", "taste", "optional",
+        "large", "flour", "é", "🧂", " ", "  ", "\t",
+    ]
+
+    static let openings = ["2", "1½", "2-3", "1 to 2", "½–1", "3 or 2", "250g", "1 1/2", "1,5", "2 - 2", "a"]
+
+    @Test func randomLinesAlwaysGiveAStorableResult() {
+        var random = SplitMix64(seed: 2024)
+        var quantified = 0, ranged = 0, withUnit = 0, withNote = 0
+        for _ in 0..<5000 {
+            // Half the lines start like a quantity, so ranges and units come up often.
+            var line = random.int(below: 2) == 0 ? Self.openings[random.int(below: Self.openings.count)] : ""
+            for _ in 0..<random.int(in: 0...10) {
+                line += Self.fragments[random.int(below: Self.fragments.count)]
+                if random.int(below: 2) == 0 { line += " " }
+            }
+            let parsed = IngredientLineParser.parse(line)
+            #expect(parsed.text == parsed.text.trimmingCharacters(), "\(line)")
+            if let amount = parsed.amount {
+                #expect(amount > 0 && amount <= RecipeLimits.maxIngredientAmount, "\(line)")
+                if let amountMax = parsed.amountMax { #expect(amountMax > amount, "\(line)") }
+                #expect(!parsed.name.isEmpty, "\(line)")
+            } else {
+                #expect(parsed.amountMax == nil && parsed.unit == nil, "\(line)")
+            }
+            if parsed.name.isEmpty { #expect(parsed.text.isEmpty, "\(line)") }
+            if parsed.note?.isEmpty == true { Issue.record("empty note for \(line)") }
+            if parsed.amount != nil { quantified += 1 }
+            if parsed.amountMax != nil { ranged += 1 }
+            if parsed.unit != nil { withUnit += 1 }
+            if parsed.note != nil { withNote += 1 }
+        }
+        // The lines reach every part of the grammar, not just the fallback.
+        #expect(quantified > 500 && ranged > 20 && withUnit > 100 && withNote > 500)
+    }
+
     @Test func theQuantityOfAParsedLineReadsBack() {
         #expect(IngredientLineParser.parse("2-3 cloves garlic, crushed").quantity.text == "2–3 cloves")
         #expect(IngredientLineParser.parse("1 1/2 cups oats").quantity.text == "1½ cups")
         #expect(IngredientLineParser.parse("Salt, to taste").quantity.text == nil)
+    }
+}
+
+private extension String {
+    /// Without surrounding spaces, tabs and newlines (what the parser trims).
+    func trimmingCharacters() -> String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
     }
 }
