@@ -456,7 +456,7 @@ struct IngredientLineParserTests {
                 if random.int(below: 2) == 0 { line += " " }
             }
             let parsed = IngredientLineParser.parse(line)
-            #expect(parsed.text == parsed.text.trimmingCharacters(), "\(line)")
+            #expect(parsed.text == line.trimmingCharacters(), "\(line)")
             if let amount = parsed.amount {
                 #expect(amount > 0 && amount <= RecipeLimits.maxIngredientAmount, "\(line)")
                 if let amountMax = parsed.amountMax { #expect(amountMax > amount, "\(line)") }
