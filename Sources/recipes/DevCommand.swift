@@ -58,6 +58,10 @@ enum DevCommand {
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
                                             storePath: storePath)
         options.logName = journal.name
+        options.logCapacity = LogCapacity(partitionCount: journal.partitions, bytesPerPartition: EmbeddedKafka.retainedBytesPerPartition,
+                                          recordsPerPartition: Int64(EmbeddedKafka.retainedMessageSetsPerPartition)) { partition in
+            (journal.bytes(of: partition), journal.records(of: partition))
+        }
         options.port = UInt16(port)
         options.loopbackOnly = true
         options.api = RecipeAPI.Options(tokens: tokens, privateReads: args.flag("private"), waitTimeout: wait)

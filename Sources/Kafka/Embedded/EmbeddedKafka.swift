@@ -25,6 +25,11 @@ public final class EmbeddedKafka: Sendable {
     public let bootstrapServers: String
     /// Sockets holding the ports of brokers that are down (see `setBrokerDown`).
     private let reservedPorts = Mutex<[Int32: Int32]>([:])
+    /// What the embedded broker keeps of a partition: past either, it drops the
+    /// oldest records without a word (librdkafka's mock, not configurable in 2.0.2).
+    public static let retainedBytesPerPartition = 5 << 20
+    public static let retainedMessageSetsPerPartition = 100_000
+
     public let brokerCount: Int
 
     public init(brokers: Int = 3) throws {

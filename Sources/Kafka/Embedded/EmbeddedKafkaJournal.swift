@@ -124,6 +124,11 @@ public final class EmbeddedKafkaJournal: Sendable {
         state.withLock { $0.bytes[partition] ?? 0 }
     }
 
+    /// Records journaled for a partition: an upper bound of the message sets the broker keeps of it.
+    public func records(of partition: Int32) -> Int64 {
+        state.withLock { $0.next[partition] ?? 0 }
+    }
+
     /// The error that stopped journaling, if one did.
     public var failure: KafkaError? { state.withLock { $0.failure } }
 
@@ -131,7 +136,10 @@ public final class EmbeddedKafkaJournal: Sendable {
 
     /// Starts a thread that reads the topic from where the journal ends and appends each record to its file.
     public func start() throws {
-        let consumer = try KafkaConsumer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
+        var config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
+        // The embedded broker answers a fetch only when its wait ends: a short one keeps the journal moments behind.
+        config["fetch.wait.max.ms"] = "10"
+        let consumer = try KafkaConsumer(config: config)
         let next = state.withLock { state in
             state.running = true
             return state.next

@@ -7,10 +7,13 @@ import RecipeWire
 public struct CommandAppender: Sendable {
     public let producer: KafkaProducer
     public let topic: String
+    /// For a log that drops records when full: appends past it are refused with `LogFull`.
+    public let capacity: LogCapacity?
 
-    public init(producer: KafkaProducer, topic: String) {
+    public init(producer: KafkaProducer, topic: String, capacity: LogCapacity? = nil) {
         self.producer = producer
         self.topic = topic
+        self.capacity = capacity
     }
 
     public func message(_ envelope: CommandEnvelope, source: String) -> KafkaProducerMessage {
@@ -20,7 +23,9 @@ public struct CommandAppender: Sendable {
     }
 
     public func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport {
-        try await producer.send(message(envelope, source: source))
+        let message = message(envelope, source: source)
+        try capacity?.admit(message)
+        return try await producer.send(message)
     }
 
     public func append(_ records: [(CommandEnvelope, String)]) async -> [Result<KafkaDeliveryReport, KafkaError>] {

@@ -37,6 +37,8 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         let report: KafkaDeliveryReport
         do {
             report = try await log.append(envelope, source: builder.source)
+        } catch let refusal as LogFull {
+            throw refusal
         } catch {
             throw HTTPError(503, "unavailable", "the command could not be appended to the log: \(error)")
         }

@@ -20,6 +20,11 @@ public final class RecipeService: Sendable {
         public var mode: Projector.Mode = .replica
         /// Names the log instead of the cluster's id, for a log that outlives its cluster (`recipes dev`'s journal).
         public var logName: String?
+        /// For a log that drops records when full (the embedded broker): appends are refused before it would.
+        public var logCapacity: LogCapacity?
+        /// How long an append may wait for the brokers before it is answered 503 (librdkafka's
+        /// `message.timeout.ms`, unless the Kafka config sets it): a POST never hangs while they are away.
+        public var appendTimeout: Duration = .seconds(5)
         /// 0 picks a free port.
         public var port: UInt16 = 8080
         /// Listen on 127.0.0.1 only (dev, tests), else on every address.
@@ -93,10 +98,14 @@ public final class RecipeService: Sendable {
         }
         probe.close()
         state = ProjectorStatus(ProjectorState(targets: targets))
-        producer = try KafkaProducer(config: options.kafka)
+        var producerConfig = options.kafka
+        if producerConfig["message.timeout.ms"] == nil, producerConfig["delivery.timeout.ms"] == nil {
+            producerConfig["message.timeout.ms"] = String(options.appendTimeout.milliseconds)
+        }
+        producer = try KafkaProducer(config: producerConfig)
         let metrics = Metrics()
         let state = self.state
-        api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topic),
+        api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topic, capacity: options.logCapacity),
                         metrics: metrics, options: options.api) { [state, readModel] in
             Self.readiness(state, readModel)
         }

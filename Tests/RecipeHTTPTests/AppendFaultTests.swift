@@ -1,0 +1,108 @@
+import Foundation
+import Kafka
+import RecipeDomain
+import RecipeHTTP
+import RecipeProjection
+import RecipeTestSupport
+import RecipeWire
+import Testing
+
+@Suite("Appends under faults: bounded answers, nothing acknowledged lost")
+struct AppendFaultTests {
+    private func service(_ kafka: EmbeddedKafka, store: String, configure: (inout RecipeService.Options) -> Void = { _ in })
+        throws -> RecipeService {
+        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers),
+                                            topic: RecipeTopics().edits, storePath: store)
+        options.port = 0
+        options.fetchWaitMilliseconds = 10
+        configure(&options)
+        return try RecipeService(options: options)
+    }
+
+    private func temporaryStore() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("append-\(UUID().uuidString).db").path
+    }
+
+    @Test("with the broker away, a POST answers 503 unavailable within the append timeout; the retry with its id is applied once")
+    func brokerAway() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        try kafka.createTopic(RecipeTopics().edits, partitions: 2)
+        let store = temporaryStore()
+        defer { removeStore(store) }
+        let service = try service(kafka, store: store) { $0.appendTimeout = .seconds(1) }
+        #expect(await service.waitUntilReady(timeout: .seconds(30)))
+        let port = service.port
+        let draft = try await HTTPClient.request(port: port, method: "POST", path: "/v1/drafts?wait=true", body: nil)
+        let id = try #require(draft.object["recipeId"] as? String)
+        let body = Array(#"{"type":"TitleChanged","id":"retried-1","data":{"title":"Soup"}}"#.utf8)
+
+        kafka.setBrokerDown(1)
+        let refused = try await HTTPClient.request(port: port, method: "POST", path: "/v1/recipes/\(id)/commands", body: body)
+        kafka.setBrokerUp(1)
+        #expect(refused.status == 503, "\(refused.text)")
+        #expect((refused.object["error"] as? [String: Any])?["code"] as? String == "unavailable")
+
+        // The client retries with the same command id until the brokers take it (they come back moments later).
+        var retried = try await HTTPClient.request(port: port, method: "POST", path: "/v1/recipes/\(id)/commands?wait=true", body: body)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while retried.status == 503, ContinuousClock.now < deadline {
+            retried = try await HTTPClient.request(port: port, method: "POST", path: "/v1/recipes/\(id)/commands?wait=true", body: body)
+        }
+        #expect(retried.status == 200, "\(retried.text)")
+        let history = try await HTTPClient.request(port: port, method: "GET", path: "/v1/recipes/\(id)/history", body: nil)
+        let applied = history.items.filter { $0["commandId"] as? String == "retried-1" && $0["outcome"] as? String == "accepted" }
+        #expect(applied.count == 1, "\(history.items)")
+        #expect(await service.shutdown())
+    }
+
+    @Test("a log that drops its oldest records when full refuses appends with 507 logFull before it would; nothing is dropped")
+    func logFull() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = RecipeTopics().edits
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = try await EmbeddedKafkaJournal(folder: folder, kafka: kafka, topic: topic, partitions: 1)
+        try journal.start()
+        defer { try? journal.stop() }
+        let store = temporaryStore()
+        defer { removeStore(store) }
+        // A small log, so that it fills in moments; dev gives the broker's own 5 MiB and 100,000 records.
+        let service = try service(kafka, store: store) {
+            $0.logCapacity = LogCapacity(partitionCount: 1, bytesPerPartition: 64 << 10, recordsPerPartition: 100_000) { partition in
+                (journal.bytes(of: partition), journal.records(of: partition))
+            }
+        }
+        let port = service.port
+        let draft = try await HTTPClient.request(port: port, method: "POST", path: "/v1/drafts", body: nil)
+        let id = try #require(draft.object["recipeId"] as? String)
+        let name = String(repeating: "Long ingredient name ", count: 9)
+        var accepted = 1
+        var refusal: HTTPResult?
+        for index in 0..<1_000 {
+            let body = Array(#"{"type":"IngredientAdded","data":{"name":"\#(name)\#(index)","amount":1,"metric":"g"}}"#.utf8)
+            let sent = try await HTTPClient.request(port: port, method: "POST", path: "/v1/recipes/\(id)/commands", body: body)
+            if sent.status == 202 {
+                accepted += 1
+                // The journal counts what the broker holds moments later: let it catch up, as time does between requests.
+                let next = Int64(accepted)
+                try await onThread { try waitFor("the journal to count the record", deadline: .seconds(10)) { journal.records(of: 0) >= next } }
+            } else {
+                refusal = sent
+                break
+            }
+        }
+        let refused = try #require(refusal, "the log filled up")
+        #expect(refused.status == 507)
+        #expect((refused.object["error"] as? [String: Any])?["code"] as? String == "logFull", "\(refused.text)")
+        let consumer = try KafkaConsumer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
+        defer { consumer.close() }
+        let marks = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: 0))
+        #expect(marks.low == 0 && marks.high == Int64(accepted), "every acknowledged record is still there")
+        #expect(await service.shutdown())
+    }
+}
+
+/// Removes a store and the files SQLite keeps beside it.
+private func removeStore(_ path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
