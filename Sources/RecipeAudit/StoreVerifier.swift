@@ -11,6 +11,8 @@ public enum StoreVerifier {
         /// The positions both stores were compared at.
         public var positions: [Int32: Int64]
         public var differences: [StoreComparison.Difference]
+        /// `partition:first offset,…` of a partial live store (read from past its partitions' first records), else nil.
+        public var missingHeads: String?
         public var agree: Bool { differences.isEmpty }
     }
 
@@ -22,9 +24,14 @@ public enum StoreVerifier {
         let snapshot = scratch + "/live.db"
         let replay = scratch + "/replay.db"
         try StoreComparison.snapshot(of: live, into: snapshot)
-        let positions = try ReadModel(path: snapshot).positions()
-        let projector = try Projector(storePath: replay, kafka: kafka, topic: topic, exclusive: true)
+        let liveModel = try ReadModel(path: snapshot)
+        let positions = try liveModel.positions()
+        // A partial store is compared with a replay as partial: the log's head was gone for both.
+        let liveLog = try liveModel.storeLog()
+        let projector = try Projector(storePath: replay, kafka: kafka, topic: topic, exclusive: true,
+                                      allowMissingHead: liveLog?.isPartial ?? false)
         _ = try projector.catchUp(to: .positions(positions), timeout: nil, progress: progress)
-        return Report(positions: positions, differences: try StoreComparison.differences(live: snapshot, replay: replay))
+        return Report(positions: positions, differences: try StoreComparison.differences(live: snapshot, replay: replay),
+                      missingHeads: liveLog.flatMap { $0.isPartial ? $0.missingHeadsText : nil })
     }
 }

@@ -45,7 +45,9 @@ public struct Command: Sendable {
 /// Runs a program's command table: finds the command, runs it, and turns what
 /// it throws into one line on stderr (`PROGRAM: error: …`) and an exit status.
 public enum CommandLineProgram {
-    public static func main(_ root: Command, arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    /// - Parameter exitStatus: the status of an error the program gives one of its own (nil: 1).
+    public static func main(_ root: Command, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+                            exitStatus: (any Error) -> Int32? = { _ in nil }) async -> Never {
         let program = root.spec.name
         let (run, rest) = find(root, in: arguments[...], program: program)
         do {
@@ -59,7 +61,7 @@ public enum CommandLineProgram {
         } catch let error as CommandFailed {
             fail(program, error.description, status: error.status)
         } catch {
-            fail(program, "\(error)", status: 1)
+            fail(program, "\(error)", status: exitStatus(error) ?? 1)
         }
     }
 

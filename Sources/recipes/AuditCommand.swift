@@ -26,7 +26,7 @@ enum AuditCommand {
     static let historySpec = CommandSpec(
         name: "recipes audit history", summary: "Every record of a recipe, straight from the log, with its data and outcome.",
         abstract: "Every record of the recipe in the log, with its data and outcome.",
-        arguments: "ID", options: KafkaOptions.specs + [StoreOptions.json])
+        arguments: "ID", options: KafkaOptions.specs + [StoreOptions.json, allowMissingHead])
 
     static func history(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: historySpec)
@@ -50,6 +50,7 @@ enum AuditCommand {
         abstract: "The recipe at a moment: its latest committed version and its open draft then.",
         arguments: "ID",
         options: KafkaOptions.specs + [
+            allowMissingHead,
             .value("time", "TIME", "After each partition's last record logged at or before this RFC 3339 time.",
                    required: true, alternatives: "moment"),
             .value("position", "P:O", "After the record at this position, included (P must be the recipe's partition).",
@@ -95,6 +96,7 @@ enum AuditCommand {
         abstract: "What changed between two committed versions.",
         arguments: "ID",
         options: KafkaOptions.specs + [
+            allowMissingHead,
             .value("from-version", "V1", "The earlier committed version.", required: true),
             .value("to-version", "V2", "The later committed version.", required: true),
             StoreOptions.json,
@@ -118,6 +120,7 @@ enum AuditCommand {
     static let exportSpec = CommandSpec(
         name: "recipes audit export", summary: "Every record of the log with its position and outcome, one JSON line each.",
         options: KafkaOptions.specs + [
+            allowMissingHead,
             .value("since", "TIME", "Only records logged at or after this RFC 3339 time (earlier ones still decide outcomes)."),
             .value("format", "FORMAT", "Output format; jsonl is the one there is.", default: "jsonl"),
         ],
@@ -180,6 +183,9 @@ enum AuditCommand {
         }
         if let last { reporter.finish(done: last.done, total: last.total) }
         let records = report.positions.values.reduce(0, +)
+        if let heads = report.missingHeads {
+            say("note: \(live) is partial: partitions read from past their first records (\(heads)); the replay read the same")
+        }
         if report.agree {
             return say("\(live) agrees with a replay of the log: \(records) records, every read model equal")
         }
@@ -199,8 +205,13 @@ enum AuditCommand {
     // MARK: - Shared
 
     private static func auditor(_ args: ParsedArguments) throws -> LogAuditor {
-        try LogAuditor(kafka: try KafkaOptions.config(args), topic: try KafkaOptions.topics(args).edits)
+        try LogAuditor(kafka: try KafkaOptions.config(args), topic: try KafkaOptions.topics(args).edits,
+                       allowMissingHead: args.flag("allow-missing-head"))
     }
+
+    /// Without it, a partition whose first records are gone is refused (exit 3): its answers would leave them out.
+    static let allowMissingHead = OptionSpec.flag(
+        "allow-missing-head", "Read a partition whose first records are gone from what is left (the answer is partial).")
 
     static func rfc3339(_ milliseconds: Int64) -> String {
         RFC3339.string(Timestamp(millisecondsSinceEpoch: milliseconds))

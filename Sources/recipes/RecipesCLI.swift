@@ -1,4 +1,6 @@
+import RecipeAudit
 import RecipeCLI
+import RecipeProjection
 
 /// `recipes`: the command table. Registering a command here is what makes
 /// `recipes NAME` run it and `recipes --help` list it.
@@ -25,4 +27,15 @@ enum RecipesCLI {
             AuditCommand.group,
             TopicsCommand.group,
         ])
+
+    /// Exit status 3: the store and the log disagree (another log, a missing head), so nothing was
+    /// folded; scripts and orchestrators can tell it from a failure that may pass (status 1).
+    static let logMismatchStatus: Int32 = 3
+
+    @Sendable static func exitStatus(_ error: any Error) -> Int32? {
+        switch error {
+        case is LogMismatch, is MissingHead: logMismatchStatus
+        default: nil
+        }
+    }
 }

@@ -16,11 +16,15 @@ enum ReplayCommand {
             .value("until-time", "TIME", "Stop after each partition's last record logged at or before this RFC 3339 time.",
                    alternatives: "end"),
             .value("batch", "N", "Records per transaction at most.", default: "200000"),
+            .flag("allow-missing-head", "Build from a log whose first records are gone; the store is marked partial."),
         ],
         discussion: """
             Both ends include the record they name: --until-position 0:9 replays offsets 0…9 of partition 0,
             as `audit as-of --position 0:9` shows the recipe after the record at 0:9. Without either,
             replays up to the end of the log as it is when the replay starts.
+            A log whose first records are gone is refused (exit 3) unless --allow-missing-head, which
+            builds what is left and marks the store partial (/readyz, /metrics and audit verify say so).
+            A store built from another log (another cluster or topic) is refused too (exit 3).
             Interrupted (Ctrl-C, SIGTERM), it finishes its transaction and exits 130; the same command
             resumes where it stopped. A store a projector is using is refused, and projectors are kept
             out of the store while the replay runs. Progress goes to stderr: a bar on a terminal, a line
@@ -51,7 +55,8 @@ enum ReplayCommand {
         do {
             // The projector closes the store as this block ends: before the process
             // can exit, so that the store is one file however the replay ended.
-            let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: batch, exclusive: true)
+            let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: batch, exclusive: true,
+                                          allowMissingHead: args.flag("allow-missing-head"))
             let resumed = try ReadModel(path: path).positions().values.reduce(0, +)
             if resumed > 0 { say("resuming: \(path) already holds \(resumed) records") }
             totals = try projector.catchUp(to: end, timeout: nil, stop: stop) { progress in
@@ -68,6 +73,9 @@ enum ReplayCommand {
         say(String(format: "%@ %d records in %.1f s (accepted %d, rejected %d, duplicates %d); through %@",
                    stop.isSet ? "interrupted after" : "replayed", totals.records, seconds, totals.accepted,
                    totals.rejected, totals.duplicates, through.isEmpty ? "no record" : through.joined(separator: ",")))
+        if let log = try ReadModel(path: path).storeLog(), log.isPartial {
+            say("partial: partitions read from past their first records, which the log no longer holds (\(log.missingHeadsText))")
+        }
         if stop.isSet {
             say("run the same command again to resume")
             exit(130)

@@ -2,4 +2,4 @@
 // would be main-actor isolated, and C libraries call back on their own threads.
 import RecipeCLI
 
-await CommandLineProgram.main(RecipesCLI.program)
+await CommandLineProgram.main(RecipesCLI.program, exitStatus: RecipesCLI.exitStatus)

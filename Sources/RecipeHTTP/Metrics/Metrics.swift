@@ -59,7 +59,8 @@ public final class Metrics: Sendable {
     }
 
     /// The exposition text; `positions` are the store's next offsets.
-    public func render(positions: [Int32: Int64]) -> String {
+    /// `partial`: the store was built from a log whose head was gone.
+    public func render(positions: [Int32: Int64], partial: Bool = false) -> String {
         let state = state.withLock { $0 }
         var text = ""
         text += "# HELP recipes_http_requests_total HTTP requests by route pattern, method and status.\n"
@@ -77,6 +78,9 @@ public final class Metrics: Sendable {
         text += "recipes_http_request_duration_seconds_bucket{le=\"+Inf\"} \(state.latencyCount)\n"
         text += "recipes_http_request_duration_seconds_sum \(state.latencySum)\n"
         text += "recipes_http_request_duration_seconds_count \(state.latencyCount)\n"
+        text += "# HELP recipes_store_partial Whether the store was built from a log whose first records were gone (1) or not (0).\n"
+        text += "# TYPE recipes_store_partial gauge\n"
+        text += "recipes_store_partial \(partial ? 1 : 0)\n"
         text += "# HELP recipes_projector_failures_total Projector failures since start (each is retried unless it cannot pass).\n"
         text += "# TYPE recipes_projector_failures_total counter\n"
         text += "recipes_projector_failures_total \(state.projectorFailures)\n"

@@ -22,7 +22,12 @@ struct OperationsRoutes<Reads: RecipeReads>: Sendable {
 
     func ready(_ request: HTTPRequest) throws -> HTTPResponse {
         switch readiness() {
-        case .ready: return .json(["status": "ready"])
+        case .ready:
+            // A partial store is ready, and says what it lacks.
+            if let log = try? reads.storeLog(), log.isPartial {
+                return .json(["status": "ready", "partial": log.missingHeadsText])
+            }
+            return .json(["status": "ready"])
         case .catchingUp(let why): throw HTTPError(503, "notReady", why)
         case .retrying(let why): throw HTTPError(503, "projectorRetrying", why)
         case .failed(let why): throw HTTPError(503, "projectorStopped", why)
@@ -31,7 +36,8 @@ struct OperationsRoutes<Reads: RecipeReads>: Sendable {
 
     func metricsText(_ request: HTTPRequest) throws -> HTTPResponse {
         // Without positions the page still shows the request counts.
-        .text(metrics.render(positions: (try? reads.positions()) ?? [:]), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        .text(metrics.render(positions: (try? reads.positions()) ?? [:], partial: (try? reads.storeLog())??.isPartial ?? false),
+              contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
     func openAPI(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -18,6 +18,12 @@ public protocol RecipeReads: Sendable {
     /// Blocks until the read side has applied the record at each `partition: offset`;
     /// false when `deadline` passes first. Woken by progress, not by a timer.
     func waitUntilReached(_ positions: [Int32: Int64], deadline: ContinuousClock.Instant) throws -> Bool
+    /// The log the store is built from, and the heads it lacks (a partial store); nil before its first projection.
+    func storeLog() throws -> StoreLog?
+}
+
+extension RecipeReads {
+    public func storeLog() throws -> StoreLog? { nil }
 }
 
 extension ReadModel: RecipeReads {}
