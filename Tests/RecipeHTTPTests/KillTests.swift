@@ -1,0 +1,134 @@
+import Foundation
+import Kafka
+import RecipeProjection
+import RecipeTestSupport
+import RecipeWire
+import Synchronization
+import Testing
+
+/// Command id → recipe id of every command that got 202.
+private final class Acknowledged: Sendable {
+    private let commands = Mutex<[String: String]>([:])
+    func add(_ command: String, _ recipe: String) { commands.withLock { $0[command] = recipe } }
+    var all: [String: String] { commands.withLock { $0 } }
+}
+
+private struct ServeDidNotStart: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A `recipes serve` process and the port it serves on.
+private struct ServeProcess {
+    let process: Process
+    let port: UInt16
+
+    static func start(brokers: String, store: String) async throws -> ServeProcess {
+        let process = try recipesProcess(["serve", "--brokers", brokers, "--db", store, "--port", "0", "--loopback"])
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        try process.run()
+        // serve prints `http: http://…:PORT` once it listens.
+        let port = try await onThread { () throws -> UInt16 in
+            var text = ""
+            while process.isRunning || !text.isEmpty {
+                let data = stdout.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+                if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("http: ") }),
+                   let port = line.split(separator: ":").last.flatMap({ UInt16($0) }) {
+                    return port
+                }
+            }
+            throw ServeDidNotStart(description: "serve ended before it served: \(stderrOf(process))")
+        }
+        return ServeProcess(process: process, port: port)
+    }
+
+    func waitUntilReady() async throws {
+        try await onThread { [port] in
+            try waitFor("serve to be ready", deadline: .seconds(60)) {
+                (try? HTTPClient.send(port: port, method: "GET", path: "/readyz", headers: [:], body: nil))?.status == 200
+            }
+        }
+    }
+}
+
+@Suite("A serve process killed under load")
+struct KillTests {
+    @Test("serve SIGKILLed during a stream of POSTs: every command that got 202 is on the log once and projected once after the restart")
+    func killedDuringPosts() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = RecipeTopics().edits
+        try kafka.createTopic(topic, partitions: 4)
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("killed-\(UUID().uuidString).db").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+
+        let first = try await ServeProcess.start(brokers: kafka.bootstrapServers, store: store)
+        defer { if first.process.isRunning { kill(first.process.processIdentifier, SIGKILL) } }
+        try await first.waitUntilReady()
+        let acknowledged = Acknowledged()
+        let port = first.port
+        // Four clients send until the process is gone; it is killed once 200 commands were acknowledged.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in 0..<4 {
+                group.addTask {
+                    try await onThread {
+                        var index = 0
+                        while true {
+                            let (recipe, command) = (UUID().uuidString.lowercased(), "kill-\(client)-\(index)")
+                            index += 1
+                            let body = Array(#"{"type":"TitleChanged","id":"\#(command)","data":{"title":"Soup \#(index)"}}"#.utf8)
+                            guard let sent = try? HTTPClient.send(port: port, method: "POST", path: "/v1/recipes/\(recipe)/commands",
+                                                                  headers: [:], body: body) else { return }
+                            if sent.status == 202 { acknowledged.add(command, recipe) }
+                        }
+                    }
+                }
+            }
+            try await onThread {
+                try waitFor("200 commands acknowledged", deadline: .seconds(60)) { acknowledged.all.count >= 200 }
+            }
+            kill(first.process.processIdentifier, SIGKILL)
+            try await group.waitForAll()
+        }
+        first.process.waitUntilExit()
+        let acked = acknowledged.all
+
+        let second = try await ServeProcess.start(brokers: kafka.bootstrapServers, store: store)
+        defer { if second.process.isRunning { kill(second.process.processIdentifier, SIGKILL) } }
+        try await second.waitUntilReady()
+
+        // On the log: each acknowledged command exactly once.
+        let consumer = try KafkaConsumer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
+        defer { consumer.close() }
+        try consumer.assign(topic: topic)
+        var ends: [Int32: Int64] = [:]
+        for partition in 0..<Int32(4) { ends[partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high }
+        let total = Int(ends.values.reduce(0, +))
+        let records = try await onThread { () throws -> [KafkaConsumerRecord] in
+            var records: [KafkaConsumerRecord] = []
+            let deadline = ContinuousClock.now + .seconds(60)
+            while records.count < total, ContinuousClock.now < deadline {
+                records += try consumer.poll(maxRecords: 1000, timeout: .milliseconds(100))
+            }
+            return records
+        }
+        #expect(records.count == total)
+        var onLog: [String: Int] = [:]
+        for record in records {
+            if case .success(let decoded) = RecordDecoder().decode(key: record.key, value: record.value) {
+                onLog[decoded.envelope.commandID, default: 0] += 1
+            }
+        }
+        #expect(acked.keys.allSatisfy { onLog[$0] == 1 }, "every acknowledged command once on the log")
+
+        // In the store: each acknowledged command projected once, accepted.
+        let readModel = try ReadModel(path: store)
+        for (command, recipe) in acked {
+            let entries = try readModel.history(recipe).items.filter { $0.commandId == command }
+            #expect(entries.map(\.outcome) == [.accepted], "\(command): \(entries)")
+        }
+        kill(second.process.processIdentifier, SIGTERM)
+        second.process.waitUntilExit()
+    }
+}
