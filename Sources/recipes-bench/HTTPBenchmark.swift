@@ -89,9 +89,7 @@ enum HTTPBenchmark {
             let start = ContinuousClock.now
             let body = #"{"type":"TitleChanged","data":{"title":"Edited \#(index)"}}"#
             let posted = try client.request("POST", "/v1/recipes/\(id)/commands", body: Array(body.utf8))
-            guard posted.status == 202,
-                  let receipt = try JSONSerialization.jsonObject(with: Data(posted.body)) as? [String: Any],
-                  let position = receipt["position"] as? String else {
+            guard posted.status == 202, let position = try? JSONDecoder().decode(CommandReceipt.self, from: Data(posted.body)).position else {
                 throw UsageError("append failed: \(posted.status) \(String(decoding: posted.body, as: UTF8.self))")
             }
             appended.append((ContinuousClock.now - start).seconds)

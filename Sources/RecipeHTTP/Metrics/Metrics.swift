@@ -26,6 +26,7 @@ public final class Metrics: Sendable {
         var lag: [Int32: Int64] = [:]
         var projectorFailures = 0
         var projectorFailing = false
+        var projectorStopped = false
     }
 
     private let state = Mutex(State())
@@ -58,6 +59,11 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// The projector stopped for good (a failure that cannot pass, such as a store built from another log).
+    public func recordProjectorStopped() {
+        state.withLock { $0.projectorStopped = true }
+    }
+
     /// The exposition text; `positions` are the store's next offsets.
     /// `partial`: the store was built from a log whose head was gone.
     public func render(positions: [Int32: Int64], partial: Bool = false) -> String {
@@ -87,6 +93,9 @@ public final class Metrics: Sendable {
         text += "# HELP recipes_projector_failing Whether the projector is failing and retrying now (1) or not (0).\n"
         text += "# TYPE recipes_projector_failing gauge\n"
         text += "recipes_projector_failing \(state.projectorFailing ? 1 : 0)\n"
+        text += "# HELP recipes_projector_stopped Whether the projector stopped for good (1): /readyz says why.\n"
+        text += "# TYPE recipes_projector_stopped gauge\n"
+        text += "recipes_projector_stopped \(state.projectorStopped ? 1 : 0)\n"
         text += "# HELP recipes_projector_commands_total Commands the projector applied since start, by outcome.\n"
         text += "# TYPE recipes_projector_commands_total counter\n"
         text += "recipes_projector_commands_total{outcome=\"accepted\"} \(state.accepted)\n"

@@ -127,6 +127,7 @@ public final class RecipeService: Sendable {
                     log("projector: \(cause); retrying in \(delay) (attempt \(attempt))")
                 case .stopped(let cause?):
                     state.withLock { $0.failure = "the projector stopped: \(cause)" }
+                    metrics.recordProjectorStopped()
                     log("projector: stopped: \(cause)")
                 case .stopped(nil):
                     break
