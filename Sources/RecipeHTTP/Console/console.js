@@ -70,6 +70,11 @@ function time(text) {
   return isNaN(date) ? text : h('time', { datetime: text, title: text }, date.toLocaleString());
 }
 
+/// A table's head; the `numeric` columns are aligned like their numbers.
+function headerRow(names, numeric = []) {
+  return h('thead', {}, h('tr', {}, names.map((name) => h('th', { scope: 'col', class: numeric.includes(name) ? 'number' : null }, name))));
+}
+
 function errorBox(error, what) {
   return h('div', { class: 'error', role: 'alert' }, what ? what + ': ' : '', describe(error));
 }
@@ -330,7 +335,7 @@ async function listPage(_, params) {
     ? h('p', { class: 'empty' }, (q || tag) ? 'No recipe matches.' : 'No recipes yet. ', h('a', { href: '#/new' }, 'Start one.'))
     : h('div', { class: 'table-wrap' }, h('table', { class: 'recipes' },
         h('caption', { class: 'visually-hidden' }, 'Recipes'),
-        h('thead', {}, h('tr', {}, ['Title', 'Version', 'Servings', 'Tags', 'Ingredients'].map((name) => h('th', { scope: 'col' }, name)))),
+        headerRow(['Title', 'Version', 'Servings', 'Tags', 'Ingredients'], ['Version', 'Servings', 'Ingredients']),
         h('tbody', {}, rows)));
 
   const trail = state.pages.trail;
@@ -881,7 +886,7 @@ async function operationsPage(_, __, count) {
     h('h2', {}, 'Partitions'),
     partitions.length === 0 ? h('p', { class: 'muted' }, 'No positions yet.') :
       h('div', { class: 'table-wrap' }, h('table', { id: 'partitions' },
-        h('thead', {}, h('tr', {}, ['Partition', 'Next offset (store)', 'Lag (records)'].map((name) => h('th', { scope: 'col' }, name)))),
+        headerRow(['Partition', 'Next offset (store)', 'Lag (records)'], ['Partition', 'Next offset (store)', 'Lag (records)']),
         h('tbody', {}, partitions.map((partition) => h('tr', {},
           h('td', { class: 'number', 'data-label': 'Partition' }, partition),
           h('td', { class: 'number', 'data-label': 'Next offset' }, positionOf.get(partition) ?? '—'),
