@@ -1,5 +1,5 @@
 # make run   — the whole service on the embedded broker: Kafka, projector, HTTP API on :8080, sample recipes
-# make test  — every test, against the embedded broker, then the API contract (schemathesis)
+# make test  — every test, against the embedded broker, then the web console in Chromium and the API contract (schemathesis)
 # Both install the Debian packages they need first (deploy/packages.txt).
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
@@ -23,6 +23,7 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/console-test
 	scripts/api-contract
 
 # The benchmarks are a program of their own: recipes does not contain them.

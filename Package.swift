@@ -36,8 +36,9 @@ let package = Package(
         .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
         .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
         // The API's contract is served from the binary: Contract/ links to Schemas/ (one copy of each file).
+        // So is the web console (Console/: plain HTML, CSS and JavaScript, served at / and /console/).
         .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"],
-                resources: [.embedInCode("Contract")]),
+                resources: [.embedInCode("Contract"), .embedInCode("Console")]),
         .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
         // Argument parsing and command dispatch, shared by the two programs; no business rules.
         .target(name: "RecipeCLI"),

@@ -1,0 +1,70 @@
+import Foundation
+import RecipeHTTP
+import Testing
+
+/// The web console is served from the binary: its page at `/`, its files under `/console/`,
+/// each with its media type and the headers that keep the page to its own origin. What the
+/// page does in a browser is scripts/console-test's business (make test).
+@Suite("Console")
+struct ConsoleTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Sources/RecipeHTTP/Console").standardizedFileURL
+
+    static func file(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+    }
+
+    @Test func theRootServesTheConsolePageAsHTML() async throws {
+        let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog())
+        let page = try await api.answer(HTTPRequest(method: "GET", uri: "/"))
+        #expect(page.status == 200)
+        #expect(page.header("content-type") == "text/html; charset=utf-8")
+        #expect(page.body == (try Self.file("index.html")))
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains(#"<script src="console/console.js" defer></script>"#))
+        #expect(html.contains(#"<link rel="stylesheet" href="console/console.css">"#))
+        // Only its own files and its own origin: no CDN, no inline script, no frames.
+        let policy = try #require(page.header("content-security-policy"))
+        #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'") && policy.contains("connect-src 'self'"))
+        #expect(policy.contains("frame-ancestors 'none'"))
+        #expect(page.header("x-content-type-options") == "nosniff")
+        #expect(!html.contains("http://") && !html.contains("https://"))
+        // HEAD answers as GET does.
+        #expect(try await api.answer(HTTPRequest(method: "HEAD", uri: "/")).status == 200)
+    }
+
+    @Test func servesEveryFileOfTheConsoleFolderWithItsMediaType() async throws {
+        let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog())
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0 != "index.html" }.sorted()
+        #expect(files == ["console.css", "console.js"])
+        let types = ["css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"]
+        for file in files {
+            let response = try await api.answer(HTTPRequest(method: "GET", uri: "/console/\(file)"))
+            #expect(response.status == 200, "\(file)")
+            #expect(response.header("content-type") == types[String(file.split(separator: ".").last!)], "\(file)")
+            #expect(response.body == (try Self.file(file)), "\(file)")
+            #expect(response.header("x-content-type-options") == "nosniff", "\(file)")
+        }
+        let missing = try await api.answer(HTTPRequest(method: "GET", uri: "/console/index.html"))
+        #expect(missing.status == 404)
+        #expect(try missing.error() == ["code": "notFound", "message": "no console file index.html"])
+        let posted = try await api.answer(HTTPRequest(method: "POST", uri: "/"))
+        #expect(posted.status == 405)
+        #expect(posted.header("allow") == "GET")
+    }
+
+    @Test func theConsoleStaysOpenWhenReadsNeedATokenAndTheDataDoesNot() async throws {
+        let options = RecipeAPIOptions(tokens: try AccessTokens(parsing: "alice-secret alice\n"), privateReads: true)
+        let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog(), options: options)
+        // The page holds no data: the browser must load it to be given a token at all.
+        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/")).status == 200)
+        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/console/console.js")).status == 200)
+        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes")).status == 401)
+    }
+
+    @Test func theScriptKeepsTheTokenForTheTabOnlyAndOutOfURLs() throws {
+        let script = String(decoding: try Self.file("console.js"), as: UTF8.self)
+        #expect(script.contains("sessionStorage"))
+        #expect(!script.contains("localStorage"))
+    }
+}
