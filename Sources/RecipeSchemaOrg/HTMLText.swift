@@ -26,8 +26,12 @@ enum HTMLText {
     /// The text of an HTML fragment: tags removed (the content of `<script>` and
     /// `<style>` with them), entities decoded, block ends (`<br>`, `</p>`, `</li>`,
     /// `</div>`, headings) as line breaks, spaces collapsed within each line, blank lines dropped.
+    ///
+    /// With tags, the text's own line breaks are spaces, as in a browser. With entities only,
+    /// it is text whose characters were escaped, and its line breaks stay.
     static func plainText(fromHTML html: String) -> String {
         let scalars = Array(html.unicodeScalars)
+        let hasTags = scalars.indices.contains { scalars[$0] == "<" && $0 + 1 < scalars.count && startsTag(scalars[$0 + 1]) }
         var output = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
@@ -46,10 +50,10 @@ enum HTMLText {
                 index += length
                 continue
             }
-            output.append(scalar)
+            output.append(hasTags && scalar.properties.isWhitespace ? " " : scalar)
             index += 1
         }
-        return String(output).split(separator: "\n", omittingEmptySubsequences: false)
+        return String(output).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { collapsingWhitespace(String($0)) }
             .filter { !$0.isEmpty }
             .joined(separator: "\n")

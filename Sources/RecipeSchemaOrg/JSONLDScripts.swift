@@ -87,11 +87,12 @@ enum JSONLDScripts {
         var changed = true
         while changed {
             changed = false
-            for opening in ["<!--", "<![CDATA[", "//<![CDATA[", "/*<![CDATA[*/"] where hasPrefix(block, opening) {
+            // Longer wrappers first: "]]>" alone would leave the "//" of "//]]>" behind.
+            if let opening = ["/*<![CDATA[*/", "//<![CDATA[", "<![CDATA[", "<!--"].first(where: { hasPrefix(block, $0) }) {
                 block = trimmed(block.dropFirst(opening.utf8.count))
                 changed = true
             }
-            for closing in ["-->", "]]>", "//]]>", "/*]]>*/", "//-->"] where hasSuffix(block, closing) {
+            if let closing = ["/*]]>*/", "//]]>", "//-->", "]]>", "-->"].first(where: { hasSuffix(block, $0) }) {
                 block = trimmed(block.dropLast(closing.utf8.count))
                 changed = true
             }
@@ -114,27 +115,27 @@ enum JSONLDScripts {
 
     /// Whether `text` (ASCII) starts at `index`, ignoring the case of letters.
     private static func hasPrefix(_ bytes: [UInt8], at index: Int, _ text: String) -> Bool {
-        let wanted = Array(text.utf8)
+        let wanted = text.utf8.map(lowercased)
         guard index + wanted.count <= bytes.count else { return false }
         for offset in 0..<wanted.count where lowercased(bytes[index + offset]) != wanted[offset] { return false }
         return true
     }
 
     private static func hasPrefix(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
-        let wanted = Array(text.utf8)
+        let wanted = text.utf8.map(lowercased)
         guard bytes.count >= wanted.count else { return false }
         return zip(bytes, wanted).allSatisfy { lowercased($0) == $1 }
     }
 
     private static func hasSuffix(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
-        let wanted = Array(text.utf8)
+        let wanted = text.utf8.map(lowercased)
         guard bytes.count >= wanted.count else { return false }
         return zip(bytes.suffix(wanted.count), wanted).allSatisfy { lowercased($0) == $1 }
     }
 
-    /// The first index of `text` (ASCII, lower case) at or after `start`, ignoring case.
+    /// The first index of `text` (ASCII) at or after `start`, ignoring case.
     private static func find(_ bytes: [UInt8], _ text: String, from start: Int) -> Int? {
-        let wanted = Array(text.utf8)
+        let wanted = text.utf8.map(lowercased)
         guard let first = wanted.first, bytes.count >= wanted.count else { return nil }
         var index = start
         let last = bytes.count - wanted.count

@@ -320,6 +320,13 @@ struct JSONLDImportTests {
         #expect(document.instructions.map(\.text) == ["Cut the potatoes.", "Fry twice – first low, then hot."])
     }
 
+    @Test func escapedTextKeepsItsLinesButMarkupFollowsHTMLSpacing() throws {
+        let escaped = Support.recipe(#""recipeInstructions": "Mix flour &amp; water.\nRest &#8211; 1 hour.""#)
+        #expect(try Support.importJSON(escaped).document.instructions.map(\.text) == ["Mix flour & water.", "Rest – 1 hour."])
+        let markup = Support.recipe(#""recipeInstructions": "<p>Mix flour\nand water.</p><p>Rest.</p>""#)
+        #expect(try Support.importJSON(markup).document.instructions.map(\.text) == ["Mix flour and water.", "Rest."])
+    }
+
     @Test func textThatOnlyLooksLikeMarkupToAPersonIsKept() throws {
         let json = Support.recipe(#""name": "R&D Cookies <3", "recipeInstructions": ["Bake for < 10 min & cool; AT&T style."]"#)
         let document = try Support.importJSON(json).document
