@@ -91,6 +91,15 @@ struct HTMLPageImportTests {
         #expect(all.map(\.document.name) == ["Starter", "Main"])
     }
 
+    @Test func aPageJustUnderTheLimitIsRead() throws {
+        let recipe = #"<script type="application/ld+json">{"@type": "Recipe", "name": "Long Page"}</script>"#
+        let filler = "<div class=\"x\"><p>filler <b>text</b></p></div>\n"
+        let padding = String(repeating: filler, count: (SchemaOrgImport.maxHTMLBytes - recipe.utf8.count) / filler.utf8.count)
+        let page = Data((padding + recipe).utf8)
+        #expect(page.count <= SchemaOrgImport.maxHTMLBytes)
+        #expect(try SchemaOrgImport.recipe(from: page, contentType: "text/html").document.name == "Long Page")
+    }
+
     @Test func aLatin1PageIsReadInItsCharset() throws {
         let page = #"<script type="application/ld+json">{"@type": "Recipe", "name": "Crème brûlée"}</script>"#
         let latin1 = try #require(page.data(using: .isoLatin1))
