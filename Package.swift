@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RecipeProjection", targets: ["RecipeProjection"]),
         .library(name: "RecipeHTTP", targets: ["RecipeHTTP"]),
         .library(name: "RecipeAudit", targets: ["RecipeAudit"]),
+        .library(name: "RecipeSchemaOrg", targets: ["RecipeSchemaOrg"]),
         .executable(name: "recipes", targets: ["recipes"]),
         .executable(name: "recipes-bench", targets: ["recipes-bench"]),
     ],
@@ -40,6 +41,8 @@ let package = Package(
         .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"],
                 resources: [.embedInCode("Contract"), .embedInCode("Console")]),
         .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
+        // schema.org Recipe JSON-LD in and out (pages, files), around its own plain values.
+        .target(name: "RecipeSchemaOrg", dependencies: ["RecipeDomain", "RecipeWire"]),
         // Argument parsing and command dispatch, shared by the two programs; no business rules.
         .target(name: "RecipeCLI"),
         .executableTarget(
@@ -58,6 +61,8 @@ let package = Package(
         .testTarget(name: "KafkaTests", dependencies: ["Kafka", "RecipeTestSupport"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire"],
+                    exclude: ["recipe-export.schema.json"]),
         .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain",
                                                             "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.

@@ -1,0 +1,117 @@
+import RecipeDomain
+
+// MARK: - A recipe as schema.org describes it
+
+/// What a schema.org `Recipe` says, in plain values, already cleaned: text without
+/// HTML, durations checked, tags made into names the domain accepts. The import
+/// produces it, the export writes it; mapping it onto the domain's content is the
+/// caller's business, so this type does not change when the content model does.
+public struct RecipeDocument: Sendable, Hashable {
+    /// `name`: never blank, at most `RecipeLimits.maxTitleLength`.
+    public var name: String
+    /// `description`, as text; paragraphs are separated by newlines.
+    public var description: String?
+    /// `image`: one absolute http(s) URL.
+    public var image: String?
+    /// `recipeYield` as written, when it says more than a number of servings ("12 cookies",
+    /// "4 servings"); nil when the yield was only a number, which is then `servings`.
+    public var recipeYield: String?
+    /// The servings, when the yield (or one entry of a yield list) is a plain number
+    /// within `RecipeLimits.servings`: `4`, `"4"`, `["4", "4 servings"]`.
+    public var servings: Int?
+    /// ISO 8601 durations (`PT1H30M`, `P0DT20M`), checked and in upper case.
+    public var prepTime: String?
+    public var cookTime: String?
+    public var totalTime: String?
+    /// `url`, else `mainEntityOfPage`: an absolute http(s) URL.
+    public var sourceUrl: String?
+    /// Tag names without the `@`, each valid for `Tag.isValidName`, lower case, no two the
+    /// same: from `keywords`, `recipeCategory` and `recipeCuisine`, in that order.
+    public var tags: [String]
+    /// `recipeIngredient` (or the older `ingredients`), one line each.
+    public var ingredients: [IngredientLine]
+    /// `recipeInstructions`, one step each, in order.
+    public var instructions: [InstructionStep]
+
+    public init(name: String, description: String? = nil, image: String? = nil, recipeYield: String? = nil,
+                servings: Int? = nil, prepTime: String? = nil, cookTime: String? = nil, totalTime: String? = nil,
+                sourceUrl: String? = nil, tags: [String] = [], ingredients: [IngredientLine] = [],
+                instructions: [InstructionStep] = []) {
+        self.name = name
+        self.description = description
+        self.image = image
+        self.recipeYield = recipeYield
+        self.servings = servings
+        self.prepTime = prepTime
+        self.cookTime = cookTime
+        self.totalTime = totalTime
+        self.sourceUrl = sourceUrl
+        self.tags = tags
+        self.ingredients = ingredients
+        self.instructions = instructions
+    }
+}
+
+/// One ingredient line as the page wrote it, and the heading it stands under.
+public struct IngredientLine: Sendable, Hashable {
+    /// The line, trimmed, never blank.
+    public var text: String
+    /// The heading of its group ("For the sauce"), from a heading line such as
+    /// `"For the sauce:"` among the ingredients; nil before any heading.
+    public var section: String?
+
+    public init(text: String, section: String? = nil) {
+        self.text = text
+        self.section = section
+    }
+
+    /// The line read by the domain's parser: amount, range, unit, name and note.
+    public var parsed: ParsedIngredient { IngredientLineParser.parse(text) }
+}
+
+/// One step of the method, and the heading of its part of the method.
+public struct InstructionStep: Sendable, Hashable {
+    /// The step, trimmed, never blank, at most `RecipeLimits.maxDescriptionLength`.
+    public var text: String
+    /// The `name` of the `HowToSection` it is in; nil outside any section.
+    public var section: String?
+
+    public init(text: String, section: String? = nil) {
+        self.text = text
+        self.section = section
+    }
+}
+
+// MARK: - What an import gives
+
+/// A recipe read from a page or file, and what of it was left out.
+public struct ImportedRecipe: Sendable, Hashable {
+    public var document: RecipeDocument
+    /// Values the import could not use and dropped, each with where it was and why
+    /// (a keyword that makes no tag name, a duration that is not ISO 8601). Nothing the
+    /// recipe's text needs is ever dropped: bad ingredients, steps or a bad name are errors.
+    public var omissions: [ImportOmission]
+
+    public init(document: RecipeDocument, omissions: [ImportOmission] = []) {
+        self.document = document
+        self.omissions = omissions
+    }
+}
+
+/// One value left out of an import.
+public struct ImportOmission: Sendable, Hashable, CustomStringConvertible {
+    /// Where the value was: a JSON path such as `$.keywords`, after `script 2: ` in a page.
+    public var path: String
+    /// The value as found, shortened to 80 characters.
+    public var value: String
+    /// Why it was left out.
+    public var reason: String
+
+    public init(path: String, value: String, reason: String) {
+        self.path = path
+        self.value = value
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): left out \(value.debugDescription): \(reason)" }
+}
