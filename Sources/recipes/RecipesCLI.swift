@@ -24,5 +24,6 @@ enum RecipesCLI {
             .run(ReplayCommand.spec, ReplayCommand.run),
             AuditCommand.group,
             TopicsCommand.group,
+            TokensCommand.group,
         ])
 }
