@@ -77,10 +77,10 @@ struct ReadYourWrites<Reads: RecipeReads>: Sendable {
     func wait(for request: HTTPRequest) throws {
         guard let positions = try request.positions("after") else { return }
         let arrived = ContinuousClock.now
-        if try reads.waitUntilReached(positions, deadline: arrived) { return }
         // Not applied yet: lag, or a position no one has written. Asked of the log as it
         // is now, not as it was: the client may have just written that very position.
-        if let ends = try reads.logEnds(notBefore: arrived) {
+        if reads.tellsLogEnds, try !reads.waitUntilReached(positions, deadline: arrived),
+           let ends = try reads.logEnds(notBefore: arrived) {
             let ahead = positions.sorted { $0.key < $1.key }.filter { partition, offset in offset >= (ends[partition] ?? 0) }
             if !ahead.isEmpty {
                 let named = ahead.map { "\($0.key):\($0.value)" }.joined(separator: ",")

@@ -25,15 +25,21 @@ public protocol RecipeReads: Sendable {
     /// brokers no earlier than `notBefore`: a position at or past it is not on the log
     /// yet, and no wait would see it applied. Nil when the read side cannot tell.
     func logEnds(notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]?
+    /// Whether `logEnds` can answer at all: else a query waits without asking.
+    var tellsLogEnds: Bool { get }
 }
 
 extension RecipeReads {
     public func logEnds(notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]? { nil }
+    public var tellsLogEnds: Bool { false }
 }
 
 extension ReadModel: RecipeReads {
+    public var tellsLogEnds: Bool { logEndSource != nil }
+
     public func logEnds(notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]? {
-        try logEndSource?.ends(notBefore: notBefore)
+        // Brokers that cannot say leave the query to wait, as it did before the log's end was known.
+        try? logEndSource?.ends(notBefore: notBefore)
     }
 }
 

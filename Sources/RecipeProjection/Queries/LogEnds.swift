@@ -20,12 +20,15 @@ public final class LogEndSource: @unchecked Sendable {
     }
 
     /// Each partition's next offset, as asked of the brokers at `notBefore` or later.
+    /// A partition the topic does not have is absent.
     public func ends(notBefore: ContinuousClock.Instant) throws -> [Int32: Int64] {
         try lock.withLock {
             if let askedAt, askedAt >= notBefore { return ends }
             let asking = ContinuousClock.now
+            // Partitions are fixed for the topic's life: asked once.
+            if partitions == nil { partitions = try consumer.partitions(of: topic, timeout: .seconds(5)) }
             var fresh: [Int32: Int64] = [:]
-            for partition in try consumer.partitions(of: topic, timeout: .seconds(5)) {
+            for partition in partitions ?? [] {
                 fresh[partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition),
                                                            timeout: .seconds(5)).high
             }
@@ -33,6 +36,8 @@ public final class LogEndSource: @unchecked Sendable {
             return fresh
         }
     }
+
+    private var partitions: [Int32]?
 
     public func close() { consumer.close() }
 }
