@@ -45,3 +45,21 @@ int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t 
     if (info == NULL || info->client_addr == NULL || info->client_addr->sa_family != AF_INET) return 0;
     return inet_ntop(AF_INET, &((const struct sockaddr_in *)info->client_addr)->sin_addr, buffer, (socklen_t)size) != NULL;
 }
+
+int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL) return 0;
+    int fd = info->connect_fd;
+    size_t sent = 0;
+    while (sent < size) {
+        ssize_t n = send(fd, (const char *)bytes + sent, size - sent, MSG_NOSIGNAL);
+        if (n <= 0) return 0;
+        sent += (size_t)n;
+    }
+    shutdown(fd, SHUT_WR);
+    // What the client sent already would make the close a reset, which can throw away
+    // the answer before the client reads it: read it off first.
+    char sink[16384];
+    while (recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0) {}
+    return 1;
+}

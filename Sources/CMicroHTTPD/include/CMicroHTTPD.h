@@ -41,3 +41,9 @@ struct MHD_Response *cmhd_response_copying(const void *buffer, size_t size);
 
 /// The client's IPv4 address as text into `buffer`; 0 when it has none.
 int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
+
+/// Writes a whole HTTP response straight to a plain (not TLS) connection's socket and ends
+/// the sending side: for refusing a body in the middle of its upload, which
+/// libmicrohttpd 0.9.75 does not let `MHD_queue_response` answer. The caller then
+/// returns MHD_NO, and MHD closes the connection. 0 when it could not.
+int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, size_t size);

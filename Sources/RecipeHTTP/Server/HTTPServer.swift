@@ -169,7 +169,13 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
         if state.body.count + count > server.maxBodySize {
             uploadDataSize.pointee = 0
             state.body = []
-            return queue(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)), on: connection, closing: true)
+            // libmicrohttpd queues no response in the middle of a body: the answer goes to the
+            // socket itself (plain HTTP), and the connection closes. Over TLS it only closes.
+            if server.limits.tlsKeyPEM == nil {
+                let bytes = rawResponse(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)))
+                _ = bytes.withUnsafeBytes { cmhd_answer_and_close(connection, $0.baseAddress, $0.count) }
+            }
+            return MHD_Result.NO
         }
         if let uploadData {
             uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
@@ -206,6 +212,14 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closi
     let result = MHD_queue_response(connection, UInt32(response.status), created)
     MHD_destroy_response(created)
     return result
+}
+
+/// A whole HTTP/1.1 response as bytes, for `cmhd_answer_and_close`.
+private func rawResponse(_ response: HTTPResponse) -> [UInt8] {
+    var head = "HTTP/1.1 \(response.status) \(response.status == 413 ? "Content Too Large" : "Error")\r\n"
+    for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+    head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+    return Array(head.utf8) + response.body
 }
 
 /// Bytes of every header's name and value.
