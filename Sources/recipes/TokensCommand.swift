@@ -20,6 +20,7 @@ enum TokensCommand {
             .value("role", "ROLE", "admin (any recipe), writer (its own and those shared with it) or reader (no writes).",
                    default: "writer"),
             .value("file", "FILE", "The tokens file; created with mode 600 when missing.", default: "tokens"),
+            .flag("if-empty", "Add nothing when the file holds a line already (a setup job that runs at every start)."),
         ],
         discussion: """
             The token is printed on standard output and nowhere else: the file holds only
@@ -42,6 +43,10 @@ enum TokensCommand {
             throw UsageError("--role must be admin, writer or reader, got \"\(roleName)\"")
         }
         let path = args.string("file")!
+        if args.flag("if-empty"), let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 {
+            FileHandle.standardError.write(Data("\(path) holds tokens already; none added\n".utf8))
+            return
+        }
         let token = AccessTokens.newToken()
         let line = AccessTokens.line(token: token, actor: actor, role: role) + "\n"
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)

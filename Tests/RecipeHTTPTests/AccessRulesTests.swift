@@ -3,6 +3,7 @@ import Kafka
 import RecipeDomain
 import RecipeHTTP
 import RecipeProjection
+import RecipeTestSupport
 import Testing
 
 /// Who may do what, through HTTP, decided by the fold: alice and bob write,
@@ -91,16 +92,22 @@ struct AccessRulesTests {
         #expect(try await Self.outcome(fixture, id, #"{"type":"RecipeDeleted"}"#, Self.root) == ("accepted", nil))
 
         // A replay of the log reaches the very same decisions: the stores are equal row by row.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("access-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try StoreComparison.snapshot(of: fixture.storePath, into: scratch + "/live.db")
-        let positions = try ReadModel(path: scratch + "/live.db").positions()
-        let projector = try Projector(storePath: scratch + "/replay.db", kafka: KafkaConfig(bootstrapServers: fixture.kafka.bootstrapServers),
-                                      topic: fixture.topic, exclusive: true)
-        _ = try projector.catchUp(to: .positions(positions), timeout: nil)
-        #expect(try StoreComparison.differences(live: scratch + "/live.db", replay: scratch + "/replay.db").isEmpty)
-        #expect(try StoreDump.string(storeAt: scratch + "/live.db") == StoreDump.string(storeAt: scratch + "/replay.db"))
+        // On a thread of its own: a replay blocks, and no Swift concurrency thread may.
+        let (storePath, bootstrap, topic) = (fixture.storePath, fixture.kafka.bootstrapServers, fixture.topic)
+        let (differences, live, replayed) = try await onThread { () throws -> ([StoreComparison.Difference], String, String) in
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("access-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            try StoreComparison.snapshot(of: storePath, into: scratch + "/live.db")
+            let positions = try ReadModel(path: scratch + "/live.db").positions()
+            let projector = try Projector(storePath: scratch + "/replay.db", kafka: KafkaConfig(bootstrapServers: bootstrap),
+                                          topic: topic, exclusive: true)
+            _ = try projector.catchUp(to: .positions(positions), timeout: nil)
+            return (try StoreComparison.differences(live: scratch + "/live.db", replay: scratch + "/replay.db"),
+                    try StoreDump.string(storeAt: scratch + "/live.db"), try StoreDump.string(storeAt: scratch + "/replay.db"))
+        }
+        #expect(differences.isEmpty)
+        #expect(live == replayed)
         await fixture.service.shutdown()
     }
 

@@ -80,7 +80,7 @@ struct ReadYourWrites<Reads: RecipeReads>: Sendable {
         // Not applied yet: lag, or a position no one has written. Asked of the log as it
         // is now, not as it was: the client may have just written that very position.
         if reads.tellsLogEnds, try !reads.waitUntilReached(positions, deadline: arrived),
-           let ends = try reads.logEnds(notBefore: arrived) {
+           let ends = try reads.logEnds(of: positions.keys.sorted(), notBefore: arrived) {
             let ahead = positions.sorted { $0.key < $1.key }.filter { partition, offset in offset >= (ends[partition] ?? 0) }
             if !ahead.isEmpty {
                 let named = ahead.map { "\($0.key):\($0.value)" }.joined(separator: ",")

@@ -21,25 +21,25 @@ public protocol RecipeReads: Sendable {
     /// Blocks until the read side has applied the record at each `partition: offset`;
     /// false when `deadline` passes first. Woken by progress, not by a timer.
     func waitUntilReached(_ positions: [Int32: Int64], deadline: ContinuousClock.Instant) throws -> Bool
-    /// The log's end (the next offset to be written) of every partition, as asked of the
+    /// The log's end (the next offset to be written) of each of `partitions`, as asked of the
     /// brokers no earlier than `notBefore`: a position at or past it is not on the log
     /// yet, and no wait would see it applied. Nil when the read side cannot tell.
-    func logEnds(notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]?
+    func logEnds(of partitions: [Int32], notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]?
     /// Whether `logEnds` can answer at all: else a query waits without asking.
     var tellsLogEnds: Bool { get }
 }
 
 extension RecipeReads {
-    public func logEnds(notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]? { nil }
+    public func logEnds(of partitions: [Int32], notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]? { nil }
     public var tellsLogEnds: Bool { false }
 }
 
 extension ReadModel: RecipeReads {
     public var tellsLogEnds: Bool { logEndSource != nil }
 
-    public func logEnds(notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]? {
+    public func logEnds(of partitions: [Int32], notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]? {
         // Brokers that cannot say leave the query to wait, as it did before the log's end was known.
-        try? logEndSource?.ends(notBefore: notBefore)
+        try? logEndSource?.ends(of: partitions, notBefore: notBefore)
     }
 }
 

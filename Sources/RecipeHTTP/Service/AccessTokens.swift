@@ -39,7 +39,10 @@ public struct AccessTokens: Sendable, Equatable {
     public init(contentsOf path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else { throw AccessTokensError(message: "cannot read the tokens file \(path)") }
-        if info.st_mode & 0o077 != 0 {
+        // Group read is allowed for the process's own group only: Kubernetes' fsGroup gives
+        // mounted secrets (0400) group read for the pod's group, and nobody else is in it.
+        let ownGroupReads = info.st_gid == getegid() && info.st_mode & 0o070 == 0o040
+        if info.st_mode & 0o007 != 0 || (info.st_mode & 0o070 != 0 && !ownGroupReads) {
             throw AccessTokensError(message: String(format: "the tokens file %@ may be read or written by group or others (mode %03o); run chmod 600 %@",
                                                     path, info.st_mode & 0o777, path))
         }

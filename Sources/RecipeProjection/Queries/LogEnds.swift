@@ -2,16 +2,16 @@ import Foundation
 import Kafka
 
 /// The end of the log (each partition's high watermark) as the brokers last told
-/// it, asked again when a caller needs an answer newer than the one kept. Calls
-/// that arrive while one asks wait for it and share its answer, so a burst of
-/// queries costs one round trip.
+/// it, asked again when a caller needs an answer newer than the one kept. The
+/// question goes out without a lock held, so a slow broker delays only the
+/// queries that asked it, never the others.
 public final class LogEndSource: @unchecked Sendable {
     private let consumer: KafkaConsumer
     private let topic: String
     private let lock = NSLock()
-    private var ends: [Int32: Int64] = [:]
-    /// When the kept answer was asked for (before the question went out).
-    private var askedAt: ContinuousClock.Instant?
+    /// Each partition's end and when it was asked for (before the question went out).
+    private var ends: [Int32: (end: Int64, askedAt: ContinuousClock.Instant)] = [:]
+    private var partitions: [Int32]?
 
     /// `consumer` is used only to ask for watermarks; the source closes it in `close`.
     public init(consumer: KafkaConsumer, topic: String) {
@@ -19,25 +19,33 @@ public final class LogEndSource: @unchecked Sendable {
         self.topic = topic
     }
 
-    /// Each partition's next offset, as asked of the brokers at `notBefore` or later.
-    /// A partition the topic does not have is absent.
-    public func ends(notBefore: ContinuousClock.Instant) throws -> [Int32: Int64] {
-        try lock.withLock {
-            if let askedAt, askedAt >= notBefore { return ends }
-            let asking = ContinuousClock.now
-            // Partitions are fixed for the topic's life: asked once.
-            if partitions == nil { partitions = try consumer.partitions(of: topic, timeout: .seconds(5)) }
-            var fresh: [Int32: Int64] = [:]
-            for partition in partitions ?? [] {
-                fresh[partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition),
-                                                           timeout: .seconds(5)).high
-            }
-            (ends, askedAt) = (fresh, asking)
-            return fresh
-        }
+    /// The topic's partitions, asked once: they are fixed for the topic's life.
+    public func topicPartitions() throws -> [Int32] {
+        if let known = lock.withLock({ partitions }) { return known }
+        let asked = try consumer.partitions(of: topic, timeout: .seconds(5))
+        lock.withLock { partitions = asked }
+        return asked
     }
 
-    private var partitions: [Int32]?
+    /// The next offset of each of `wanted` (every partition when nil), as asked of the
+    /// brokers at `notBefore` or later. A partition the topic does not have is absent.
+    public func ends(of wanted: [Int32]? = nil, notBefore: ContinuousClock.Instant) throws -> [Int32: Int64] {
+        let all = try topicPartitions()
+        var answer: [Int32: Int64] = [:]
+        for partition in wanted.map({ $0.filter(all.contains) }) ?? all {
+            if let kept = lock.withLock({ ends[partition] }), kept.askedAt >= notBefore {
+                answer[partition] = kept.end
+                continue
+            }
+            let asking = ContinuousClock.now
+            let end = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition), timeout: .seconds(2)).high
+            lock.withLock {
+                if (ends[partition]?.askedAt).map({ $0 < asking }) ?? true { ends[partition] = (end, asking) }
+            }
+            answer[partition] = end
+        }
+        return answer
+    }
 
     public func close() { consumer.close() }
 }
