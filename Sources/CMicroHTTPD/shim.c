@@ -3,7 +3,7 @@
 #include <string.h>
 
 struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loopback_only,
-                                     unsigned int connection_timeout_seconds,
+                                     const struct cmhd_limits *limits,
                                      MHD_AccessHandlerCallback handler, void *handler_cls,
                                      MHD_RequestCompletedCallback completed, void *completed_cls,
                                      void *(*uri_logger)(void *, const char *, struct MHD_Connection *),
@@ -13,13 +13,22 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loop
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(loopback_only ? INADDR_LOOPBACK : INADDR_ANY);
+    struct MHD_OptionItem options[] = {
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls},
+        {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_logger, uri_logger_cls},
+        {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)limits->connection_timeout_seconds, NULL},
+        {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)limits->max_connections, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)limits->max_connections_per_client, NULL},
+        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)limits->connection_memory_limit, NULL},
+        {MHD_OPTION_SOCK_ADDR, 0, (struct sockaddr *)&address},
+        {MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL},
+        {limits->tls_key_pem != NULL ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, (void *)limits->tls_key_pem},
+        {limits->tls_cert_pem != NULL ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, (void *)limits->tls_cert_pem},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    if (limits->tls_key_pem != NULL && limits->tls_cert_pem != NULL) flags |= MHD_USE_TLS;
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                            MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_logger_cls,
-                            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
-                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-                            MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
-                            MHD_OPTION_END);
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
 uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
@@ -29,4 +38,28 @@ uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
 
 struct MHD_Response *cmhd_response_copying(const void *buffer, size_t size) {
     return MHD_create_response_from_buffer(size, (void *)buffer, MHD_RESPMEM_MUST_COPY);
+}
+
+int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL || info->client_addr->sa_family != AF_INET) return 0;
+    return inet_ntop(AF_INET, &((const struct sockaddr_in *)info->client_addr)->sin_addr, buffer, (socklen_t)size) != NULL;
+}
+
+int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL) return 0;
+    int fd = info->connect_fd;
+    size_t sent = 0;
+    while (sent < size) {
+        ssize_t n = send(fd, (const char *)bytes + sent, size - sent, MSG_NOSIGNAL);
+        if (n <= 0) return 0;
+        sent += (size_t)n;
+    }
+    shutdown(fd, SHUT_WR);
+    // What the client sent already would make the close a reset, which can throw away
+    // the answer before the client reads it: read it off first.
+    char sink[16384];
+    while (recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0) {}
+    return 1;
 }

@@ -13,6 +13,9 @@ public struct CommandEnvelope: Sendable, Hashable {
     public var time: Timestamp
     /// When present, the command applies only if the recipe's revision equals it.
     public var expectedRevision: Int?
+    /// The role the writing gateway gave the actor (the record's `actorrole`);
+    /// `nil` for records that carry none, which the access rules do not check.
+    public var actorRole: ActorRole?
     public var command: RecipeCommand
 
     public init(
@@ -21,6 +24,7 @@ public struct CommandEnvelope: Sendable, Hashable {
         actor: String,
         time: Timestamp,
         expectedRevision: Int? = nil,
+        actorRole: ActorRole? = nil,
         command: RecipeCommand
     ) {
         self.commandID = commandID
@@ -28,6 +32,7 @@ public struct CommandEnvelope: Sendable, Hashable {
         self.actor = actor
         self.time = time
         self.expectedRevision = expectedRevision
+        self.actorRole = actorRole
         self.command = command
     }
 }

@@ -32,6 +32,12 @@ extension RandomCommandGenerator {
         case .recipeSaved: return .recipeSaved
         case .draftDiscarded: return .draftDiscarded
         case .recipeDeleted: return .recipeDeleted
+        case .accessGranted:
+            return .accessGranted(grantee: random.chance(0.9) ? random.pick(Vocabulary.actors) : arbitraryText(),
+                                  role: random.pick(AccessRole.allCases))
+        case .accessRevoked: return .accessRevoked(grantee: random.pick(Vocabulary.actors))
+        case .ownershipTransferred:
+            return .ownershipTransferred(newOwner: random.chance(0.9) ? random.pick(Vocabulary.actors) : arbitraryText())
         }
     }
 

@@ -26,7 +26,8 @@ extension RandomCommandGenerator {
         case .tagAdded: return tagAdded(content, broken)
         case .tagChanged: return tagChanged(content, broken)
         case .tagRemoved: return tagRemoved(content, broken)
-        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted:
+        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
+             .ownershipTransferred:
             preconditionFailure("\(kind) is not an edit, drawn by plausibleCommand")
         }
     }
@@ -49,7 +50,8 @@ extension RandomCommandGenerator {
         case .tagAdded: 6
         case .tagChanged: 4
         case .tagRemoved: 3
-        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted: 0
+        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
+             .ownershipTransferred: 0
         }
     }
 

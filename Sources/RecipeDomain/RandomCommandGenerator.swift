@@ -134,21 +134,35 @@ public struct RandomCommandGenerator: Sendable {
         (.recipeSaved, 50), // rejected: no draft
         (.draftDiscarded, 40), // rejected: no draft
         (.recipeDeleted, 10),
+        (.accessGranted, 4),
+        (.accessRevoked, 2),
+        (.ownershipTransferred, 1),
     ]
     static let lifecycleSharesWithDraft: [(kind: RecipeCommand.Kind, perMille: Int)] = [
         (.recipeSaved, 80),
         (.draftDiscarded, 25),
         (.draftStarted, 12), // rejected: already open
         (.recipeDeleted, 3),
+        (.accessGranted, 2),
+        (.accessRevoked, 1),
+        (.ownershipTransferred, 1),
     ]
 
-    private func lifecycleCommand(_ kind: RecipeCommand.Kind, for recipe: Recipe) -> RecipeCommand {
+    private mutating func lifecycleCommand(_ kind: RecipeCommand.Kind, for recipe: Recipe) -> RecipeCommand {
         switch kind {
         case .draftStarted: return .draftStarted
         case .recipeSaved: return .recipeSaved
         case .draftDiscarded: return .draftDiscarded
         // Deleting a recipe no command touched is refused; people start one instead.
         case .recipeDeleted: return recipe.revision > 0 ? .recipeDeleted : .draftStarted
+        // Sharing needs a recipe too; who is picked may own it or hold the role already (rejected).
+        case .accessGranted:
+            return recipe.revision > 0
+                ? .accessGranted(grantee: random.pick(Vocabulary.actors), role: random.pick(AccessRole.allCases)) : .draftStarted
+        case .accessRevoked:
+            return recipe.revision > 0 ? .accessRevoked(grantee: random.pick(Vocabulary.actors)) : .draftStarted
+        case .ownershipTransferred:
+            return recipe.revision > 0 ? .ownershipTransferred(newOwner: random.pick(Vocabulary.actors)) : .draftStarted
         case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
              .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
              .tagRemoved:

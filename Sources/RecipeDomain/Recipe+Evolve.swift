@@ -21,6 +21,15 @@ extension Recipe {
             workingContent = versions.last?.content ?? .empty
         case .recipeDeleted:
             isDeleted = true
+        case .accessGranted(let grant):
+            grants.removeAll { $0.actor == grant.actor }
+            let index = grants.firstIndex { $0.actor > grant.actor } ?? grants.endIndex
+            grants.insert(grant, at: index)
+        case .accessRevoked(let actor):
+            grants.removeAll { $0.actor == actor }
+        case .ownershipTransferred(let newOwner):
+            owner = newOwner
+            grants.removeAll { $0.actor == newOwner }
         case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
              .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
              .tagRemoved:
@@ -76,7 +85,8 @@ extension RecipeContent {
             guard let index = tagIndex(named: name) else { return }
             tags.remove(at: index)
 
-        case .draftOpened, .versionCommitted, .draftDiscarded, .recipeDeleted:
+        case .draftOpened, .versionCommitted, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
+             .ownershipTransferred:
             return
         }
     }

@@ -16,6 +16,11 @@ public struct Recipe: Sendable, Hashable {
     public internal(set) var revision: Int
     /// Set by `RecipeDeleted`; the recipe then takes no more commands.
     public internal(set) var isDeleted: Bool
+    /// The actor of the first accepted command, or whom it was transferred to;
+    /// `nil` until a command is accepted.
+    public internal(set) var owner: String?
+    /// Whom the owner shared the recipe with, sorted by actor (one grant each).
+    public internal(set) var grants: [AccessGrant]
 
     /// The content edits apply to: the open draft's or, with no draft open, the
     /// latest version's (empty for a new recipe), which is exactly what an
@@ -33,6 +38,8 @@ public struct Recipe: Sendable, Hashable {
         draftBaseVersion = nil
         revision = 0
         isDeleted = false
+        owner = nil
+        grants = []
         workingContent = .empty
         appliedIndex = CommandIDIndex()
     }
@@ -45,13 +52,17 @@ public struct Recipe: Sendable, Hashable {
         draft: RecipeDraft?,
         revision: Int,
         isDeleted: Bool,
-        appliedCommandIDs: [String]
+        appliedCommandIDs: [String],
+        owner: String? = nil,
+        grants: [AccessGrant] = []
     ) {
         self.id = id
         self.versions = versions
         draftBaseVersion = draft?.baseVersion
         self.revision = revision
         self.isDeleted = isDeleted
+        self.owner = owner
+        self.grants = grants.sorted { $0.actor < $1.actor }
         workingContent = draft?.content ?? versions.last?.content ?? .empty
         appliedIndex = CommandIDIndex(appliedCommandIDs)
     }

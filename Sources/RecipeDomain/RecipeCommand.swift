@@ -38,6 +38,12 @@ public enum RecipeCommand: Sendable, Hashable {
     case draftDiscarded
     /// Takes the recipe off the list; its versions stay, further commands are rejected.
     case recipeDeleted
+    /// Shares the recipe with `grantee` as editor or viewer (replacing an earlier grant).
+    case accessGranted(grantee: String, role: AccessRole)
+    /// Takes back what was granted to `grantee`.
+    case accessRevoked(grantee: String)
+    /// Makes `newOwner` the owner; the previous owner keeps no access.
+    case ownershipTransferred(newOwner: String)
 
     // MARK: - Names
 
@@ -61,13 +67,23 @@ public enum RecipeCommand: Sendable, Hashable {
         case recipeSaved = "RecipeSaved"
         case draftDiscarded = "DraftDiscarded"
         case recipeDeleted = "RecipeDeleted"
+        case accessGranted = "AccessGranted"
+        case accessRevoked = "AccessRevoked"
+        case ownershipTransferred = "OwnershipTransferred"
+
+        /// Whether commands of this kind change who may act on the recipe: only its
+        /// owner (or an admin) may issue them.
+        public var isAccessChange: Bool {
+            self == .accessGranted || self == .accessRevoked || self == .ownershipTransferred
+        }
 
         /// Whether commands of this kind change the content, and so open a draft
         /// implicitly when none is open. Every kind is listed: a new kind must be
         /// placed on one side or the other, not counted as an edit by default.
         public var isEdit: Bool {
             switch self {
-            case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted:
+            case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
+                 .ownershipTransferred:
                 false
             case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
                  .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
@@ -96,6 +112,9 @@ public enum RecipeCommand: Sendable, Hashable {
         case .recipeSaved: .recipeSaved
         case .draftDiscarded: .draftDiscarded
         case .recipeDeleted: .recipeDeleted
+        case .accessGranted: .accessGranted
+        case .accessRevoked: .accessRevoked
+        case .ownershipTransferred: .ownershipTransferred
         }
     }
 

@@ -9,8 +9,8 @@
 public enum RecipeDecider {
     /// Judges `envelope` against `state`: which events it causes, or why not.
     ///
-    /// Checks run in this order: duplicate id, recipe id, deleted, expected
-    /// revision, command id, then the command's own rules.
+    /// Checks run in this order: duplicate id, recipe id, access (`forbidden`),
+    /// deleted, expected revision, command id, then the command's own rules.
     public static func decide(_ envelope: CommandEnvelope, _ state: Recipe) -> RecipeDecision {
         // Duplicates come first: a retried command must never be judged twice,
         // not even after the recipe was deleted by a later command.
@@ -62,6 +62,8 @@ public enum RecipeDecider {
         if envelope.recipeID != state.id {
             return Rejection(.keyMismatch, "Command for recipe \(envelope.recipeID) was routed to recipe \(state.id).")
         }
+        // Before `deleted` and `conflict`: someone with no access learns nothing of the recipe.
+        if let rejection = accessRejection(envelope, state) { return rejection }
         if state.isDeleted {
             return Rejection(.deleted, "The recipe was deleted.")
         }
@@ -79,6 +81,9 @@ public enum RecipeDecider {
         case .recipeSaved: return recipeSaved(envelope, state)
         case .draftDiscarded: return draftDiscarded(state)
         case .recipeDeleted: return recipeDeleted(state)
+        case .accessGranted(let grantee, let role): return accessGranted(grantee: grantee, role: role, state)
+        case .accessRevoked(let grantee): return accessRevoked(grantee: grantee, state)
+        case .ownershipTransferred(let newOwner): return ownershipTransferred(newOwner: newOwner, state)
         case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
              .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
              .tagRemoved:
@@ -125,7 +130,8 @@ public enum RecipeDecider {
             return tagChanged(name: name, text: text, content)
         case .tagRemoved(let name):
             return tagRemoved(name: name, content)
-        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted:
+        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
+             .ownershipTransferred:
             // Routed to the lifecycle rules before editing; never reached.
             return .failure(Rejection(.invalid, "\(envelope.command.name) is not an edit."))
         }
@@ -154,6 +160,10 @@ extension Recipe {
     /// its id remembered.
     mutating func record(_ envelope: CommandEnvelope, _ events: [RecipeEvent], commandHash: UInt64) {
         for event in events { evolve(event) }
+        // The first accepted command makes its actor the owner: not an event, like
+        // the revision, so that existing logs (which have no ownership commands)
+        // give every recipe an owner on replay.
+        if owner == nil { owner = envelope.actor }
         revision += 1
         appliedIndex.insert(envelope.commandID, hash: commandHash)
     }

@@ -35,6 +35,12 @@ public enum RecipeEvent: Sendable, Hashable {
     case draftDiscarded
     /// The recipe left the list; its versions stay.
     case recipeDeleted
+    /// `grant.actor` now holds `grant.role` (replacing what it held).
+    case accessGranted(AccessGrant)
+    /// `actor` holds no grant any more.
+    case accessRevoked(actor: String)
+    /// `newOwner` owns the recipe; it holds no grant beside that.
+    case ownershipTransferred(newOwner: String)
 
     /// A stable name for logs and history, e.g. "versionCommitted".
     public var name: String {
@@ -56,6 +62,9 @@ public enum RecipeEvent: Sendable, Hashable {
         case .versionCommitted: "versionCommitted"
         case .draftDiscarded: "draftDiscarded"
         case .recipeDeleted: "recipeDeleted"
+        case .accessGranted: "accessGranted"
+        case .accessRevoked: "accessRevoked"
+        case .ownershipTransferred: "ownershipTransferred"
         }
     }
 }

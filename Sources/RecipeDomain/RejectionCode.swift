@@ -27,6 +27,9 @@ public enum RejectionCode: String, Sendable, Hashable, CaseIterable {
     case deleted
     /// The draft already has the most ingredients, instructions or tags allowed.
     case limitExceeded
+    /// The actor may not do this to this recipe: not its owner, not an editor
+    /// (for edits), not an admin; or a reader.
+    case forbidden
 
     // Records that cannot be decoded; produced by the wire layer, not by the fold
     // (except `keyMismatch`, which the fold also uses as a routing guard).

@@ -94,6 +94,22 @@ extension DataFormats {
             DataFormat(kind, version: 1, fields: []) { _ throws(WireError) in .draftDiscarded }
         case .recipeDeleted:
             DataFormat(kind, version: 1, fields: []) { _ throws(WireError) in .recipeDeleted }
+        case .accessGranted:
+            DataFormat(kind, version: 1, fields: [.string("grantee"), .string("role")]) { data throws(WireError) in
+                let role = try data.string("role")
+                guard let accessRole = AccessRole(rawValue: role) else {
+                    throw .invalid("data.role", "must be editor or viewer, not \(quoted(role))")
+                }
+                return .accessGranted(grantee: try data.string("grantee"), role: accessRole)
+            }
+        case .accessRevoked:
+            DataFormat(kind, version: 1, fields: [.string("grantee")]) { data throws(WireError) in
+                .accessRevoked(grantee: try data.string("grantee"))
+            }
+        case .ownershipTransferred:
+            DataFormat(kind, version: 1, fields: [.string("newOwner")]) { data throws(WireError) in
+                .ownershipTransferred(newOwner: try data.string("newOwner"))
+            }
         }
     }
 }

@@ -6,11 +6,11 @@
 struct EnvelopeAttributes {
     /// The attributes the decoder reads, in canonical order.
     enum Name: Int, CaseIterable {
-        case specversion, id, source, type, subject, time, datacontenttype, dataschema, actor, expectedrevision, data
+        case specversion, id, source, type, subject, time, datacontenttype, dataschema, actor, actorrole, expectedrevision, data
 
         static let spellings: [StaticString] = [
             "specversion", "id", "source", "type", "subject", "time", "datacontenttype", "dataschema", "actor",
-            "expectedrevision", "data",
+            "actorrole", "expectedrevision", "data",
         ]
 
         var spelling: StaticString { Self.spellings[rawValue] }
@@ -66,17 +66,17 @@ struct EnvelopeAttributes {
         return nil
     }
 
-    /// Eleven optional tokens inline, not in an array: no allocation per record.
+    /// Twelve optional tokens inline, not in an array: no allocation per record.
     private struct Tokens {
         private var storage: (
             JSONToken?, JSONToken?, JSONToken?, JSONToken?, JSONToken?, JSONToken?,
-            JSONToken?, JSONToken?, JSONToken?, JSONToken?, JSONToken?
-        ) = (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+            JSONToken?, JSONToken?, JSONToken?, JSONToken?, JSONToken?, JSONToken?
+        ) = (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 
         subscript(index: Int) -> JSONToken? {
             get {
                 // Element by element: reading through a pointer to the tuple copied all
-                // eleven tokens to a temporary on every read, a twelfth of decoding.
+                // twelve tokens to a temporary on every read, a twelfth of decoding.
                 switch index {
                 case 0: storage.0
                 case 1: storage.1
@@ -89,13 +89,14 @@ struct EnvelopeAttributes {
                 case 8: storage.8
                 case 9: storage.9
                 case 10: storage.10
-                default: preconditionFailure("attribute index \(index) out of 0..<11")
+                case 11: storage.11
+                default: preconditionFailure("attribute index \(index) out of 0..<12")
                 }
             }
             set {
-                precondition(index >= 0 && index < 11)
+                precondition(index >= 0 && index < 12)
                 // A homogeneous tuple is laid out like an array; the last element has no
-                // tail padding, so the buffer is shorter than 11 strides: index the pointer.
+                // tail padding, so the buffer is shorter than 12 strides: index the pointer.
                 withUnsafeMutableBytes(of: &storage) { $0.baseAddress!.assumingMemoryBound(to: JSONToken?.self)[index] = newValue }
             }
         }

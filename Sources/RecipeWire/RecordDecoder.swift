@@ -119,6 +119,14 @@ public struct RecordDecoder: Sendable {
         }
         try reader.checkNonEmptyIfPresent(.dataschema)
         let expectedRevision = try reader.optionalInteger(.expectedrevision)
+        // Written by a gateway that checked a token; no record before roles existed has one.
+        var actorRole: ActorRole?
+        if let roleName = try reader.optionalString(.actorrole) {
+            guard let role = ActorRole(rawValue: roleName) else {
+                throw .malformed("actorrole must be admin, writer or reader, not \(quoted(roleName)).", field: "actorrole")
+            }
+            actorRole = role
+        }
 
         switch key {
         case .unchecked:
@@ -143,7 +151,7 @@ public struct RecordDecoder: Sendable {
 
         let envelope = CommandEnvelope(
             commandID: commandID, recipeID: recipeID, actor: actor, time: time,
-            expectedRevision: expectedRevision, command: command)
+            expectedRevision: expectedRevision, actorRole: actorRole, command: command)
         if let violation = RecordLimits.violation(in: envelope) { throw violation }
         return DecodedRecord(envelope: envelope, source: source, typeVersion: format.version)
     }

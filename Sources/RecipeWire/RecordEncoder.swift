@@ -76,6 +76,10 @@ public struct RecordEncoder: Sendable {
         writer.integer(version)
         writer.raw(#".schema.json","actor":"#)
         writer.string(envelope.actor)
+        if let actorRole = envelope.actorRole {
+            writer.key("actorrole")
+            writer.string(actorRole.rawValue)
+        }
         if let expectedRevision = envelope.expectedRevision {
             writer.key("expectedrevision")
             writer.integer(expectedRevision)
@@ -95,6 +99,17 @@ public struct RecordEncoder: Sendable {
         case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted:
             writer.raw("{}")
             return
+        case .accessGranted(let grantee, let role):
+            writer.key("grantee", first: true)
+            writer.string(grantee)
+            writer.key("role")
+            writer.string(role.rawValue)
+        case .accessRevoked(let grantee):
+            writer.key("grantee", first: true)
+            writer.string(grantee)
+        case .ownershipTransferred(let newOwner):
+            writer.key("newOwner", first: true)
+            writer.string(newOwner)
         case .titleChanged(let title):
             writer.key("title", first: true)
             writer.string(title)

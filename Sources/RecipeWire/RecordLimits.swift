@@ -64,6 +64,10 @@ public enum RecordLimits {
             return range(position, 1...RecipeLimits.maxInstructions, "data.position")
         case .tagAdded(let text), .tagChanged(_, let text):
             return maxLength(text, RecipeLimits.maxTagTextLength, "data.text")
+        case .accessGranted(let grantee, _), .accessRevoked(let grantee):
+            return maxLength(grantee, RecipeLimits.maxIdentifierLength, "data.grantee")
+        case .ownershipTransferred(let newOwner):
+            return maxLength(newOwner, RecipeLimits.maxIdentifierLength, "data.newOwner")
         }
     }
 

@@ -18,12 +18,10 @@ enum DevCommand {
             .flag("fresh", "Start with an empty log and store: removes the journal and store in --data first."),
             .value("port", "PORT", "HTTP port on 127.0.0.1 (0 picks a free one).", default: "8080"),
             .value("info-file", "FILE", "Write {\"bootstrap\",\"http\"} here once ready to serve."),
-            .value("tokens", "FILE", "Bearer tokens, one `token actor` per line; without it anyone may write."),
-            .flag("private", "With --tokens: reading needs a token too."),
             .value("db", "FILE", "The read-model store (default: recipes.db in --data)."),
             .value("partitions", "P", "Partitions of the edits topic of a new log (a journaled log keeps its own).", default: "6"),
             .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
-        ],
+        ] + ServerFlags.specs,
         discussion: """
             Prints `kafka: <bootstrap servers>` (any Kafka client can connect) and `http: <base URL>`.
             Every record appended to the edits topic is journaled in --data and appended back, at its
@@ -40,8 +38,9 @@ enum DevCommand {
         let port = try args.int("port", in: 0...65535)!
         let partitions = try args.int("partitions", in: 1...1000)!
         let wait = try args.seconds("wait", in: 0.01...300)!
-        if args.flag("private") && args.string("tokens") == nil { throw UsageError("--private needs --tokens FILE") }
-        let tokens = try ServeCommand.tokens(args)
+        let tokens = try ServerFlags.tokens(args)
+        let apiOptions = try ServerFlags.api(args, tokens: tokens, wait: wait)
+        let limits = try ServerFlags.limits(args)
         let data = args.string("data")!
         let storePath = args.string("db") ?? data + "/recipes.db"
         let kafka = try EmbeddedKafka(brokers: 3)
@@ -64,7 +63,8 @@ enum DevCommand {
         }
         options.port = UInt16(port)
         options.loopbackOnly = true
-        options.api = RecipeAPI.Options(tokens: tokens, privateReads: args.flag("private"), waitTimeout: wait)
+        options.api = apiOptions
+        options.server = limits
         // The embedded broker answers fetches only when their wait ends: keep it short.
         options.fetchWaitMilliseconds = 10
         let service: RecipeService
@@ -73,7 +73,7 @@ enum DevCommand {
         } catch let error as HTTPServerError {
             throw UsageError("\(error.message); try --port 0 or another port")
         }
-        let http = "http://127.0.0.1:\(service.port)"
+        let http = "\(limits.tlsKeyPEM == nil ? "http" : "https")://127.0.0.1:\(service.port)"
         say("kafka: \(kafka.bootstrapServers)")
         say("http: \(http)")
         say("data: \(data) (the log's journal: \(journal.restoredRecords) records kept from earlier runs; --fresh starts empty)")
@@ -81,11 +81,7 @@ enum DevCommand {
         if journal.partitions != partitions, args.string("partitions") != nil {
             say("note: the journaled log has \(journal.partitions) partitions; --partitions applies to a new log (--fresh)")
         }
-        if let tokens {
-            say("auth: \(tokens.actors.count) token(s) from \(args.string("tokens")!)\(args.flag("private") ? ", reads need a token too" : "")")
-        } else {
-            say("open: no --tokens, anyone may write")
-        }
+        say(ServerFlags.accessLine(tokens, args, listening: "127.0.0.1:\(service.port)"))
 
         if args.flag("seed") && journal.restoredRecords > 0 {
             say("not seeding: the log already holds \(journal.restoredRecords) records (--fresh to start again)")

@@ -26,6 +26,7 @@ enum RecipesCLI {
             .run(ReplayCommand.spec, ReplayCommand.run),
             AuditCommand.group,
             TopicsCommand.group,
+            TokensCommand.group,
         ])
 
     /// Exit status 3: the store and the log disagree (another log, a missing head), so nothing was

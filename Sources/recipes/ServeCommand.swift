@@ -12,16 +12,16 @@ enum ServeCommand {
         abstract: "Projector and HTTP API against a Kafka cluster.",
         options: KafkaOptions.specs + [
             .value("db", "FILE", "The read-model store (SQLite); created when missing.", required: true),
-            .value("port", "PORT", "HTTP port, on every address.", default: "8080"),
-            .flag("loopback", "Listen on 127.0.0.1 only."),
-            .value("tokens", "FILE", "Bearer tokens, one `token actor` per line; with it every POST needs a token."),
-            .flag("private", "With --tokens: reading needs a token too."),
+            .value("port", "PORT", "HTTP port.", default: "8080"),
+            .flag("loopback", "Listen on 127.0.0.1 only (the default without --tokens)."),
+            .flag("open", "Without --tokens, listen on every address all the same: anyone who reaches the port may write."),
             .value("group", "NAME", "Share the store with other workers in this consumer group (default: replica mode)."),
             .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
-        ],
+        ] + ServerFlags.specs,
         discussion: """
             /healthz is liveness, /readyz turns 200 once the store has caught up with the log's end at start,
-            /metrics is Prometheus text. Without --tokens anyone who reaches the port may write.
+            /metrics is Prometheus text. With --tokens it listens on every address; without, on 127.0.0.1
+            only, unless --open says that anyone who reaches the port may write.
             """)
 
     static func run(_ arguments: [String]) async throws {
@@ -30,16 +30,20 @@ enum ServeCommand {
         let storePath = try args.required("db")
         let port = try args.int("port", in: 0...65535)!
         let wait = try args.seconds("wait", in: 0.01...300)!
-        if args.flag("private") && args.string("tokens") == nil { throw UsageError("--private needs --tokens FILE") }
         let topic = try KafkaOptions.topics(args).edits
         let config = try KafkaOptions.config(args)
-        let tokens = try tokens(args)
+        let tokens = try ServerFlags.tokens(args)
+        if args.flag("open") && tokens != nil { throw UsageError("--open is for a server without --tokens") }
+        if args.flag("open") && args.flag("loopback") { throw UsageError("give one of --open or --loopback, not both") }
+        // Without tokens anyone may write: only this machine may, unless --open says otherwise.
+        let loopbackOnly = args.flag("loopback") || (tokens == nil && !args.flag("open"))
 
         var options = RecipeService.Options(kafka: config, topic: topic, storePath: storePath)
         options.mode = args.string("group").map { .group($0) } ?? .replica
         options.port = UInt16(port)
-        options.loopbackOnly = args.flag("loopback")
-        options.api = RecipeAPI.Options(tokens: tokens, privateReads: args.flag("private"), waitTimeout: wait)
+        options.loopbackOnly = loopbackOnly
+        options.api = try ServerFlags.api(args, tokens: tokens, wait: wait)
+        options.server = try ServerFlags.limits(args)
         let service: RecipeService
         do {
             service = try RecipeService(options: options)
@@ -47,21 +51,13 @@ enum ServeCommand {
             throw UsageError(error.message)
         }
         say("serving \(topic) from \(config.bootstrapServers) with store \(storePath) (\(args.string("group").map { "group \($0)" } ?? "replica mode"))")
-        say("http: http://\(args.flag("loopback") ? "127.0.0.1" : "0.0.0.0"):\(service.port)")
-        say(tokens.map { "auth: \($0.actors.count) token(s)\(args.flag("private") ? ", reads need a token too" : "")" }
-            ?? "open: no --tokens, anyone may write")
+        let scheme = options.server.tlsKeyPEM == nil ? "http" : "https"
+        let listening = "\(loopbackOnly ? "127.0.0.1" : "0.0.0.0"):\(service.port)"
+        say("http: \(scheme)://\(listening)")
+        say(ServerFlags.accessLine(tokens, args, listening: listening))
         await waitForTerminationSignal()
         say("stopping")
         let clean = await service.shutdown()
         say(clean ? "stopped" : "stopped (the projector did not finish in time; its committed work is kept)")
-    }
-
-    static func tokens(_ args: ParsedArguments) throws -> AccessTokens? {
-        guard let path = args.string("tokens") else { return nil }
-        do {
-            return try AccessTokens(contentsOf: path)
-        } catch let error as AccessTokensError {
-            throw UsageError("--tokens: \(error.message)")
-        }
     }
 }

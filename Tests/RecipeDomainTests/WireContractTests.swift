@@ -8,7 +8,7 @@ struct WireContractTests {
     @Test func rejectionCodesAreExactlyTheAgreedStrings() {
         #expect(RejectionCode.allCases.map(\.rawValue) == [
             "invalid", "conflict", "noDraft", "notSavable", "unknownIngredient", "unknownInstruction", "invalidTag",
-            "duplicateTag", "unknownTag", "deleted", "limitExceeded",
+            "duplicateTag", "unknownTag", "deleted", "limitExceeded", "forbidden",
             "malformed", "unknownType", "unsupportedVersion", "keyMismatch", "tooLarge", "wrongPartition",
         ])
     }
@@ -18,13 +18,15 @@ struct WireContractTests {
             "DraftStarted", "TitleChanged", "ServingsChanged", "ImageChanged", "IngredientAdded", "IngredientUpdated",
             "IngredientRemoved", "InstructionAdded", "InstructionUpdated", "InstructionRemoved", "InstructionMoved",
             "TagAdded", "TagChanged", "TagRemoved", "RecipeSaved", "DraftDiscarded", "RecipeDeleted",
+            "AccessGranted", "AccessRevoked", "OwnershipTransferred",
         ])
         #expect(RecipeCommand.ingredientRemoved(ingredientID: "x").name == "IngredientRemoved")
         #expect(RecipeCommand.Kind(rawValue: "TagChanged") == .tagChanged)
     }
 
     @Test func everyKindButTheLifecycleOnesIsAnEdit() {
-        let lifecycle: Set<RecipeCommand.Kind> = [.draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted]
+        let lifecycle: Set<RecipeCommand.Kind> = [.draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted,
+                                                  .accessGranted, .accessRevoked, .ownershipTransferred]
         for kind in RecipeCommand.Kind.allCases {
             #expect(kind.isEdit == !lifecycle.contains(kind), "\(kind)")
         }
@@ -36,7 +38,7 @@ struct WireContractTests {
         let recipe = scenario.recipe
         let restored = Recipe(
             id: recipe.id, versions: recipe.versions, draft: recipe.draft, revision: recipe.revision,
-            isDeleted: recipe.isDeleted, appliedCommandIDs: recipe.appliedCommandIDs)
+            isDeleted: recipe.isDeleted, appliedCommandIDs: recipe.appliedCommandIDs, owner: recipe.owner, grants: recipe.grants)
         #expect(restored == recipe)
         // And it goes on folding the same way, duplicates included.
         var copy = restored

@@ -5,14 +5,16 @@ import Testing
 @Suite("Auth")
 struct AuthTests {
     static let tokensFile = """
-        # token   actor
-        alice-secret alice
-        bob-secret   bob   # a comment
+        # sha256:<hex>   actor  role
+        \(AccessTokens.line(token: "alice-secret", actor: "alice", role: .writer))
+        \(AccessTokens.line(token: "bob-secret", actor: "bob", role: .writer))   # a comment
         """
 
     @Test func tokensFileParsing() throws {
         let tokens = try AccessTokens(parsing: Self.tokensFile)
-        #expect(tokens.actors == ["alice-secret": "alice", "bob-secret": "bob"])
+        #expect(tokens.entries.map(\.actor) == ["alice", "bob"])
+        #expect(tokens.warnings.isEmpty)
+        #expect(!Self.tokensFile.contains("alice-secret"))
         #expect(tokens.actor(authorization: "Bearer bob-secret") == "bob")
         #expect(tokens.actor(authorization: "bearer alice-secret") == "alice")
         #expect(tokens.actor(authorization: "Basic alice-secret") == nil)
@@ -39,7 +41,7 @@ struct AuthTests {
         let id = try await fixture.newRecipe(headers: alice)
         // The body claims another actor: the token decides.
         let claimed = try await fixture.command(id, #"{"type":"TitleChanged","data":{"title":"Secret soup"},"actor":"mallory"}"#,
-                                                wait: true, headers: ["Authorization": "Bearer bob-secret"])
+                                                wait: true, headers: alice)
         #expect(claimed["outcome"] as? String == "accepted")
 
         // Private reads: no token, no data; health, readiness and metrics stay open.
@@ -51,7 +53,7 @@ struct AuthTests {
 
         let history = try await fixture.get("/v1/recipes/\(id)/history", headers: alice)
         #expect(history.status == 200)
-        #expect(history.items.map { $0["actor"] as? String } == ["alice", "bob"])
+        #expect(history.items.map { $0["actor"] as? String } == ["alice", "alice"])
         await fixture.service.shutdown()
     }
 }

@@ -190,7 +190,7 @@ struct CLITests {
         #expect(out.contains("kafka: "))
         #expect(out.contains("http: \(dev.http)"))
         #expect(out.contains("data: \(data)"))
-        #expect(out.contains("open: no --tokens, anyone may write"))
+        #expect(out.contains("open: no --tokens, anyone who reaches 127.0.0.1:\(dev.port) may write"))
         #expect(out.contains("stopped"))
     }
 

@@ -143,11 +143,12 @@ struct ErrorTests {
         #expect(HTTPRequest(method: "GET", uri: "/x%FF").segments == ["x\u{FFFD}"])
     }
 
-    @Test func aPositionNeverReachedIsStale() async throws {
-        let fixture = try ServiceFixture(api: .init(waitTimeout: .milliseconds(200)))
+    @Test func aPositionBeyondTheLogsEndIsAheadAtOnce() async throws {
+        let fixture = try ServiceFixture(api: .init(waitTimeout: .seconds(60)))
         let response = try await fixture.get("/v1/recipes?after=0:1000000")
-        #expect(response.status == 503)
-        #expect(response.errorCode == "stale")
+        #expect(response.status == 409)
+        #expect(response.errorCode == "positionAhead")
+        #expect(try await fixture.get("/v1/recipes?after=999:0").errorCode == "positionAhead")
         await fixture.service.shutdown()
     }
 

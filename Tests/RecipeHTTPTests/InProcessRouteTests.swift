@@ -203,7 +203,7 @@ final class FakeReads: RecipeReads {
         return value
     }
 
-    func list(tag: String?, query: String?, limit: Int, cursor: String?) throws -> RecipeList {
+    func list(tag: String?, query: String?, limit: Int, cursor: String?, visibleTo: String?) throws -> RecipeList {
         try served(RecipeList(items: [], nextCursor: nil))
     }
 
@@ -217,7 +217,8 @@ final class FakeReads: RecipeReads {
         throw QueryError.noDraft(id)
     }
 
-    func drafts(limit: Int) throws -> [DraftView] { try served([]) }
+    func drafts(limit: Int, visibleTo: String?) throws -> [DraftView] { try served([]) }
+    func access(_ id: String) throws -> RecipeAccessView? { nil }
     func history(_ id: String) throws -> RecipeHistory { try served(RecipeHistory(items: [])) }
     func rejections(limit: Int) throws -> [RejectionItem] { try served([]) }
 

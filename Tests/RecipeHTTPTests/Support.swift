@@ -17,7 +17,7 @@ final class ServiceFixture: Sendable {
     let storePath: String
     let topic = RecipeTopics().edits
 
-    init(api: RecipeAPI.Options = RecipeAPI.Options()) throws {
+    init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits()) throws {
         kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(topic, partitions: 4)
         storePath = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString).db").path
@@ -26,6 +26,7 @@ final class ServiceFixture: Sendable {
         options.port = 0
         options.fetchWaitMilliseconds = 10
         options.api = api
+        options.server = server
         service = try RecipeService(options: options)
     }
 

@@ -36,6 +36,8 @@ struct LimitTests {
         case .instructionUpdated: return ["description": description]
         case .instructionMoved: return ["position": ["minimum": 1, "maximum": Double(RecipeLimits.maxInstructions)]]
         case .tagAdded, .tagChanged: return ["text": tagText]
+        case .accessGranted, .accessRevoked: return ["grantee": identifier]
+        case .ownershipTransferred: return ["newOwner": identifier]
         case .draftStarted, .ingredientRemoved, .instructionRemoved, .tagRemoved, .recipeSaved, .draftDiscarded, .recipeDeleted:
             return [:]
         }

@@ -123,6 +123,10 @@ enum LimitOracle {
             return (1...RecipeLimits.maxInstructions).contains(position) ? nil : "data.position"
         case .tagAdded(let text), .tagChanged(_, let text):
             return tooLong(text, RecipeLimits.maxTagTextLength) ? "data.text" : nil
+        case .accessGranted(let grantee, _), .accessRevoked(let grantee):
+            return tooLong(grantee, RecipeLimits.maxIdentifierLength) ? "data.grantee" : nil
+        case .ownershipTransferred(let newOwner):
+            return tooLong(newOwner, RecipeLimits.maxIdentifierLength) ? "data.newOwner" : nil
         case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .ingredientRemoved, .instructionRemoved, .tagRemoved:
             return nil
         }

@@ -79,6 +79,13 @@ enum GoldenCases {
         case .recipeSaved: envelope(.recipeSaved)
         case .draftDiscarded: envelope(.draftDiscarded, revision: nil)
         case .recipeDeleted: envelope(.recipeDeleted)
+        case .accessGranted:
+            CommandEnvelope(commandID: commandID, recipeID: recipeID, actor: "alice", time: time, expectedRevision: 4,
+                            actorRole: .writer, command: .accessGranted(grantee: "bob", role: .editor))
+        case .accessRevoked: envelope(.accessRevoked(grantee: "bob"))
+        case .ownershipTransferred:
+            CommandEnvelope(commandID: commandID, recipeID: recipeID, actor: "root", time: time, expectedRevision: nil,
+                            actorRole: .admin, command: .ownershipTransferred(newOwner: "chloé"))
         }
     }
 

@@ -60,6 +60,9 @@ enum WrongExamples {
         DataExample(type: "RecipeSaved", data: #"{"version":2}"#, code: .malformed),
         DataExample(type: "DraftDiscarded", data: #"[]"#, code: .malformed),
         DataExample(type: "RecipeDeleted", data: #"{"reason":"duplicate"}"#, code: .malformed),
+        DataExample(type: "AccessGranted", data: #"{"grantee":"bob","role":"owner"}"#, code: .invalid),
+        DataExample(type: "AccessRevoked", data: #"{"grantee":"\#(long(129))"}"#, code: .invalid),
+        DataExample(type: "OwnershipTransferred", data: #"{"owner":"bob"}"#, code: .malformed),
     ]
 
     /// The golden record of `type` with its data replaced.

@@ -21,16 +21,20 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     func command(_ request: HTTPRequest) throws -> HTTPResponse {
-        let actor = try access.writer(request)
+        let caller = try access.writer(request)
         let wait = try request.bool("wait")
-        return try submit(try builder.envelope(body: request.body, recipeID: request.parameter("id"), actor: actor), wait: wait)
+        var envelope = try builder.envelope(body: request.body, recipeID: request.parameter("id"), actor: caller.actor)
+        envelope.actorRole = caller.role
+        return try submit(envelope, wait: wait)
     }
 
     /// The body is empty or `{"id": "<command id>"}`; the recipe id is new.
     func newDraft(_ request: HTTPRequest) throws -> HTTPResponse {
-        let actor = try access.writer(request)
+        let caller = try access.writer(request)
         let wait = try request.bool("wait")
-        return try submit(try builder.newDraft(body: request.body, actor: actor), wait: wait)
+        var envelope = try builder.newDraft(body: request.body, actor: caller.actor)
+        envelope.actorRole = caller.role
+        return try submit(envelope, wait: wait)
     }
 
     func append(_ envelope: CommandEnvelope) async throws -> CommandReceipt {

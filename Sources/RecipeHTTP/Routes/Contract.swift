@@ -32,5 +32,8 @@ enum Contract {
         "RecipeSaved.v1.schema.json": PackageResources.RecipeSaved_v1_schema_json,
         "DraftDiscarded.v1.schema.json": PackageResources.DraftDiscarded_v1_schema_json,
         "RecipeDeleted.v1.schema.json": PackageResources.RecipeDeleted_v1_schema_json,
+        "AccessGranted.v1.schema.json": PackageResources.AccessGranted_v1_schema_json,
+        "AccessRevoked.v1.schema.json": PackageResources.AccessRevoked_v1_schema_json,
+        "OwnershipTransferred.v1.schema.json": PackageResources.OwnershipTransferred_v1_schema_json,
     ]
 }

@@ -32,8 +32,9 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
         self.appender = appender
         self.metrics = metrics
         self.options = options
-        let access = Access(tokens: options.tokens, privateReads: options.privateReads, anonymousActor: options.anonymousActor)
-        let readYourWrites = ReadYourWrites(reads: readModel, timeout: options.waitTimeout)
+        let access = Access(tokens: options.tokens, privateReads: options.privateReads, anonymousActor: options.anonymousActor,
+                            appendLimiter: options.appendRate.map { RateLimiter(perSecond: $0.perSecond, burst: $0.burst) })
+        let readYourWrites = ReadYourWrites(reads: readModel, timeout: options.waitTimeout, maxWaiters: options.maxWaiters)
         commands = CommandRoutes(log: appender, reads: readModel, access: access, waitTimeout: options.waitTimeout,
                                  builder: CommandBuilder(source: Self.source))
         var router = Router<RouteHandler>()
@@ -61,6 +62,7 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
             var request = request
             request.parameters = match.parameters
             do {
+                try Access.refuseTokenInQuery(request)
                 response = try match.handler(request)
             } catch {
                 response = HTTPResponse(error: error)
@@ -86,6 +88,10 @@ public struct RecipeAPIOptions: Sendable {
     public var waitTimeout: Duration = .seconds(5)
     /// The actor of commands when there are no tokens.
     public var anonymousActor = "anonymous"
+    /// At most this many requests wait for `after=` at once; more are 503 `busy` with `Retry-After`.
+    public var maxWaiters = 64
+    /// Appends per actor: a token bucket refilled at `perSecond`, `burst` deep; nil: unlimited.
+    public var appendRate: (perSecond: Double, burst: Int)? = nil
 
     public init(tokens: AccessTokens? = nil, privateReads: Bool = false, waitTimeout: Duration = .seconds(5)) {
         self.tokens = tokens

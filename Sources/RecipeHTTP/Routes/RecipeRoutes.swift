@@ -1,3 +1,4 @@
+import Synchronization
 import RecipeDomain
 import RecipeProjection
 
@@ -18,52 +19,105 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
     }
 
     func list(_ request: HTTPRequest) throws -> HTTPResponse {
-        try access.reader(request)
+        let caller = try access.reader(request)
         let limit = try request.int("limit", in: 1...500) ?? 50
         try readYourWrites.wait(for: request)
-        return .json(try reads.list(tag: request.text("tag"), query: request.query["q"], limit: limit, cursor: request.text("cursor")))
+        return .json(try reads.list(tag: request.text("tag"), query: request.query["q"], limit: limit, cursor: request.text("cursor"),
+                                    visibleTo: access.listFilter(caller)))
     }
 
     func detail(_ request: HTTPRequest) throws -> HTTPResponse {
-        try access.reader(request)
+        let caller = try access.reader(request)
         let version = try request.int("version", in: 1...Int(Int32.max))
         let guests = try request.int("guests", in: RecipeLimits.guests)
         try readYourWrites.wait(for: request)
+        try access.checkVisible(request.parameter("id"), to: caller, in: reads)
         return .json(try reads.detail(request.parameter("id"), version: version, guests: guests))
     }
 
     func draft(_ request: HTTPRequest) throws -> HTTPResponse {
-        try access.reader(request)
+        let caller = try access.reader(request)
         try readYourWrites.wait(for: request)
+        try access.checkVisible(request.parameter("id"), to: caller, in: reads)
         return .json(try reads.draft(request.parameter("id")))
     }
 
     func drafts(_ request: HTTPRequest) throws -> HTTPResponse {
-        try access.reader(request)
+        let caller = try access.reader(request)
         let limit = try request.int("limit", in: 1...1000) ?? 100
         try readYourWrites.wait(for: request)
-        return .json(Items(items: try reads.drafts(limit: limit)))
+        return .json(Items(items: try reads.drafts(limit: limit, visibleTo: access.listFilter(caller))))
     }
 
     func history(_ request: HTTPRequest) throws -> HTTPResponse {
-        try access.reader(request)
+        let caller = try access.reader(request)
         try readYourWrites.wait(for: request)
+        try access.checkVisible(request.parameter("id"), to: caller, in: reads)
         return .json(try reads.history(request.parameter("id")))
     }
 }
 
 /// `after=p:o[,p:o…]`, read your writes: a query answers once the read side has
-/// applied those positions, or 503 `stale` when `timeout` passes first.
+/// applied those positions, or 503 `stale` when `timeout` passes first. A
+/// position not on the log yet (at or past its end, or in no partition) is 409
+/// `positionAhead` at once: only true lag waits. At most `maxWaiters` requests
+/// wait at once; one more is 503 `busy` with `Retry-After`, at once, so waits
+/// cannot take every connection thread.
 struct ReadYourWrites<Reads: RecipeReads>: Sendable {
     let reads: Reads
     let timeout: Duration
+    let waiters: WaiterLimit
+
+    init(reads: Reads, timeout: Duration, maxWaiters: Int) {
+        self.reads = reads
+        self.timeout = timeout
+        waiters = WaiterLimit(max: maxWaiters)
+    }
 
     func wait(for request: HTTPRequest) throws {
         guard let positions = try request.positions("after") else { return }
-        guard try reads.waitUntilReached(positions, deadline: .now + timeout) else {
-            throw HTTPError.stale("the read model has not reached \(request.query["after"] ?? "") within \(timeout); try again")
+        let arrived = ContinuousClock.now
+        // Not applied yet: lag, or a position no one has written. Asked of the log as it
+        // is now, not as it was: the client may have just written that very position.
+        if reads.tellsLogEnds, try !reads.waitUntilReached(positions, deadline: arrived),
+           let ends = try reads.logEnds(of: positions.keys.sorted(), notBefore: arrived) {
+            let ahead = positions.sorted { $0.key < $1.key }.filter { partition, offset in offset >= (ends[partition] ?? 0) }
+            if !ahead.isEmpty {
+                let named = ahead.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+                let end = ahead.map { "\($0.key):\(ends[$0.key].map(String.init) ?? "none")" }.joined(separator: ",")
+                throw HTTPError(409, "positionAhead",
+                                "\(named) is not on the log: it ends before it (next offset \(end)); pass a position a write answered",
+                                field: "after")
+            }
+        }
+        guard waiters.enter() else {
+            throw HTTPError(503, "busy", "\(waiters.max) queries are waiting for the read model already; try again",
+                            headers: [("Retry-After", "1")])
+        }
+        defer { waiters.leave() }
+        guard try reads.waitUntilReached(positions, deadline: arrived + timeout) else {
+            throw HTTPError.stale("the read model has not reached \(request.query["after"] ?? "") within \(timeout); try again",
+                                  retryAfter: 1)
         }
     }
+}
+
+/// How many requests may wait for the read model at once.
+final class WaiterLimit: Sendable {
+    let max: Int
+    private let count = Mutex(0)
+
+    init(max: Int) { self.max = max }
+
+    func enter() -> Bool {
+        count.withLock { count in
+            guard count < max else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func leave() { count.withLock { $0 -= 1 } }
 }
 
 /// A page of a collection without a cursor: `{"items":[…]}`.

@@ -5,10 +5,13 @@ import RecipeProjection
 /// The queries the routes ask of the read side: `ReadModel` over the store, or a
 /// test's fake. Errors are `QueryError`s (rendered as their HTTP answers).
 public protocol RecipeReads: Sendable {
-    func list(tag: String?, query: String?, limit: Int, cursor: String?) throws -> RecipeList
+    /// With `visibleTo`, only the recipes that actor owns or holds a grant on (`--private`).
+    func list(tag: String?, query: String?, limit: Int, cursor: String?, visibleTo: String?) throws -> RecipeList
     func detail(_ id: String, version: Int?, guests: Int?) throws -> RecipeDetail
     func draft(_ id: String) throws -> DraftView
-    func drafts(limit: Int) throws -> [DraftView]
+    func drafts(limit: Int, visibleTo: String?) throws -> [DraftView]
+    /// A recipe's owner and grants, nil when the log never touched it.
+    func access(_ id: String) throws -> RecipeAccessView?
     func history(_ id: String) throws -> RecipeHistory
     func rejections(limit: Int) throws -> [RejectionItem]
     /// The outcome of the record at a position, once the read side has it.
@@ -18,6 +21,12 @@ public protocol RecipeReads: Sendable {
     /// Blocks until the read side has applied the record at each `partition: offset`;
     /// false when `deadline` passes first. Woken by progress, not by a timer.
     func waitUntilReached(_ positions: [Int32: Int64], deadline: ContinuousClock.Instant) throws -> Bool
+    /// The log's end (the next offset to be written) of each of `partitions`, as asked of the
+    /// brokers no earlier than `notBefore`: a position at or past it is not on the log
+    /// yet, and no wait would see it applied. Nil when the read side cannot tell.
+    func logEnds(of partitions: [Int32], notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]?
+    /// Whether `logEnds` can answer at all: else a query waits without asking.
+    var tellsLogEnds: Bool { get }
     /// The log the store is built from, and the heads it lacks (a partial store); nil before its first projection.
     func storeLog() throws -> StoreLog?
 }
@@ -26,7 +35,19 @@ extension RecipeReads {
     public func storeLog() throws -> StoreLog? { nil }
 }
 
-extension ReadModel: RecipeReads {}
+extension RecipeReads {
+    public func logEnds(of partitions: [Int32], notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]? { nil }
+    public var tellsLogEnds: Bool { false }
+}
+
+extension ReadModel: RecipeReads {
+    public var tellsLogEnds: Bool { logEndSource != nil }
+
+    public func logEnds(of partitions: [Int32], notBefore: ContinuousClock.Instant) throws -> [Int32: Int64]? {
+        // Brokers that cannot say leave the query to wait, as it did before the log's end was known.
+        try? logEndSource?.ends(of: partitions, notBefore: notBefore)
+    }
+}
 
 /// Where the command routes append: `CommandAppender` over the edits topic, or a test's fake.
 public protocol CommandLog: Sendable {

@@ -67,7 +67,9 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
         HTTPError(413, "tooLarge", "the request body is larger than \(limit) bytes")
     }
 
-    public static func stale(_ message: String) -> HTTPError { HTTPError(503, "stale", message) }
+    public static func stale(_ message: String, retryAfter seconds: Int? = nil) -> HTTPError {
+        HTTPError(503, "stale", message, headers: seconds.map { [("Retry-After", String($0))] } ?? [])
+    }
 
     public static func `internal`(_ message: String) -> HTTPError { HTTPError(500, "internal", message) }
 }

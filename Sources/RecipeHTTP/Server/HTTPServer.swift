@@ -8,8 +8,12 @@ public protocol HTTPHandler: Sendable {
 }
 
 /// An HTTP/1.1 server on libmicrohttpd: a thread per connection, bodies
-/// collected up to `maxBodySize` (a larger body is read and dropped, then
-/// answered 413), every request handed whole to the handler.
+/// collected up to `maxBodySize` (a larger one is answered 413 as soon as it
+/// passes the limit, chunked or not, and the connection closed), every request
+/// handed whole to the handler. The URI, the query and the headers are checked
+/// against `Limits` first, and answered with the API's JSON errors (414, 400,
+/// 431); only a request too large for a connection's memory at all
+/// (`connectionMemoryLimit`) gets libmicrohttpd's own answer.
 ///
 /// ```swift
 /// let server = try HTTPServer(handler: api, port: 0, loopbackOnly: true)
@@ -19,24 +23,60 @@ public protocol HTTPHandler: Sendable {
 public final class HTTPServer: @unchecked Sendable {
     public static let defaultMaxBodySize = 64 * 1024
 
+    /// What one client and one connection may take.
+    public struct Limits: Sendable {
+        /// Connections at once in all; beyond it new ones are closed at once.
+        public var maxConnections = 1000
+        /// Connections at once from one IP address, so one client cannot take them all.
+        public var maxConnectionsPerClient = 64
+        /// A connection that sends nothing for this long is closed (idle keep-alive, slow clients).
+        public var connectionTimeoutSeconds = 15
+        /// Memory per connection for its request line, headers and buffers; also
+        /// bounds what the checks below can still answer with JSON.
+        public var connectionMemoryLimit = 256 * 1024
+        /// Longest request target (path and query); longer is 414.
+        public var maxURILength = 8 * 1024
+        /// Most query parameters; more is 400 `tooManyParameters`.
+        public var maxQueryParameters = 64
+        /// Most bytes of header names and values together; more is 431.
+        public var maxHeaderBytes = 16 * 1024
+        /// PEM text of the key and certificate chain: with both, the server speaks HTTPS only.
+        public var tlsKeyPEM: String?
+        public var tlsCertificatePEM: String?
+
+        public init() {}
+    }
+
     let handler: any HTTPHandler
     let maxBodySize: Int
+    let limits: Limits
     /// The port it listens on (the chosen one when 0 was asked). Set once in init.
     public private(set) var port: UInt16 = 0
     private let lock = NSLock()
     private var daemon: OpaquePointer?
 
     public init(handler: any HTTPHandler, port: UInt16, loopbackOnly: Bool,
-                maxBodySize: Int = HTTPServer.defaultMaxBodySize) throws {
+                maxBodySize: Int = HTTPServer.defaultMaxBodySize, limits: Limits = Limits()) throws {
         self.handler = handler
         self.maxBodySize = maxBodySize
+        self.limits = limits
         let flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
                            | MHD_USE_POLL.rawValue)
         // The daemon borrows the server: `stop` (or deinit) stops the daemon first.
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let daemon = cmhd_start_daemon(flags, port, loopbackOnly ? 1 : 0, 30,
-                                             mhdAccessHandler, context, mhdRequestCompleted, nil, mhdRequestStarted, nil) else {
-            throw HTTPServerError(message: "cannot listen on port \(port) (in use, or not allowed)")
+        // MHD copies the PEM text while it starts; the C strings live until then.
+        let key = limits.tlsKeyPEM.map { strdup($0) } ?? nil
+        let certificate = limits.tlsCertificatePEM.map { strdup($0) } ?? nil
+        defer { free(key); free(certificate) }
+        var options = cmhd_limits(
+            connection_timeout_seconds: UInt32(limits.connectionTimeoutSeconds), max_connections: UInt32(limits.maxConnections),
+            max_connections_per_client: UInt32(limits.maxConnectionsPerClient), connection_memory_limit: limits.connectionMemoryLimit,
+            tls_key_pem: key, tls_cert_pem: certificate)
+        guard let daemon = cmhd_start_daemon(flags, port, loopbackOnly ? 1 : 0, &options,
+                                             mhdAccessHandler, context, mhdRequestCompleted, nil, mhdRequestStarted, context) else {
+            throw HTTPServerError(message: limits.tlsKeyPEM != nil
+                                  ? "cannot listen on port \(port) with TLS (in use, not allowed, or the key and certificate are not PEM that match)"
+                                  : "cannot listen on port \(port) (in use, or not allowed)")
         }
         self.daemon = daemon
         self.port = cmhd_bound_port(daemon)
@@ -67,9 +107,13 @@ final class RequestState {
     let uri: String
     var headersSeen = false
     var body: [UInt8] = []
-    var overflowed = false
+    /// Set when the URI breaks a limit: the answer, once the headers are in.
+    var refusal: HTTPError?
 
-    init(uri: String) { self.uri = uri }
+    init(uri: String, refusal: HTTPError?) {
+        self.uri = uri
+        self.refusal = refusal
+    }
 }
 
 /// Called first for each request, with its URI before libmicrohttpd decodes it: the request's
@@ -77,7 +121,19 @@ final class RequestState {
 /// decodes the whole path at once: `%2F` would become a separator and `%00` would end it early).
 private func mhdRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
                                _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
-    Unmanaged.passRetained(RequestState(uri: uri.map { String(cString: $0) } ?? "/")).toOpaque()
+    let text = uri.map { String(cString: $0) } ?? "/"
+    var refusal: HTTPError?
+    if let context {
+        let limits = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().limits
+        if text.utf8.count > limits.maxURILength {
+            refusal = HTTPError(414, "uriTooLong", "the request target is \(text.utf8.count) bytes; at most \(limits.maxURILength) are read")
+        } else if let query = text.split(separator: "?", maxSplits: 1).dropFirst().first,
+                  query.split(separator: "&").count > limits.maxQueryParameters {
+            refusal = HTTPError(400, "tooManyParameters", "the query has more than \(limits.maxQueryParameters) parameters")
+        }
+    }
+    // A refused request keeps only the start of its URI: it is never routed.
+    return Unmanaged.passRetained(RequestState(uri: refusal == nil ? text : "/", refusal: refusal)).toOpaque()
 }
 
 /// Called once with the headers, then once per body chunk, then once more with
@@ -92,30 +148,42 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
     let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
     if !state.headersSeen {
         state.headersSeen = true
-        // A declared length far over the limit is refused before reading it.
+        if let refusal = state.refusal { return queue(HTTPResponse(error: refusal), on: connection, closing: true) }
+        let headerBytes = headerSize(connection)
+        if headerBytes > server.limits.maxHeaderBytes {
+            return queue(HTTPResponse(error: HTTPError(431, "headersTooLarge",
+                                                       "the headers are \(headerBytes) bytes; at most \(server.limits.maxHeaderBytes) are read")),
+                         on: connection, closing: true)
+        }
+        // A declared length over the limit is refused before reading any of it.
         if let length = lookup(connection, MHD_ValueKind.HEADER_KIND, "Content-Length").flatMap(Int.init),
-           length > server.maxBodySize * 16 {
-            return queue(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)), on: connection)
+           length > server.maxBodySize {
+            return queue(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)), on: connection, closing: true)
         }
         return MHD_Result.YES
     }
     if let uploadDataSize, uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
-        if !state.overflowed, let uploadData {
-            if state.body.count + count > server.maxBodySize {
-                state.overflowed = true
-                state.body = []
-            } else {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
-                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
-                }
+        // Chunked (no length declared): refused as soon as it passes the limit, not at its end;
+        // the rest is not read, the connection closes after the answer.
+        if state.body.count + count > server.maxBodySize {
+            uploadDataSize.pointee = 0
+            state.body = []
+            // libmicrohttpd queues no response in the middle of a body: the answer goes to the
+            // socket itself (plain HTTP), and the connection closes. Over TLS it only closes.
+            if server.limits.tlsKeyPEM == nil {
+                let bytes = rawResponse(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)))
+                _ = bytes.withUnsafeBytes { cmhd_answer_and_close(connection, $0.baseAddress, $0.count) }
+            }
+            return MHD_Result.NO
+        }
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
+                state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
             }
         }
         uploadDataSize.pointee = 0
         return MHD_Result.YES
-    }
-    if state.overflowed {
-        return queue(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)), on: connection)
     }
     let request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "GET",
@@ -133,15 +201,30 @@ private func mhdRequestCompleted(_ context: UnsafeMutableRawPointer?, _ connecti
     requestContext.pointee = nil
 }
 
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+/// `closing`: the request was refused before it was read whole; the connection ends after the answer.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool = false) -> MHD_Result {
     let created = response.body.withUnsafeBytes { bytes in
         cmhd_response_copying(bytes.baseAddress, bytes.count)
     }
     guard let created else { return MHD_Result.NO }
     for (name, value) in response.headers { _ = MHD_add_response_header(created, name, value) }
+    if closing { _ = MHD_add_response_header(created, "Connection", "close") }
     let result = MHD_queue_response(connection, UInt32(response.status), created)
     MHD_destroy_response(created)
     return result
+}
+
+/// A whole HTTP/1.1 response as bytes, for `cmhd_answer_and_close`.
+private func rawResponse(_ response: HTTPResponse) -> [UInt8] {
+    var head = "HTTP/1.1 \(response.status) \(response.status == 413 ? "Content Too Large" : "Error")\r\n"
+    for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+    head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+    return Array(head.utf8) + response.body
+}
+
+/// Bytes of every header's name and value.
+private func headerSize(_ connection: OpaquePointer) -> Int {
+    values(connection, MHD_ValueKind.HEADER_KIND, lowercasingKeys: false).reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
 }
 
 private func lookup(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {

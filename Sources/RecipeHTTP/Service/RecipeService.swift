@@ -30,6 +30,8 @@ public final class RecipeService: Sendable {
         /// Listen on 127.0.0.1 only (dev, tests), else on every address.
         public var loopbackOnly = true
         public var api = RecipeAPI.Options()
+        /// Connection limits, timeouts and TLS of the HTTP server.
+        public var server = HTTPServer.Limits()
         /// How often the projector reports progress (metrics: counts and lag).
         public var progressInterval: Duration = .seconds(1)
         /// The projector consumer's `fetch.wait.max.ms` when the config does not set it. The
@@ -47,6 +49,7 @@ public final class RecipeService: Sendable {
     public let api: RecipeAPI
     public let server: HTTPServer
     public let producer: KafkaProducer
+    private let logEnds: LogEndSource
     private let stop = StopSignal()
     private let projectorDone = DispatchSemaphore(value: 0)
     private let state: ProjectorStatus
@@ -84,19 +87,19 @@ public final class RecipeService: Sendable {
         }
         // The first is made here, so that a store that cannot be used (another log, a newer schema) stops the start.
         let first = Mutex<Projector?>(try makeProjector())
-        let readModel = try ReadModel(path: options.storePath, commits: commits)
-        // The log's end at start: `/readyz` turns 200 when the store has applied it all.
+        // The log's end at start: `/readyz` turns 200 when the store has applied it all. The same
+        // consumer answers later where the log ends, for `after=` positions beyond it.
         let probe = try KafkaConsumer(config: options.kafka)
-        var targets: [Int32: Int64] = [:]
+        let logEnds = LogEndSource(consumer: probe, topic: options.topic)
+        let targets: [Int32: Int64]
         do {
-            for partition in try probe.partitions(of: options.topic) {
-                targets[partition] = try probe.watermarks(KafkaTopicPartition(topic: options.topic, partition: partition)).high
-            }
+            targets = try logEnds.ends(notBefore: .now)
         } catch {
             probe.close()
             throw error
         }
-        probe.close()
+        self.logEnds = logEnds
+        let readModel = try ReadModel(path: options.storePath, commits: commits, logEnds: logEnds)
         state = ProjectorStatus(ProjectorState(targets: targets))
         var producerConfig = options.kafka
         if producerConfig["message.timeout.ms"] == nil, producerConfig["delivery.timeout.ms"] == nil {
@@ -109,7 +112,7 @@ public final class RecipeService: Sendable {
                         metrics: metrics, options: options.api) { [state, readModel] in
             Self.readiness(state, readModel)
         }
-        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly)
+        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly, limits: options.server)
 
         let stop = self.stop
         let done = projectorDone
@@ -181,6 +184,7 @@ public final class RecipeService: Sendable {
             }
         }
         try? await producer.shutdown(timeout: .seconds(10))
+        logEnds.close()
         return stopped
     }
 }

@@ -89,6 +89,8 @@ public struct HistoryEntry: Sendable, Equatable {
     public var reasonMessage: String?
     /// The recipe's revision after the record.
     public var revision: Int?
+    /// The record's `actorrole` (admin, writer, reader), when it carries one.
+    public var actorRole: String?
     /// The record's Kafka timestamp (milliseconds).
     public var logTime: Int64?
 

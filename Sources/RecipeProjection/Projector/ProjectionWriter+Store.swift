@@ -42,19 +42,20 @@ extension ProjectionWriter {
         let listed = latest != nil && !recipe.isDeleted
         if before != .none, !recipe.listingChanged {
             // Only a new version or a deletion changes the list entry: leave it, and its index, alone.
-            try db.statement("UPDATE recipes SET revision = ?, draft_base = ? WHERE recipe_id = ?")
-                .bind(.int(recipe.revision), .int(recipe.draft?.baseVersion), .text(id)).run()
+            try db.statement("UPDATE recipes SET revision = ?, draft_base = ?, owner = ?, grants = ? WHERE recipe_id = ?")
+                .bind(.int(recipe.revision), .int(recipe.draft?.baseVersion), .string(recipe.owner), .string(recipe.grantsJSON),
+                      .text(id)).run()
         } else {
             try db.statement("""
                 INSERT OR REPLACE INTO recipes(recipe_id, revision, deleted, draft_base, latest_version, listed, title,
-                    title_key, servings, image, ingredient_count, tags, updated_at)
-                VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    title_key, servings, image, ingredient_count, tags, updated_at, owner, grants)
+                VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).bind(
                     .text(id), .int(recipe.revision), .int(recipe.isDeleted ? 1 : 0), .int(recipe.draft?.baseVersion),
                     .int(latest?.number ?? 0), .int(listed ? 1 : 0), .string(latest?.content.title),
                     .string(latest.map { ListOrder.titleKey($0.content.title) }), .int(latest?.content.servings),
                     .string(latest?.content.image), .int(latest?.content.ingredients.count), .string(recipe.latestTagsJSON),
-                    latest.map { .integer($0.savedAt.millisecondsSinceEpoch) }
+                    latest.map { .integer($0.savedAt.millisecondsSinceEpoch) }, .string(recipe.owner), .string(recipe.grantsJSON)
                 ).run()
         }
         if let draft = recipe.draft {
@@ -84,9 +85,11 @@ extension ProjectionWriter {
 
     /// A recipe as the store has it, or nil if the log never touched it.
     func load(_ id: String, from db: SQLiteConnection) throws -> ProjectedRecipe? {
-        let header = try db.statement("SELECT revision, deleted, draft_base FROM recipes WHERE recipe_id = ?").bind(.text(id))
+        let header = try db.statement("SELECT revision, deleted, draft_base, owner, grants FROM recipes WHERE recipe_id = ?")
+            .bind(.text(id))
         guard try header.step() else { return nil }
         let (revision, deleted, draftBase) = (header.int(0), header.int(1) != 0, header.optionalInt(2))
+        let (owner, grants) = (header.optionalText(3), try ContentCoding.grants(fromJSON: header.optionalText(4)))
         let versions = try db.statement("""
             SELECT version, content, saved_at, saved_by FROM versions WHERE recipe_id = ? ORDER BY version
             """).bind(.text(id)).rows {
@@ -108,7 +111,7 @@ extension ProjectionWriter {
             SELECT command_id FROM history WHERE recipe_id = ? AND outcome = 'accepted'
             """).bind(.text(id)).rows { $0.text(0) }
         let recipe = Recipe(id: id, versions: versions, draft: draft, revision: revision, isDeleted: deleted,
-                            appliedCommandIDs: applied)
+                            appliedCommandIDs: applied, owner: owner, grants: grants)
         return ProjectedRecipe(recipe: recipe, lastRejection: lastRejection, updatedAt: updatedAt)
     }
 

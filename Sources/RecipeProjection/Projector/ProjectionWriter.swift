@@ -252,6 +252,9 @@ struct RecipeRows: Sendable {
     let id: String
     let revision: Int
     let isDeleted: Bool
+    let owner: String?
+    /// Its grants as a JSON object `{"actor":"role"}` in actor order, nil when there are none.
+    let grantsJSON: String?
     let latest: RecipeVersion?
     /// The list entry's tags as JSON, when the list entry is written (new, or changed).
     let latestTagsJSON: String?
@@ -268,6 +271,8 @@ struct RecipeRows: Sendable {
     init(_ cached: CachedRecipe) {
         let recipe = cached.projected.recipe
         (id, revision, isDeleted, latest) = (recipe.id, recipe.revision, recipe.isDeleted, recipe.latestVersion)
+        owner = recipe.owner
+        grantsJSON = ContentCoding.grantsJSON(recipe.grants)
         draft = recipe.draft.map { ($0.baseVersion, ContentCoding.utf8($0.content)) }
         (lastRejection, updatedAt) = (cached.projected.lastRejection, cached.projected.updatedAt)
         (before, listingChanged) = (cached.rowsBefore, cached.listingChanged)
@@ -314,7 +319,8 @@ struct HistoryChunk: Sendable {
     /// The members of an entry, in the order `append` writes them, named as the
     /// `history` view's columns. Changing them takes a store migration that
     /// rewrites the chunks and the view.
-    static let members = ["offset", "command_id", "time", "actor", "type", "outcome", "reason_code", "reason_message", "revision"]
+    static let members = ["offset", "command_id", "time", "actor", "type", "outcome", "reason_code", "reason_message", "revision",
+                          "actor_role"]
 
     /// SQL for an entry's member: `entry.value ->> index`, where `entry` is a row of `json_each(entries)`.
     static func member(_ name: String, of entry: String = "e") -> String {
@@ -367,6 +373,8 @@ struct HistoryChunk: Sendable {
         optional(entry.reasonMessage)
         writer.raw(",")
         if let revision = entry.revision { writer.integer(revision) } else { writer.raw("null") }
+        writer.raw(",")
+        optional(entry.actorRole)
         writer.raw("]]")
     }
 

@@ -66,6 +66,7 @@ public struct RecordJudge: Sendable {
             entry.commandID = envelope.commandID
             entry.time = envelope.time.millisecondsSinceEpoch
             entry.actor = envelope.actor
+            entry.actorRole = envelope.actorRole?.rawValue
             entry.type = envelope.command.name
             return Reading(entry: entry, content: .command(decoded))
         }

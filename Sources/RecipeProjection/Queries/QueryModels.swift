@@ -102,6 +102,24 @@ public struct HistoryItem: Codable, Sendable, Equatable {
     public var reason: ReasonView?
     /// The recipe's revision after the record.
     public var revision: Int?
+    /// The role the gateway wrote into the record (`admin` when an admin acted on
+    /// someone else's recipe); absent for records without one.
+    public var actorRole: String?
+}
+
+/// Who may act on a recipe, as the fold decided: its owner and grants.
+public struct RecipeAccessView: Codable, Sendable, Equatable {
+    public var owner: String?
+    /// Actor → `editor` or `viewer`.
+    public var grants: [String: String]
+
+    public init(owner: String?, grants: [String: String]) {
+        self.owner = owner
+        self.grants = grants
+    }
+
+    /// Whether `actor` owns the recipe or holds a grant on it.
+    public func isVisible(to actor: String) -> Bool { owner == actor || grants[actor] != nil }
 }
 
 public struct RecipeHistory: Codable, Sendable, Equatable {

@@ -11,16 +11,20 @@ public final class ReadModel: @unchecked Sendable {
     private let db: SQLiteConnection
     private let lock = NSLock()
     private let commits: CommitSignal?
+    /// Where the log ends, when this process can ask the brokers (the service sets it):
+    /// what tells a position not on the log yet from one the store lags behind.
+    public let logEndSource: LogEndSource?
 
     /// Opens a store; it must exist (a projector creates it).
     /// - Parameter commits: the signal of the projector that writes the store in this
     ///   process (`Projector.commits`): waits for positions are woken by its commits.
     ///   Without it another process writes the store, and waits poll for changes.
-    public init(path: String, commits: CommitSignal? = nil) throws {
+    public init(path: String, commits: CommitSignal? = nil, logEnds: LogEndSource? = nil) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.missing(path: path)
         }
         self.commits = commits
+        logEndSource = logEnds
         db = try SQLiteConnection(path: path)
         let version = try StoreSchema.installedVersion(db)
         if version > StoreSchema.version { throw StoreError.newerSchema(found: version, supported: StoreSchema.version) }
@@ -97,7 +101,9 @@ public final class ReadModel: @unchecked Sendable {
 
     /// Committed, not deleted recipes in title order; `tag` matches a tag name
     /// (case and `@` ignored), `query` a part of the title (case ignored).
-    public func list(tag: String? = nil, query: String? = nil, limit: Int = 50, cursor: String? = nil) throws -> RecipeList {
+    /// With `visibleTo`, only the recipes that actor owns or holds a grant on.
+    public func list(tag: String? = nil, query: String? = nil, limit: Int = 50, cursor: String? = nil,
+                     visibleTo actor: String? = nil) throws -> RecipeList {
         var after = ("", "")
         if let cursor {
             guard let decoded = ListCursor.decode(cursor) else { throw QueryError.badCursor }
@@ -114,6 +120,10 @@ public final class ReadModel: @unchecked Sendable {
         if let query, !query.isEmpty {
             sql += " AND instr(r.title_key, ?) > 0"
             values.append(.text(ListOrder.titleKey(query)))
+        }
+        if let actor {
+            sql += " AND (r.owner = ? OR EXISTS (SELECT 1 FROM json_each(r.grants) g WHERE g.key = ?))"
+            values += [.text(actor), .text(actor)]
         }
         sql += " ORDER BY r.title_key, r.recipe_id LIMIT ?"
         values.append(.int(limit + 1))
@@ -176,13 +186,35 @@ public final class ReadModel: @unchecked Sendable {
         }
     }
 
-    /// Every open draft, most recently edited first.
-    public func drafts(limit: Int = 100) throws -> [DraftView] {
+    /// Every open draft, most recently edited first; with `visibleTo`, those of
+    /// recipes that actor owns or holds a grant on.
+    public func drafts(limit: Int = 100, visibleTo actor: String? = nil) throws -> [DraftView] {
         try read {
-            try db.statement("""
-                SELECT recipe_id, content, base_version, revision, updated_at, last_rejection FROM drafts
-                ORDER BY updated_at DESC, recipe_id LIMIT ?
-                """).bind(.int(limit)).rows(Self.draft)
+            guard let actor else {
+                return try db.statement("""
+                    SELECT recipe_id, content, base_version, revision, updated_at, last_rejection FROM drafts
+                    ORDER BY updated_at DESC, recipe_id LIMIT ?
+                    """).bind(.int(limit)).rows(Self.draft)
+            }
+            return try db.statement("""
+                SELECT d.recipe_id, d.content, d.base_version, d.revision, d.updated_at, d.last_rejection
+                FROM drafts d JOIN recipes r ON r.recipe_id = d.recipe_id
+                WHERE r.owner = ?2 OR EXISTS (SELECT 1 FROM json_each(r.grants) g WHERE g.key = ?2)
+                ORDER BY d.updated_at DESC, d.recipe_id LIMIT ?1
+                """).bind(.int(limit), .text(actor)).rows(Self.draft)
+        }
+    }
+
+    // MARK: - Access
+
+    /// The recipe's owner and grants, or nil when the log never touched it.
+    public func access(_ id: String) throws -> RecipeAccessView? {
+        try read {
+            let row = try db.statement("SELECT owner, grants FROM recipes WHERE recipe_id = ?").bind(.text(id))
+            guard try row.step() else { return nil }
+            let grants = try ContentCoding.grants(fromJSON: row.optionalText(1))
+            return RecipeAccessView(owner: row.optionalText(0),
+                                    grants: Dictionary(uniqueKeysWithValues: grants.map { ($0.actor, $0.role.rawValue) }))
         }
     }
 
@@ -222,7 +254,7 @@ public final class ReadModel: @unchecked Sendable {
 
     /// The columns of the `history` view that `historyItem` reads, in its order.
     private static let historyColumns = ["partition", "offset", "time", "actor", "type", "command_id", "outcome",
-                                         "reason_code", "reason_message", "revision"]
+                                         "reason_code", "reason_message", "revision", "actor_role"]
 
     private static func historyItem(_ row: SQLiteStatement) throws -> HistoryItem {
         guard let outcome = RecordOutcome(rawValue: row.text(6)) else {
@@ -230,7 +262,8 @@ public final class ReadModel: @unchecked Sendable {
         }
         return HistoryItem(position: "\(row.int(0)):\(row.int64(1))", time: row.isNull(2) ? nil : time(row.int64(2)),
                            actor: row.optionalText(3), type: row.text(4), commandId: row.optionalText(5),
-                           outcome: outcome, reason: reason(row, 7), revision: row.optionalInt(9))
+                           outcome: outcome, reason: reason(row, 7), revision: row.optionalInt(9),
+                           actorRole: row.optionalText(10))
     }
 
     /// The most recent rejected or undecodable records, newest first.

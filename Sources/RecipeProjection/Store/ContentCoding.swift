@@ -123,3 +123,36 @@ enum ContentCoding {
         }
     }
 }
+
+// MARK: - Grants
+
+extension ContentCoding {
+    /// A recipe's grants as `{"actor":"role",…}` in actor order (the fold keeps them
+    /// sorted, so equal grants are equal text); nil for none, as a store migrated
+    /// from before grants existed has it.
+    static func grantsJSON(_ grants: [AccessGrant]) -> String? {
+        guard !grants.isEmpty else { return nil }
+        var writer = JSONWriter(capacity: 64)
+        for (index, grant) in grants.enumerated() {
+            writer.bytes.append(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            writer.string(grant.actor)
+            writer.bytes.append(UInt8(ascii: ":"))
+            writer.string(grant.role.rawValue)
+        }
+        writer.raw("}")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    static func grants(fromJSON text: String?) throws -> [AccessGrant] {
+        guard let text else { return [] }
+        guard let members = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else {
+            throw StoreError.corrupted("recipe grants: not an object of roles: \(text)")
+        }
+        return try members.keys.sorted().map { actor in
+            guard let role = AccessRole(rawValue: members[actor]!) else {
+                throw StoreError.corrupted("recipe grants: \(actor) has the unknown role \(members[actor]!)")
+            }
+            return AccessGrant(actor: actor, role: role)
+        }
+    }
+}

@@ -4,7 +4,7 @@ import Foundation
 /// The read-model tables and their migrations. The version lives in the
 /// store; a store newer than the code is refused rather than misread.
 enum StoreSchema {
-    static let version = 2
+    static let version = 3
 
     /// `migrations[n]` takes a store from version n to n+1.
     static let migrations: [String] = [
@@ -66,13 +66,13 @@ enum StoreSchema {
             first_offset INTEGER NOT NULL, last_offset INTEGER NOT NULL, entries TEXT NOT NULL);
         INSERT INTO history_chunks(recipe_id, partition, first_offset, last_offset, entries)
             SELECT recipe_id, partition, min(offset), max(offset),
-                json_group_array(json_array(\(HistoryChunk.members.joined(separator: ", "))))
+                json_group_array(json_array(\(historyMembersV2.joined(separator: ", "))))
             FROM (SELECT * FROM history ORDER BY partition, offset) GROUP BY recipe_id, partition;
         DROP TABLE history;
         CREATE INDEX history_chunks_recipe ON history_chunks(recipe_id, first_offset);
         CREATE INDEX history_chunks_position ON history_chunks(partition, last_offset);
-        CREATE VIEW history(partition, recipe_id, \(HistoryChunk.members.joined(separator: ", "))) AS
-            SELECT c.partition, c.recipe_id, \(HistoryChunk.members.map { HistoryChunk.member($0) }.joined(separator: ", "))
+        CREATE VIEW history(partition, recipe_id, \(historyMembersV2.joined(separator: ", "))) AS
+            SELECT c.partition, c.recipe_id, \(historyMembersV2.map { HistoryChunk.member($0) }.joined(separator: ", "))
             FROM history_chunks c, json_each(c.entries) e;
         CREATE TABLE versions_v2(
             recipe_id TEXT NOT NULL, version INTEGER NOT NULL, content TEXT NOT NULL,
@@ -87,7 +87,28 @@ enum StoreSchema {
         DROP TABLE drafts;
         ALTER TABLE drafts_v2 RENAME TO drafts;
         """,
+        // Who may do what: each recipe's owner and grants (as the fold keeps them),
+        // and each history entry's `actorrole`. Entries written before have no
+        // role member, which reads as NULL, as a replay writes it. The owner of an
+        // existing recipe is the actor of its first accepted command: what the
+        // fold makes of the same log (a recipe's records share one partition).
+        """
+        ALTER TABLE recipes ADD COLUMN owner TEXT;
+        ALTER TABLE recipes ADD COLUMN grants TEXT;
+        UPDATE recipes SET owner = (
+            SELECT h.actor FROM history h WHERE h.recipe_id = recipes.recipe_id AND h.outcome = 'accepted'
+            ORDER BY h.offset LIMIT 1);
+        DROP VIEW history;
+        CREATE VIEW history(partition, recipe_id, \(HistoryChunk.members.joined(separator: ", "))) AS
+            SELECT c.partition, c.recipe_id, \(HistoryChunk.members.map { HistoryChunk.member($0) }.joined(separator: ", "))
+            FROM history_chunks c, json_each(c.entries) e;
+        """,
     ]
+
+    /// The history members of schema version 2, frozen: migration 2 builds the
+    /// chunks and the view from them, whatever `HistoryChunk.members` became later.
+    static let historyMembersV2 = ["offset", "command_id", "time", "actor", "type", "outcome", "reason_code", "reason_message",
+                                   "revision"]
 
     static func migrate(_ db: SQLiteConnection) throws {
         // Processes opening one new store at the same moment (group mode) can meet

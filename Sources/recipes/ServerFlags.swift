@@ -1,0 +1,84 @@
+import Foundation
+import RecipeCLI
+import RecipeHTTP
+
+/// The HTTP server's flags that `serve` and `dev` share: tokens and who may read,
+/// limits against clients that hold too much, the append rate, TLS.
+enum ServerFlags {
+    static let specs: [OptionSpec] = [
+        .value("tokens", "FILE", "Bearer tokens: lines `sha256:<hex> actor role` (recipes tokens add); the file must be mode 600."),
+        .flag("private", "With --tokens: reading needs a token too, and each sees only the recipes it owns or was given."),
+        .value("max-connections", "N", "HTTP connections at once, in all.", default: "1000"),
+        .value("max-connections-per-client", "N", "HTTP connections at once from one IP address.", default: "64"),
+        .value("connection-timeout", "SECONDS", "Close a connection idle this long (slow or idle clients).", default: "15"),
+        .value("max-waiters", "N", "Queries waiting for `after=` at once; more are 503 busy with Retry-After.", default: "64"),
+        .value("append-rate", "PER_SECOND", "Appends per actor per second (a token bucket); 0: unlimited.", default: "50"),
+        .value("append-burst", "N", "Appends per actor at once before --append-rate applies.", default: "200"),
+        .value("tls-cert", "FILE", "Serve HTTPS with this PEM certificate chain (with --tls-key)."),
+        .value("tls-key", "FILE", "The PEM private key of --tls-cert; the file must be mode 600."),
+    ]
+
+    /// The tokens file, read and checked; its warnings are printed.
+    static func tokens(_ args: ParsedArguments) throws -> AccessTokens? {
+        guard let path = args.string("tokens") else { return nil }
+        do {
+            let tokens = try AccessTokens(contentsOf: path)
+            for warning in tokens.warnings { say("warning: \(warning)") }
+            return tokens
+        } catch let error as AccessTokensError {
+            throw UsageError("--tokens: \(error.message)")
+        }
+    }
+
+    /// The API's options from the flags.
+    static func api(_ args: ParsedArguments, tokens: AccessTokens?, wait: Duration) throws -> RecipeAPIOptions {
+        if args.flag("private") && tokens == nil { throw UsageError("--private needs --tokens FILE") }
+        var options = RecipeAPIOptions(tokens: tokens, privateReads: args.flag("private"), waitTimeout: wait)
+        options.maxWaiters = try args.int("max-waiters", in: 1...100_000)!
+        guard let rateText = args.string("append-rate"), let rate = Double(rateText), rate >= 0, rate <= 1_000_000 else {
+            throw UsageError("--append-rate must be a number of appends per second from 0 to 1000000, got \"\(args.string("append-rate") ?? "")\"")
+        }
+        let burst = try args.int("append-burst", in: 1...1_000_000)!
+        options.appendRate = rate > 0 ? (rate, burst) : nil
+        return options
+    }
+
+    /// The server's limits and TLS identity from the flags.
+    static func limits(_ args: ParsedArguments) throws -> HTTPServer.Limits {
+        var limits = HTTPServer.Limits()
+        limits.maxConnections = try args.int("max-connections", in: 1...100_000)!
+        limits.maxConnectionsPerClient = try args.int("max-connections-per-client", in: 1...100_000)!
+        limits.connectionTimeoutSeconds = try args.int("connection-timeout", in: 1...3600)!
+        switch (args.string("tls-cert"), args.string("tls-key")) {
+        case (nil, nil):
+            break
+        case (let cert?, let key?):
+            limits.tlsCertificatePEM = try pem(cert, flag: "tls-cert", secret: false)
+            limits.tlsKeyPEM = try pem(key, flag: "tls-key", secret: true)
+        default:
+            throw UsageError("--tls-cert and --tls-key go together")
+        }
+        return limits
+    }
+
+    private static func pem(_ path: String, flag: String, secret: Bool) throws -> String {
+        if secret {
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
+                throw UsageError(String(format: "--%@: %@ may be read by group or others (mode %03o); run chmod 600 %@",
+                                        flag, path, info.st_mode & 0o777, path))
+            }
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("-----BEGIN") else {
+            throw UsageError("--\(flag): cannot read a PEM file at \(path)")
+        }
+        return text
+    }
+
+    /// What the start-up line says about who may write.
+    static func accessLine(_ tokens: AccessTokens?, _ args: ParsedArguments, listening: String) -> String {
+        guard let tokens else { return "open: no --tokens, anyone who reaches \(listening) may write" }
+        let roles = Dictionary(grouping: tokens.entries, by: \.role).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
+        return "auth: \(tokens.entries.count) token(s) (\(roles.joined(separator: ", ")))\(args.flag("private") ? ", reads need a token too" : "")"
+    }
+}

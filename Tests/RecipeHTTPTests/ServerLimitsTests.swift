@@ -1,0 +1,155 @@
+import Foundation
+import RecipeHTTP
+import RecipeTestSupport
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one client can hold of the server: waits, connections, oversized requests.
+/// Functional checks with generous deadlines; figures go in docs/benchmarks.md.
+@Suite("Server limits", .serialized)
+struct ServerLimitsTests {
+    @Test func farFuturePositionsAreAnsweredAtOnceWhileNormalQueriesGoOn() async throws {
+        var limits = HTTPServer.Limits()
+        limits.maxConnectionsPerClient = 1000
+        let fixture = try ServiceFixture(api: .init(waitTimeout: .seconds(120)), server: limits)
+        let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for index in 0..<300 {
+                group.addTask { let r = try await fixture.get("/v1/recipes?after=\(index % 4):\(1_000_000 + index)"); return (r.status, r.errorCode) }
+            }
+            group.addTask { let r = try await fixture.get("/v1/recipes"); return (r.status == 200 ? -200 : r.status, nil) }
+            return try await group.reduce(into: [Int: Int]()) { $0[$1.0, default: 0] += 1 }
+        }
+        #expect(statuses == [409: 300, -200: 1])
+        await fixture.service.shutdown()
+    }
+
+    @Test func atMostNQueriesWaitThenBusyWithRetryAfter() async throws {
+        let reads = FakeReads()
+        var options = RecipeAPIOptions(waitTimeout: .seconds(60))
+        options.maxWaiters = 1
+        let api = RecipeAPIHandler(readModel: reads, appender: FakeLog(), options: options)
+        async let waiting = api.answer(HTTPRequest(method: "GET", uri: "/v1/drafts?after=0:5"))
+        try await onThread { try reads.waitForPositionReads(1) }
+        let busy = try await api.answer(HTTPRequest(method: "GET", uri: "/v1/drafts?after=0:5"))
+        #expect(busy.status == 503)
+        #expect(busy.headers.contains { $0.0 == "Retry-After" && $0.1 == "1" })
+        #expect(try busy.error()["code"] == "busy")
+        reads.advance(0, to: 6)
+        #expect(try await waiting.status == 200)
+    }
+
+    @Test func idleConnectionsOfOneClientDoNotLockOthersOut() async throws {
+        let fixture = try ServiceFixture()
+        // 1,100 idle connections from another loopback address (one "client"): the
+        // per-client limit turns most away, and the rest only wait to time out.
+        let idle = try await onThread { () throws -> [Int32] in
+            try (0..<1100).compactMap { _ in try Self.connect(port: fixture.port, from: "127.0.0.2") }
+        }
+        defer { idle.forEach { close($0) } }
+        #expect(idle.count == 1100)
+        let health = try await fixture.get("/healthz")
+        #expect(health.status == 200)
+        await fixture.service.shutdown()
+    }
+
+    @Test func refusalsAreTheAPIsJSONErrors() async throws {
+        let fixture = shared
+        let longURI = try await fixture.get("/v1/recipes?q=" + String(repeating: "a", count: 100_000))
+        #expect(longURI.status == 414)
+        #expect(longURI.errorCode == "uriTooLong")
+        let manyParameters = try await fixture.get("/v1/recipes?" + (0..<600).map { "p\($0)=1" }.joined(separator: "&"))
+        #expect(manyParameters.status == 400)
+        #expect(manyParameters.errorCode == "tooManyParameters")
+        let bigHeader = try await fixture.get("/v1/recipes", headers: ["X-Padding": String(repeating: "b", count: 40_000)])
+        #expect(bigHeader.status == 431)
+        #expect(bigHeader.errorCode == "headersTooLarge")
+        #expect(try await fixture.get("/healthz").status == 200)
+    }
+
+    @Test func aChunkedBodyOverTheLimitIsCutOffAsItPassesIt() async throws {
+        let port = shared.port
+        let answer = try await onThread { () throws -> String in
+            guard let fd = try Self.connect(port: port, from: "127.0.0.1") else { throw ClientFailure("connect") }
+            defer { close(fd) }
+            var timeout = timeval(tv_sec: 30, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let head = "POST /v1/recipes/r-1/commands HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
+            _ = Self.send(fd, Array(head.utf8))
+            // 96 KiB of a body that never ends: the answer must come without its last chunk.
+            let chunk = Array("4000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x4000) + Array("\r\n".utf8)
+            for _ in 0..<6 { _ = Self.send(fd, chunk) }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            guard n > 0 else { throw ClientFailure("no answer before the body ended (\(errno))") }
+            return String(decoding: buffer[0..<n], as: UTF8.self)
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+        #expect(answer.contains(#""code":"tooLarge""#))
+    }
+
+    @Test func httpsWithATestCertificate() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try await runProcess("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem",
+        ])
+        try #require(made.status == 0, "\(made.err)")
+        var limits = HTTPServer.Limits()
+        limits.tlsKeyPEM = try String(contentsOfFile: folder + "/key.pem", encoding: .utf8)
+        limits.tlsCertificatePEM = try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8)
+        let fixture = try ServiceFixture(server: limits)
+        let curl = try await runProcess("/usr/bin/curl", [
+            "-sS", "--cacert", folder + "/cert.pem", "-w", "\n%{http_code}", "https://127.0.0.1:\(fixture.port)/healthz",
+        ])
+        #expect(curl.status == 0, "\(curl.err)")
+        #expect(curl.out.hasSuffix("\n200"), "\(curl.out)")
+        // Plain HTTP to the HTTPS port gets no answer as HTTP.
+        let plain = try await runProcess("/usr/bin/curl", ["-sS", "-m", "10", "http://127.0.0.1:\(fixture.port)/healthz"])
+        #expect(plain.status != 0)
+        await fixture.service.shutdown()
+    }
+
+    struct ClientFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// A connected socket from `source` (a loopback address), or nil when refused.
+    static func connect(port: UInt16, from source: String) throws -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientFailure("socket failed: \(errno)") }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, connected == 0 else {
+            close(fd)
+            throw ClientFailure("connect from \(source) failed: \(errno)")
+        }
+        return fd
+    }
+
+    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return false }
+            sent += n
+        }
+        return true
+    }
+}
