@@ -26,4 +26,14 @@ public struct CommandAppender: Sendable {
     public func append(_ records: [(CommandEnvelope, String)]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
         await producer.sendBatch(records.map { message($0.0, source: $0.1) })
     }
+
+    /// Appends commands of one source in the order given (so each recipe's keep
+    /// their order): one result per command, in that order.
+    public func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, KafkaError>] {
+        let encoder = RecordEncoder(source: source)
+        let header = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
+        return await producer.sendBatch(envelopes.map {
+            KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0), headers: header)
+        })
+    }
 }

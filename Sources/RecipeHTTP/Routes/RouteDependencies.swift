@@ -26,6 +26,25 @@ extension ReadModel: RecipeReads {}
 public protocol CommandLog: Sendable {
     /// Appends one command as a record of `source`; the report says where it landed.
     func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport
+    /// Appends commands in the order given (`POST /v1/commands`): one result per command.
+    func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, KafkaError>]
+}
+
+extension CommandLog {
+    /// One at a time, for logs without a batch of their own (the tests' fakes).
+    public func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, KafkaError>] {
+        var results: [Result<KafkaDeliveryReport, KafkaError>] = []
+        for envelope in envelopes {
+            do {
+                results.append(.success(try await append(envelope, source: source)))
+            } catch let error as KafkaError {
+                results.append(.failure(error))
+            } catch {
+                results.append(.failure(KafkaError(.produceFailed, "\(error)")))
+            }
+        }
+        return results
+    }
 }
 
 extension CommandAppender: CommandLog {}
