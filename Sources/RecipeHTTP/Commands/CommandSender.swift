@@ -102,8 +102,7 @@ public struct CommandStream: Sendable {
             report(outcomes)
         }
         func enqueueOldest() async {
-            let validation = validations.removeFirst()
-            let validated = await validation.value
+            let validated = await Self.result(of: validations.removeFirst())
             deliveries.append((validated, appender.producer.enqueue(validated.messages)))
             if deliveries.count > pendingDeliveries {
                 let (done, pending) = deliveries.removeFirst()
@@ -118,6 +117,10 @@ public struct CommandStream: Sendable {
         for (validated, pending) in deliveries { finish(validated, await pending.results()) }
         if let error = chunks.error { throw error }
         return summary
+    }
+
+    private static func result(of validation: Task<Validated, Never>) async -> Validated {
+        await validation.value
     }
 
     /// One chunk's lines turned into records (or their errors).

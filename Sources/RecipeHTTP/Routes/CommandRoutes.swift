@@ -18,6 +18,7 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     func register(in router: inout Router<RouteHandler>) {
         router.add("POST", "/v1/recipes/{id}/commands", command)
         router.add("POST", "/v1/drafts", newDraft)
+        BatchRoutes(log: log, access: access, builder: builder).register(in: &router)
     }
 
     func command(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -75,7 +76,7 @@ public struct CommandReceipt: Codable, Sendable, Equatable {
 }
 
 /// Runs async work from a connection thread (never a Swift concurrency thread) and waits for it.
-private func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let result = Mutex<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {

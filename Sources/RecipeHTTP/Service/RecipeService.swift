@@ -100,7 +100,9 @@ public final class RecipeService: Sendable {
                         metrics: metrics, options: options.api) { [state, readModel] in
             Self.readiness(state, readModel)
         }
-        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly)
+        // The body limit is the batch route's (`POST /v1/commands`); a single command is still at most 64 KiB.
+        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly,
+                                maxBodySize: BatchRoutes<CommandAppender>.maxBodySize)
 
         let stop = self.stop
         let done = projectorDone
