@@ -88,6 +88,7 @@ struct BatchTests {
     @Test func aBatchWithNoValidCommandIs422AndBadBodiesAre4xx() async throws {
         let none = try await postBatch(#"{"type":"Nope","recipe":"r","data":{}}"#)
         #expect(none.status == 422, "\(none.text)")
+        #expect(none.errorCode == "noValidCommand")
         #expect(items(none).count == 1)
         #expect(try await postBatch("[1,2", headers: ["Content-Type": "application/json"]).errorCode == "malformedJSON")
         #expect(try await postBatch("\n\n").errorCode == "emptyBatch")

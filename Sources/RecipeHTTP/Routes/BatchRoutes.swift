@@ -8,7 +8,8 @@ import RecipeWire
 /// (`CommandBuilder`, i.e. the record decoder); the valid ones are appended in
 /// input order, so each recipe's keep their order; the answer has one item per
 /// command, in input order: where it landed, or its error with its index (and
-/// line). 202 when at least one was appended, 422 when none was valid.
+/// line). 202 when at least one was appended; 422 `noValidCommand`, with the
+/// items, when none was valid (nothing to append).
 struct BatchRoutes<Log: CommandLog>: Sendable {
     /// At most this many commands per request (413 `tooManyCommands` beyond).
     static var maxCommands: Int { 1_000 }
@@ -53,7 +54,8 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
             }
         }
         guard !envelopes.isEmpty else {
-            return .json(BatchReceipt(appended: 0, failed: results.count, items: results), status: 422)
+            let error = BatchItem.ItemError(code: "noValidCommand", message: "no command of the batch is valid; each item says why")
+            return .json(BatchRejected(error: error, items: results), status: 422)
         }
         let log = self.log, source = builder.source, toAppend = envelopes
         let reports = try blocking { await log.append(toAppend, source: source) }
@@ -132,6 +134,12 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
 struct BatchReceipt: Encodable {
     var appended: Int
     var failed: Int
+    var items: [BatchItem]
+}
+
+/// The answer when no command was valid: an error, with each command's.
+struct BatchRejected: Encodable {
+    var error: BatchItem.ItemError
     var items: [BatchItem]
 }
 

@@ -21,8 +21,12 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         BatchRoutes(log: log, access: access, builder: builder).register(in: &router)
     }
 
+    /// A single command's body: the server takes batches up to 1 MiB, one command is at most 64 KiB.
+    static var maxBodySize: Int { HTTPServer.defaultMaxBodySize }
+
     func command(_ request: HTTPRequest) throws -> HTTPResponse {
         let actor = try access.writer(request)
+        guard request.body.count <= Self.maxBodySize else { throw HTTPError.tooLarge(Self.maxBodySize) }
         let wait = try request.bool("wait")
         return try submit(try builder.envelope(body: request.body, recipeID: request.parameter("id"), actor: actor), wait: wait)
     }
@@ -30,6 +34,7 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     /// The body is empty or `{"id": "<command id>"}`; the recipe id is new.
     func newDraft(_ request: HTTPRequest) throws -> HTTPResponse {
         let actor = try access.writer(request)
+        guard request.body.count <= Self.maxBodySize else { throw HTTPError.tooLarge(Self.maxBodySize) }
         let wait = try request.bool("wait")
         return try submit(try builder.newDraft(body: request.body, actor: actor), wait: wait)
     }
