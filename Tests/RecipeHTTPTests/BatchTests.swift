@@ -47,6 +47,9 @@ struct BatchTests {
         #expect(errors == [nil, nil, "invalid", nil, "malformedJSON", nil, "unknownType", nil, "malformed"])
         #expect((items[2]["error"] as? [String: Any])?["field"] as? String == "data.amount")
         #expect(items[5]["commandId"] as? String == "b-title")
+        // A command without an id gets a new lowercase UUID, as a single POST's does.
+        let made = try #require(items[0]["commandId"] as? String)
+        #expect(UUID(uuidString: made)?.uuidString.lowercased() == made)
         let positions = items.compactMap { $0["position"] as? String }
         #expect(positions.count == 5)
 

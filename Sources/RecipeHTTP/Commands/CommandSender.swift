@@ -73,12 +73,12 @@ public struct CommandStream: Sendable {
     public let appender: CommandAppender
     public let builder: CommandBuilder
     /// Lines per chunk: the unit of validation, enqueueing and reporting.
-    public var chunkLines = 2_000
+    public var chunkLines = 5_000
     /// Chunks being validated at once (about one per core is enough).
     public var validating = 4
     /// Chunks enqueued whose deliveries are awaited: records in flight cover the
     /// brokers' acknowledgement latency.
-    public var pendingDeliveries = 16
+    public var pendingDeliveries = 32
 
     public init(appender: CommandAppender, source: String = "recipes-cli") {
         self.appender = appender
@@ -131,12 +131,14 @@ public struct CommandStream: Sendable {
         var sources: [(line: Int, commandID: String, recipeID: String)] = []
 
         init(_ chunk: LineChunk, builder: CommandBuilder, appender: CommandAppender, actor: String) {
+            // One time for the chunk: its lines are read within moments of each other.
+            let time = Timestamp.now
             messages.reserveCapacity(chunk.lines.count)
             sources.reserveCapacity(chunk.lines.count)
             for (offset, line) in chunk.lines.enumerated() where !line.allSatisfy(Self.isWhitespace) {
                 let number = chunk.firstLine + offset
                 do {
-                    let record = try builder.envelope(line: line, actor: actor)
+                    let record = try builder.envelope(line: line, actor: actor, time: time)
                     messages.append(appender.message(record.envelope, source: record.source))
                     sources.append((number, record.envelope.commandID, record.envelope.recipeID))
                 } catch {
