@@ -35,6 +35,7 @@ bench: release
 	$(BENCH_BIN) project
 	$(BENCH_BIN) replay
 	$(BENCH_BIN) http
+	$(BENCH_BIN) append
 
 # libFuzzer on the record decoder (FUZZ_SECONDS, default 60).
 fuzz: deps

@@ -213,9 +213,9 @@ final class KeepAliveClient: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    func request(_ method: String, _ path: String, body: [UInt8] = []) throws -> Response {
+    func request(_ method: String, _ path: String, body: [UInt8] = [], contentType: String = "application/json") throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-        if method == "POST" { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        if method == "POST" { head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n" }
         let bytes = Array((head + "\r\n").utf8) + body
         var sent = 0
         while sent < bytes.count {

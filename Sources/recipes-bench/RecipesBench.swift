@@ -13,6 +13,7 @@ enum RecipesBench {
             .run(ProjectBenchmark.spec, ProjectBenchmark.run),
             .run(ReplayBenchmark.spec, ReplayBenchmark.run),
             .run(HTTPBenchmark.spec, HTTPBenchmark.run),
+            .run(AppendBenchmark.spec, AppendBenchmark.run),
         ])
 }
 

@@ -19,6 +19,7 @@ enum SendCommand {
             .value("expected-revision", "N", "Apply only if the recipe's revision is N."),
             .value("actor", "NAME", "Who writes (default: $USER)."),
             .flag("stdin", "Read JSON lines: whole CloudEvents, or {\"type\",\"recipe\",\"data\"} objects."),
+            .flag("quiet", "With --stdin: print a summary instead of each line's position (failed lines still go to stderr)."),
         ],
         discussion: """
             Give a TYPE and --recipe ID (or --new) for one command, or --stdin for many.
@@ -30,7 +31,9 @@ enum SendCommand {
               recipes send --stdin < commands.jsonl
             Every command is checked with the record decoder before it is appended. With --stdin each line
             prints `line N: partition:offset`; a bad line is reported with its number, the others still go,
-            and the exit status is 1 if any line failed.
+            and the exit status is 1 if any line failed. Lines are read, checked and appended as a stream
+            (thousands at a time in flight, each recipe's in input order); --quiet prints only
+            `appended N of M lines`.
             """)
 
     /// The data fields written as JSON numbers, as the record format declares them
@@ -49,9 +52,10 @@ enum SendCommand {
             guard args.positionals.isEmpty, data.isEmpty, args.string("recipe") == nil, !args.flag("new") else {
                 throw UsageError("--stdin takes no TYPE, --recipe, --new or data fields: each line says them")
             }
-            try await sendLines(config: try KafkaOptions.config(args), topic: topic, actor: actor)
+            try await sendLines(config: try KafkaOptions.config(args), topic: topic, actor: actor, quiet: args.flag("quiet"))
             return
         }
+        guard !args.flag("quiet") else { throw UsageError("--quiet goes with --stdin") }
         guard args.positionals.count == 1, let typeName = args.positionals.first else {
             throw UsageError("give one command TYPE (e.g. IngredientAdded), or --stdin (see recipes send --help)")
         }
@@ -84,33 +88,30 @@ enum SendCommand {
         }
     }
 
-    private static func sendLines(config: KafkaConfig, topic: String, actor: String) async throws {
+    private static func sendLines(config: KafkaConfig, topic: String, actor: String, quiet: Bool) async throws {
         let producer = try KafkaProducer(config: config)
-        let sender = CommandSender(appender: CommandAppender(producer: producer, topic: topic))
-        var failures = 0
-        var total = 0
-        var chunk: [(number: Int, text: String)] = []
-        var number = 0
-        func flush() async {
-            for outcome in await sender.send(chunk, actor: actor) {
-                total += 1
-                switch outcome {
-                case .appended(let line, let position, _, _): say("line \(line): \(position)")
-                case .failed(let line, let message):
-                    failures += 1
-                    FileHandle.standardError.write(Data("line \(line): \(message)\n".utf8))
+        let stream = CommandStream(appender: CommandAppender(producer: producer, topic: topic))
+        let summary: CommandStream.Summary
+        do {
+            summary = try await stream.send(readingFrom: STDIN_FILENO, actor: actor) { outcomes in
+                // One write per chunk on each stream: a line per write would cost more than the append.
+                var out = "", err = ""
+                for outcome in outcomes {
+                    switch outcome {
+                    case .appended(let line, let position, _, _): if !quiet { out += "line \(line): \(position)\n" }
+                    case .failed(let line, let message): err += "line \(line): \(message)\n"
+                    }
                 }
+                if !out.isEmpty { FileHandle.standardOutput.write(Data(out.utf8)) }
+                if !err.isEmpty { FileHandle.standardError.write(Data(err.utf8)) }
             }
-            chunk.removeAll(keepingCapacity: true)
+        } catch {
+            try? await producer.shutdown()
+            throw error
         }
-        while let line = readLine(strippingNewline: true) {
-            number += 1
-            chunk.append((number, line))
-            if chunk.count == 1000 { await flush() }
-        }
-        await flush()
         try await producer.shutdown()
-        if failures > 0 { throw SendFailed(failures: failures, total: total) }
+        if quiet { say("appended \(summary.appended) of \(summary.total) lines") }
+        if summary.failed > 0 { throw SendFailed(failures: summary.failed, total: summary.total) }
     }
 
     struct SendFailed: Error, CustomStringConvertible {

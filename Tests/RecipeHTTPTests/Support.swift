@@ -122,7 +122,10 @@ enum HTTPClient {
         guard connected == 0 else { throw ClientError(description: "connect failed: \(errno)") }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if let body { head += "Content-Length: \(body.count)\r\nContent-Type: application/json\r\n" }
+        if let body {
+            head += "Content-Length: \(body.count)\r\n"
+            if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) { head += "Content-Type: application/json\r\n" }
+        }
         head += "\r\n"
         var bytes = Array(head.utf8) + (body ?? [])
         var sent = 0

@@ -18,3 +18,11 @@ typedef struct {
 int crdk_baseline_produce(const char *bootstrap_servers, const char *topic, long count,
                           const unsigned char *value, size_t value_len, long key_space,
                           crdk_baseline_result *result);
+
+/// The same loop over given records (`recipes-bench append`: the commands every
+/// other producer of that run sends): record i is keys[i] (key_lens[i] bytes)
+/// and values[i] (value_lens[i] bytes), with the same header and settings.
+int crdk_baseline_produce_records(const char *bootstrap_servers, const char *topic, long count,
+                                  const unsigned char *const *keys, const size_t *key_lens,
+                                  const unsigned char *const *values, const size_t *value_lens,
+                                  crdk_baseline_result *result);

@@ -31,4 +31,27 @@ public struct CommandAppender: Sendable {
     public func append(_ records: [(CommandEnvelope, String)]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
         await producer.sendBatch(records.map { message($0.0, source: $0.1) })
     }
+
+    /// Appends commands of one source in the order given (so each recipe's keep
+    /// their order): one result per command, in that order.
+    public func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>] {
+        let encoder = RecordEncoder(source: source)
+        let header = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
+        let messages = envelopes.map {
+            KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0), headers: header)
+        }
+        guard let capacity else { return await producer.sendBatch(messages).map { $0.mapError { $0 } } }
+        // Admitted in order, each counted with those before it: the journal has not seen any of them yet.
+        var pending = LogCapacity.Pending()
+        var refusals: [Int: LogFull] = [:]
+        var admitted: [KafkaProducerMessage] = []
+        for (index, message) in messages.enumerated() {
+            do { try capacity.admit(message, after: &pending); admitted.append(message) } catch { refusals[index] = error }
+        }
+        var reports = await producer.sendBatch(admitted).makeIterator()
+        return messages.indices.map { index in
+            if let refusal = refusals[index] { return .failure(refusal) }
+            return reports.next()!.mapError { $0 }
+        }
+    }
 }

@@ -1,6 +1,10 @@
+import Foundation
 import Kafka
 import RecipeDomain
 import RecipeWire
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `recipes send --stdin` does with its lines: each line is validated
 /// (`CommandBuilder`, i.e. the record decoder) and the valid ones appended in
@@ -49,4 +53,233 @@ public struct CommandSender: Sendable {
         }
         return outcomes.sorted { $0.line < $1.line }
     }
+}
+
+/// `recipes send --stdin` as a pipeline: lines are read on a thread of their own,
+/// validated in chunks on several tasks at once (the same `CommandBuilder`),
+/// enqueued in input order (so each recipe's commands keep their order) with
+/// several chunks' deliveries pending, and their outcomes reported in input
+/// order as the deliveries come in.
+public struct CommandStream: Sendable {
+    public struct Summary: Sendable, Equatable {
+        public var appended = 0
+        public var failed = 0
+        public var total: Int { appended + failed }
+    }
+
+    /// The outcomes of one chunk of lines, in line order.
+    public typealias Report = @Sendable ([CommandSender.Outcome]) -> Void
+
+    public let appender: CommandAppender
+    public let builder: CommandBuilder
+    /// Lines per chunk: the unit of validation, enqueueing and reporting.
+    public var chunkLines = 5_000
+    /// Chunks being validated at once (about one per core is enough).
+    public var validating = 4
+    /// Chunks enqueued whose deliveries are awaited: records in flight cover the
+    /// brokers' acknowledgement latency.
+    public var pendingDeliveries = 32
+
+    public init(appender: CommandAppender, source: String = "recipes-cli") {
+        self.appender = appender
+        self.builder = CommandBuilder(source: source)
+    }
+
+    /// Reads `input` to its end (a file descriptor: stdin, a pipe, a file) and
+    /// sends each non-blank line; `report` gets each chunk's outcomes in order.
+    public func send(readingFrom input: Int32, actor: String, report: @escaping Report) async throws -> Summary {
+        let chunks = LineChunks(descriptor: input, linesPerChunk: chunkLines, buffered: validating + 2)
+        var validations: [Task<Validated, Never>] = []
+        var deliveries: [(Validated, KafkaPendingBatch)] = []
+        var summary = Summary()
+        let builder = self.builder, appender = self.appender
+
+        func finish(_ validated: Validated, _ results: [Result<KafkaDeliveryReport, KafkaError>]) {
+            let outcomes = validated.outcomes(delivered: results)
+            for outcome in outcomes {
+                if case .failed = outcome { summary.failed += 1 } else { summary.appended += 1 }
+            }
+            report(outcomes)
+        }
+        func enqueueOldest() async {
+            let validated = await Self.result(of: validations.removeFirst())
+            deliveries.append((validated, appender.producer.enqueue(validated.messages)))
+            if deliveries.count > pendingDeliveries {
+                let (done, pending) = deliveries.removeFirst()
+                finish(done, await pending.results())
+            }
+        }
+        while let chunk = await chunks.next() {
+            validations.append(Task { Validated(chunk, builder: builder, appender: appender, actor: actor) })
+            if validations.count > validating { await enqueueOldest() }
+        }
+        while !validations.isEmpty { await enqueueOldest() }
+        for (validated, pending) in deliveries { finish(validated, await pending.results()) }
+        if let error = chunks.error { throw error }
+        return summary
+    }
+
+    private static func result(of validation: Task<Validated, Never>) async -> Validated {
+        await validation.value
+    }
+
+    /// One chunk's lines turned into records (or their errors).
+    struct Validated: Sendable {
+        var failures: [CommandSender.Outcome] = []
+        var messages: [KafkaProducerMessage] = []
+        /// Per message: its line, command id and recipe id.
+        var sources: [(line: Int, commandID: String, recipeID: String)] = []
+
+        init(_ chunk: LineChunk, builder: CommandBuilder, appender: CommandAppender, actor: String) {
+            // One time for the chunk: its lines are read within moments of each other.
+            let time = Timestamp.now
+            messages.reserveCapacity(chunk.lines.count)
+            sources.reserveCapacity(chunk.lines.count)
+            for (offset, line) in chunk.lines.enumerated() where !line.allSatisfy(Self.isWhitespace) {
+                let number = chunk.firstLine + offset
+                do {
+                    let record = try builder.envelope(line: line, actor: actor, time: time)
+                    messages.append(appender.message(record.envelope, source: record.source))
+                    sources.append((number, record.envelope.commandID, record.envelope.recipeID))
+                } catch {
+                    failures.append(.failed(line: number, message: error.description))
+                }
+            }
+        }
+
+        static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0B || byte == 0x0C }
+
+        func outcomes(delivered results: [Result<KafkaDeliveryReport, KafkaError>]) -> [CommandSender.Outcome] {
+            var outcomes: [CommandSender.Outcome] = []
+            outcomes.reserveCapacity(results.count + failures.count)
+            var failure = failures.makeIterator(), nextFailure = failure.next()
+            for (source, result) in zip(sources, results) {
+                while let failed = nextFailure, failed.line < source.line {
+                    outcomes.append(failed)
+                    nextFailure = failure.next()
+                }
+                switch result {
+                case .success(let report):
+                    outcomes.append(.appended(line: source.line, position: report.description,
+                                              commandID: source.commandID, recipeID: source.recipeID))
+                case .failure(let error):
+                    outcomes.append(.failed(line: source.line, message: "not appended: \(error)"))
+                }
+            }
+            while let failed = nextFailure {
+                outcomes.append(failed)
+                nextFailure = failure.next()
+            }
+            return outcomes
+        }
+    }
+}
+
+/// Numbered lines read from a file descriptor.
+struct LineChunk: Sendable {
+    /// The 1-based number of `lines[0]`.
+    var firstLine: Int
+    /// Without their `\n` (and a `\r` before it).
+    var lines: [[UInt8]]
+}
+
+/// Reads a file descriptor in large blocks on a thread of its own and hands out
+/// chunks of lines; at most `buffered` chunks wait, so a fast reader stops
+/// (rather than filling memory) while the producer is behind.
+final class LineChunks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ready: [LineChunk] = []
+    private var ended = false
+    private var waiter: CheckedContinuation<LineChunk?, Never>?
+    private let room: DispatchSemaphore
+    /// A read that failed (the chunks before it were handed out).
+    private(set) var error: (any Error)?
+
+    init(descriptor: Int32, linesPerChunk: Int, buffered: Int) {
+        room = DispatchSemaphore(value: buffered)
+        let thread = Thread { [self] in read(descriptor, linesPerChunk: linesPerChunk) }
+        thread.name = "recipes-send-reader"
+        thread.start()
+    }
+
+    func next() async -> LineChunk? {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if !ready.isEmpty {
+                let chunk = ready.removeFirst()
+                lock.unlock()
+                room.signal()
+                continuation.resume(returning: chunk)
+            } else if ended {
+                lock.unlock()
+                continuation.resume(returning: nil)
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
+    }
+
+    private func hand(_ chunk: LineChunk?) {
+        if chunk != nil { room.wait() }
+        lock.lock()
+        if let waiting = waiter {
+            waiter = nil
+            if chunk == nil { ended = true }
+            lock.unlock()
+            if chunk != nil { room.signal() }
+            waiting.resume(returning: chunk)
+            return
+        }
+        if let chunk { ready.append(chunk) } else { ended = true }
+        lock.unlock()
+    }
+
+    private func read(_ descriptor: Int32, linesPerChunk: Int) {
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        var partial: [UInt8] = []
+        var chunk = LineChunk(firstLine: 1, lines: [])
+        var number = 0
+        func add(_ line: ArraySlice<UInt8>) {
+            var line = line
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            chunk.lines.append(Array(line))
+            number += 1
+            if chunk.lines.count == linesPerChunk {
+                hand(chunk)
+                chunk = LineChunk(firstLine: number + 1, lines: [])
+                chunk.lines.reserveCapacity(linesPerChunk)
+            }
+        }
+        while true {
+            let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                lock.withLock { error = CommandStreamError(message: "cannot read the input: \(String(cString: strerror(errno)))") }
+                break
+            }
+            if count == 0 { break }
+            var start = 0
+            let filled = block[0..<count]
+            while let newline = filled[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                if partial.isEmpty {
+                    add(filled[start..<newline])
+                } else {
+                    partial += filled[start..<newline]
+                    add(partial[...])
+                    partial = []
+                }
+                start = newline + 1
+            }
+            partial += filled[start...]
+        }
+        if !partial.isEmpty { add(partial[...]) }
+        if !chunk.lines.isEmpty { hand(chunk) }
+        hand(nil)
+    }
+}
+
+struct CommandStreamError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }

@@ -19,14 +19,29 @@ public struct LogCapacity: Sendable {
             (partitionCount, bytesPerPartition, recordsPerPartition, margin, usage)
     }
 
+    /// What a batch admitted so far adds to each partition.
+    struct Pending {
+        var bytes: [Int32: Int] = [:]
+        var records: [Int32: Int64] = [:]
+    }
+
     /// Throws `LogFull` when the message would take its partition past the margin.
     func admit(_ message: KafkaProducerMessage) throws(LogFull) {
+        var pending = Pending()
+        try admit(message, after: &pending)
+    }
+
+    /// The same, counting `pending` too, and adding the message to it when admitted.
+    func admit(_ message: KafkaProducerMessage, after pending: inout Pending) throws(LogFull) {
         let partition = KafkaPartitioner.partition(forKey: message.key ?? [], partitionCount: partitionCount)
         let (bytes, records) = usage(partition)
         let size = message.value.count + (message.key?.count ?? 0)
-        if Double(bytes + size) > margin * Double(bytesPerPartition) || Double(records + 1) > margin * Double(recordsPerPartition) {
+        let (newBytes, newRecords) = (bytes + (pending.bytes[partition] ?? 0) + size, records + (pending.records[partition] ?? 0) + 1)
+        if Double(newBytes) > margin * Double(bytesPerPartition) || Double(newRecords) > margin * Double(recordsPerPartition) {
             throw LogFull(partition: partition)
         }
+        pending.bytes[partition, default: 0] += size
+        pending.records[partition, default: 0] += 1
     }
 }
 

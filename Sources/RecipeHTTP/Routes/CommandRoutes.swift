@@ -18,10 +18,15 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     func register(in router: inout Router<RouteHandler>) {
         router.add("POST", "/v1/recipes/{id}/commands", command)
         router.add("POST", "/v1/drafts", newDraft)
+        BatchRoutes(log: log, access: access, builder: builder).register(in: &router)
     }
+
+    /// A single command's body: the server takes batches up to 1 MiB, one command is at most 64 KiB.
+    static var maxBodySize: Int { HTTPServer.defaultMaxBodySize }
 
     func command(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.writer(request)
+        guard request.body.count <= Self.maxBodySize else { throw HTTPError.tooLarge(Self.maxBodySize) }
         let wait = try request.bool("wait")
         var envelope = try builder.envelope(body: request.body, recipeID: request.parameter("id"), actor: caller.actor)
         envelope.actorRole = caller.role
@@ -31,6 +36,7 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     /// The body is empty or `{"id": "<command id>"}`; the recipe id is new.
     func newDraft(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.writer(request)
+        guard request.body.count <= Self.maxBodySize else { throw HTTPError.tooLarge(Self.maxBodySize) }
         let wait = try request.bool("wait")
         var envelope = try builder.newDraft(body: request.body, actor: caller.actor)
         envelope.actorRole = caller.role
@@ -81,7 +87,7 @@ public struct CommandReceipt: Codable, Sendable, Equatable {
 }
 
 /// Runs async work from a connection thread (never a Swift concurrency thread) and waits for it.
-private func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let result = Mutex<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {

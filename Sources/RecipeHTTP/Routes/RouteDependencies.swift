@@ -53,6 +53,24 @@ extension ReadModel: RecipeReads {
 public protocol CommandLog: Sendable {
     /// Appends one command as a record of `source`; the report says where it landed.
     func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport
+    /// Appends commands in the order given (`POST /v1/commands`): one result per command.
+    /// A failure is the log's (`KafkaError`) or a refusal that answers for itself (`HTTPResponseError`, e.g. `LogFull`).
+    func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>]
+}
+
+extension CommandLog {
+    /// One at a time, for logs without a batch of their own (the tests' fakes).
+    public func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>] {
+        var results: [Result<KafkaDeliveryReport, any Error>] = []
+        for envelope in envelopes {
+            do {
+                results.append(.success(try await append(envelope, source: source)))
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
 }
 
 extension CommandAppender: CommandLog {}

@@ -48,7 +48,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     let handler: any HTTPHandler
-    let maxBodySize: Int
+    /// The largest body of a request to a path: a body past it is refused as it passes it.
+    let maxBodySize: @Sendable (_ path: String) -> Int
     let limits: Limits
     /// The port it listens on (the chosen one when 0 was asked). Set once in init.
     public private(set) var port: UInt16 = 0
@@ -56,7 +57,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
 
     public init(handler: any HTTPHandler, port: UInt16, loopbackOnly: Bool,
-                maxBodySize: Int = HTTPServer.defaultMaxBodySize, limits: Limits = Limits()) throws {
+                maxBodySize: @escaping @Sendable (_ path: String) -> Int = { _ in HTTPServer.defaultMaxBodySize },
+                limits: Limits = Limits()) throws {
         self.handler = handler
         self.maxBodySize = maxBodySize
         self.limits = limits
@@ -146,6 +148,7 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
     guard let context, let connection, let requestContext, let stored = requestContext.pointee else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
     let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
+    let maxBodySize = server.maxBodySize(url.map { String(cString: $0) } ?? "")
     if !state.headersSeen {
         state.headersSeen = true
         if let refusal = state.refusal { return queue(HTTPResponse(error: refusal), on: connection, closing: true) }
@@ -157,8 +160,8 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
         }
         // A declared length over the limit is refused before reading any of it.
         if let length = lookup(connection, MHD_ValueKind.HEADER_KIND, "Content-Length").flatMap(Int.init),
-           length > server.maxBodySize {
-            return queue(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)), on: connection, closing: true)
+           length > maxBodySize {
+            return queue(HTTPResponse(error: HTTPError.tooLarge(maxBodySize)), on: connection, closing: true)
         }
         return MHD_Result.YES
     }
@@ -166,13 +169,13 @@ private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection:
         let count = uploadDataSize.pointee
         // Chunked (no length declared): refused as soon as it passes the limit, not at its end;
         // the rest is not read, the connection closes after the answer.
-        if state.body.count + count > server.maxBodySize {
+        if state.body.count + count > maxBodySize {
             uploadDataSize.pointee = 0
             state.body = []
             // libmicrohttpd queues no response in the middle of a body: the answer goes to the
             // socket itself (plain HTTP), and the connection closes. Over TLS it only closes.
             if server.limits.tlsKeyPEM == nil {
-                let bytes = rawResponse(HTTPResponse(error: HTTPError.tooLarge(server.maxBodySize)))
+                let bytes = rawResponse(HTTPResponse(error: HTTPError.tooLarge(maxBodySize)))
                 _ = bytes.withUnsafeBytes { cmhd_answer_and_close(connection, $0.baseAddress, $0.count) }
             }
             return MHD_Result.NO

@@ -112,7 +112,12 @@ public final class RecipeService: Sendable {
                         metrics: metrics, options: options.api) { [state, readModel] in
             Self.readiness(state, readModel)
         }
-        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly, limits: options.server)
+        // A batch (`POST /v1/commands`) may be 1 MiB; every other body, a single command included, 64 KiB.
+        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly,
+                                maxBodySize: { path in
+                                    path == BatchRoutes<CommandAppender>.path ? BatchRoutes<CommandAppender>.maxBodySize
+                                        : HTTPServer.defaultMaxBodySize
+                                }, limits: options.server)
 
         let stop = self.stop
         let done = projectorDone
