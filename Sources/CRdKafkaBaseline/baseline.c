@@ -74,24 +74,8 @@ int crdk_baseline_produce_records(const char *bootstrap_servers, const char *top
 int crdk_baseline_produce(const char *bootstrap_servers, const char *topic, long count,
                           const unsigned char *value, size_t value_len, long key_space,
                           crdk_baseline_result *result) {
-    static const char *settings[][2] = {
-        {"enable.idempotence", "true"}, {"acks", "all"}, {"partitioner", "murmur2_random"},
-        {"compression.type", "lz4"},    {"linger.ms", "5"},
-    };
-    char errstr[256];
-    memset(result, 0, sizeof *result);
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
-    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap_servers, errstr, sizeof errstr);
-    for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
-        rd_kafka_conf_set(conf, settings[i][0], settings[i][1], errstr, sizeof errstr);
-    rd_kafka_conf_set_opaque(conf, result);
-    rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
-    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
-    if (!rk) {
-        rd_kafka_conf_destroy(conf);
-        snprintf(result->error, sizeof result->error, "%s", errstr);
-        return -1;
-    }
+    rd_kafka_t *rk = baseline_producer(bootstrap_servers, result);
+    if (!rk) return -1;
     static const char content_type[] = "application/cloudevents+json";
     char key[32];
     double start = now_seconds();

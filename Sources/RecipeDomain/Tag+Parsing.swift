@@ -20,6 +20,9 @@
 // - Everything outside tags is ignored. Exactly one tag must be found.
 
 extension Tag {
+    /// Whether a tag name may hold the character after its first: letters, marks, decimal digits, "_" and "-".
+    public static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool { TagScanner.isNameScalar(scalar) }
+
     /// Finds the single tag in `text`.
     ///
     /// - Returns: the tag, or a rejection coded `invalidTag` when the text holds

@@ -86,16 +86,9 @@ public enum KeywordTags {
         return Tag.isValidName(text) ? text : nil
     }
 
-    /// Letters, marks, decimal digits and "_": what a tag name holds besides "-".
+    /// What a tag name holds besides "-", which is the separator made here.
     private static func keepsInName(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar == "_" { return true }
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
-            return true
-        default:
-            return false
-        }
+        scalar != "-" && Tag.isNameScalar(scalar)
     }
 }
 

@@ -131,10 +131,8 @@ struct StoreFaultTests {
         let filler = disk.path + "/filler"
         if disk.mounted {
             // Fill the disk to its last bytes.
-            let handle = FileHandle(forWritingAtPath: filler) ?? {
-                FileManager.default.createFile(atPath: filler, contents: nil)
-                return FileHandle(forWritingAtPath: filler)!
-            }()
+            try #require(FileManager.default.createFile(atPath: filler, contents: nil))
+            let handle = try #require(FileHandle(forWritingAtPath: filler))
             while (try? handle.write(contentsOf: [UInt8](repeating: 0, count: 64 << 10))) != nil {}
             try? handle.close()
         }

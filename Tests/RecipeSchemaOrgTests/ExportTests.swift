@@ -2,6 +2,7 @@ import Foundation
 import RecipeDomain
 import RecipeWire
 @testable import RecipeSchemaOrg
+import RecipeTestSupport
 import Testing
 
 @Suite("Export and the round trip")
@@ -130,7 +131,6 @@ struct ExportTests {
 /// Validates JSON against `recipe-export.schema.json` with Debian's python3-jsonschema
 /// (Draft 2020-12), one process for a batch. Missing Python or jsonschema is a failure, not a skip.
 enum RecipeSchemaCheck {
-    static let python = "/usr/bin/python3"
     static let schema = SchemaOrgTestSupport.testsDirectory.appendingPathComponent("recipe-export.schema.json")
 
     /// "ok" or the first error, per document.
@@ -144,19 +144,10 @@ enum RecipeSchemaCheck {
             try document.write(to: file)
             files.append(file.path)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, schema.path] + files
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let data = try runSystemPython(script, [schema.path] + files)
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        guard process.terminationStatus == 0, lines.count == documents.count else {
-            throw ValidatorFailed(description: "\(python) exited with \(process.terminationStatus), \(lines.count) verdicts: \(errorText)")
+        guard lines.count == documents.count else {
+            throw ValidatorFailed(description: "\(documents.count) documents, \(lines.count) verdicts")
         }
         return lines
     }

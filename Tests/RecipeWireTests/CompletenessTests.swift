@@ -1,6 +1,7 @@
 import Foundation
 import RecipeDomain
 @testable import RecipeWire
+import RecipeTestSupport
 import Testing
 
 /// Every command kind at every data version the decoder reads has each file and
@@ -185,20 +186,8 @@ enum OpenAPIDocument {
     /// Schemas/openapi.yaml read by /usr/bin/python3's yaml module (Debian's
     /// python3-yaml, beside python3-jsonschema) and handed over as JSON.
     static func load() throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: SchemaValidator.python)
-        process.arguments = ["-c", "import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1], encoding='utf-8')), sys.stdout)",
-                             WireTestSupport.schemasDirectory.appendingPathComponent("openapi.yaml").path]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw SchemaValidator.ValidatorUnavailable(description: "reading openapi.yaml failed: \(errorText)")
-        }
+        let data = try runSystemPython("import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1], encoding='utf-8')), sys.stdout)",
+                                       [WireTestSupport.schemasDirectory.appendingPathComponent("openapi.yaml").path])
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }

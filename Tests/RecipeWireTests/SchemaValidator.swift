@@ -1,4 +1,5 @@
 import Foundation
+import RecipeTestSupport
 import Testing
 
 // MARK: - A real JSON Schema validator
@@ -10,7 +11,6 @@ import Testing
 ///
 /// Missing Python or jsonschema is a failure, not a skip: `make test` installs them.
 enum SchemaValidator {
-    static let python = "/usr/bin/python3"
 
     struct Verdict: Sendable {
         /// nil when the instance is valid.
@@ -21,23 +21,10 @@ enum SchemaValidator {
     /// Validates each `(schema, file)`: `schema` relative to Schemas/, e.g.
     /// "envelope.schema.json" or "commands/TagAdded.v1.schema.json".
     static func validate(_ checks: [(schema: String, file: URL)]) throws -> [Verdict] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, WireTestSupport.schemasDirectory.path]
-            + checks.flatMap { [$0.schema, $0.file.path] }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ValidatorUnavailable(description: "\(python) exited with \(process.terminationStatus): \(errorText)")
-        }
+        let data = try runSystemPython(script, [WireTestSupport.schemasDirectory.path] + checks.flatMap { [$0.schema, $0.file.path] })
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         guard lines.count == checks.count else {
-            throw ValidatorUnavailable(description: "expected \(checks.count) verdicts, got \(lines.count): \(errorText)")
+            throw ValidatorUnavailable(description: "expected \(checks.count) verdicts, got \(lines.count)")
         }
         return lines.map { $0 == "ok" ? Verdict(error: nil) : Verdict(error: String($0)) }
     }

@@ -108,3 +108,27 @@ public func stderrOf(_ process: Process, lines: Int = 5) -> String {
           let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "(no log)" }
     return text.split(separator: "\n").filter { !$0.hasPrefix("%") }.suffix(lines).joined(separator: " | ")
 }
+
+/// Runs a script with the system Python (/usr/bin/python3, where Debian's python3-jsonschema
+/// and python3-yaml are installed: `make test` installs them) and returns what it printed.
+/// A failing script, or a missing Python, is an error, never a skip.
+public func runSystemPython(_ script: String, _ arguments: [String]) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = ["-c", script] + arguments
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw PythonFailed(description: "/usr/bin/python3 exited with \(process.terminationStatus): \(errorText)")
+    }
+    return data
+}
+
+public struct PythonFailed: Error, CustomStringConvertible {
+    public let description: String
+}
