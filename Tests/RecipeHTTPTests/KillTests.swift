@@ -91,7 +91,7 @@ struct KillTests {
             kill(first.process.processIdentifier, SIGKILL)
             try await group.waitForAll()
         }
-        first.process.waitUntilExit()
+        try await onThread { first.process.waitUntilExit() }
         let acked = acknowledged.all
 
         let second = try await ServeProcess.start(brokers: kafka.bootstrapServers, store: store)
@@ -129,6 +129,6 @@ struct KillTests {
             #expect(entries.map(\.outcome) == [.accepted], "\(command): \(entries)")
         }
         kill(second.process.processIdentifier, SIGTERM)
-        second.process.waitUntilExit()
+        try await onThread { second.process.waitUntilExit() }
     }
 }

@@ -125,8 +125,10 @@ struct StoreFaultTests {
         defer { supervised.finish() }
         try await sendRecipes(fixture, count: 5)
         let firstEnd = try logEnd(fixture)
-        try waitFor("the first recipes projected", deadline: .seconds(30)) {
-            (try? ReadModel(path: store).hasReached(firstEnd.mapValues { $0 - 1 })) == true
+        try await onThread {
+            try waitFor("the first recipes projected", deadline: .seconds(30)) {
+                (try? ReadModel(path: store).hasReached(firstEnd.mapValues { $0 - 1 })) == true
+            }
         }
         let filler = disk.path + "/filler"
         if disk.mounted {
@@ -138,8 +140,10 @@ struct StoreFaultTests {
         }
         let positionsWhenFull = try ReadModel(path: store).positions()
         try await sendRecipes(fixture, count: 40)
-        try waitFor("the failure reported", deadline: .seconds(30)) {
-            supervised.retryCauses.contains { $0.contains("full") }
+        try await onThread {
+            try waitFor("the failure reported", deadline: .seconds(30)) {
+                supervised.retryCauses.contains { $0.contains("full") }
+            }
         }
         // The store is intact: readable, and at a committed position.
         let model = try ReadModel(path: store)
@@ -149,8 +153,10 @@ struct StoreFaultTests {
         if disk.mounted { try FileManager.default.removeItem(atPath: filler) } else { full.isSet = false }
         let end = try logEnd(fixture)
         do {
-            try waitFor("the projector resumed and caught up", deadline: .seconds(60)) {
-                (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
+            try await onThread {
+                try waitFor("the projector resumed and caught up", deadline: .seconds(60)) {
+                    (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
+                }
             }
         } catch {
             Issue.record("\(error); the supervisor reported \(supervised.reported.suffix(5))")
@@ -172,23 +178,29 @@ struct StoreFaultTests {
         defer { supervised.finish() }
         try await sendRecipes(fixture, count: 3, steps: 2)
         let end = try logEnd(fixture)
-        try waitFor("the recipes projected", deadline: .seconds(30)) {
-            (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
+        try await onThread {
+            try waitFor("the recipes projected", deadline: .seconds(30)) {
+                (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
+            }
         }
 
         // Removed from under it (moved away whole, so that nothing can make it again meanwhile).
         try FileManager.default.moveItem(atPath: folder, toPath: folder + ".removed")
         try FileManager.default.removeItem(atPath: folder + ".removed")
-        try waitFor("the removal reported, then the missing folder, several times", deadline: .seconds(30)) {
-            let causes = supervised.retryCauses
-            return causes.contains { $0.contains("removed") } && causes.filter { $0.contains("no such folder") }.count >= 2
+        try await onThread {
+            try waitFor("the removal reported, then the missing folder, several times", deadline: .seconds(30)) {
+                let causes = supervised.retryCauses
+                return causes.contains { $0.contains("removed") } && causes.filter { $0.contains("no such folder") }.count >= 2
+            }
         }
         let delays = supervised.reported.compactMap { if case .retrying(_, _, let delay) = $0 { delay } else { nil } }
         #expect(zip(delays, delays.dropFirst()).allSatisfy { $0 <= $1 }, "no crash loop: each pause at least as long as the one before")
 
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try waitFor("a new store rebuilt from the log", deadline: .seconds(60)) {
-            (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
+        try await onThread {
+            try waitFor("a new store rebuilt from the log", deadline: .seconds(60)) {
+                (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
+            }
         }
         #expect(try StoreDump.string(storeAt: store) == replayDump(fixture))
     }
