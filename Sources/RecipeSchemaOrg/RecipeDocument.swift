@@ -29,14 +29,14 @@ public struct RecipeDocument: Sendable, Hashable {
     /// same: from `keywords`, `recipeCategory` and `recipeCuisine`, in that order.
     public var tags: [String]
     /// `recipeIngredient` (or the older `ingredients`), one line each.
-    public var ingredients: [IngredientLine]
+    public var ingredients: [DocumentIngredient]
     /// `recipeInstructions`, one step each, in order.
-    public var instructions: [InstructionStep]
+    public var instructions: [DocumentStep]
 
     public init(name: String, description: String? = nil, image: String? = nil, recipeYield: String? = nil,
                 servings: Int? = nil, prepTime: String? = nil, cookTime: String? = nil, totalTime: String? = nil,
-                sourceUrl: String? = nil, tags: [String] = [], ingredients: [IngredientLine] = [],
-                instructions: [InstructionStep] = []) {
+                sourceUrl: String? = nil, tags: [String] = [], ingredients: [DocumentIngredient] = [],
+                instructions: [DocumentStep] = []) {
         self.name = name
         self.description = description
         self.image = image
@@ -53,7 +53,7 @@ public struct RecipeDocument: Sendable, Hashable {
 }
 
 /// One ingredient line as the page wrote it, and the heading it stands under.
-public struct IngredientLine: Sendable, Hashable {
+public struct DocumentIngredient: Sendable, Hashable {
     /// The line, trimmed, never blank.
     public var text: String
     /// The heading of its group ("For the sauce"), from a heading line such as
@@ -70,7 +70,7 @@ public struct IngredientLine: Sendable, Hashable {
 }
 
 /// One step of the method, and the heading of its part of the method.
-public struct InstructionStep: Sendable, Hashable {
+public struct DocumentStep: Sendable, Hashable {
     /// The step, trimmed, never blank, at most `RecipeLimits.maxDescriptionLength`.
     public var text: String
     /// The `name` of the `HowToSection` it is in; nil outside any section.

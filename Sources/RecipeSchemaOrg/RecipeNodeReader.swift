@@ -211,7 +211,7 @@ struct RecipeNodeReader {
     /// `recipeIngredient`, else the older `ingredients`: texts (a text with several lines is
     /// several ingredients). A line ending in ":" with no quantity ("For the sauce:") is the
     /// heading of the lines after it.
-    private func ingredients(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> [IngredientLine] {
+    private func ingredients(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> [DocumentIngredient] {
         let member = node["recipeIngredient"] != nil ? "recipeIngredient" : "ingredients"
         let place = path.key(member)
         let entries: [(JSONValue, JSONPath)]
@@ -220,7 +220,7 @@ struct RecipeNodeReader {
         case .array(let items)?: entries = items.enumerated().map { ($1, place.index($0)) }
         case let value?: entries = [(value, place)]
         }
-        var lines: [IngredientLine] = []
+        var lines: [DocumentIngredient] = []
         var section: String?
         // A heading counts only once a line stands under it, so a trailing heading is dropped.
         for (entry, entryPlace) in entries {
@@ -240,7 +240,7 @@ struct RecipeNodeReader {
                 guard !line.isEmpty else { continue }
                 let parsed = IngredientLineParser.parse(line)
                 try TextCleaning.check(parsed.name, at: entryPlace, what: "the ingredient name", limit: RecipeLimits.maxIngredientNameLength)
-                lines.append(IngredientLine(text: line, section: section))
+                lines.append(DocumentIngredient(text: line, section: section))
             }
         }
         guard lines.count <= RecipeLimits.maxIngredients else {
@@ -261,10 +261,10 @@ struct RecipeNodeReader {
     /// `recipeInstructions`: a text (one step per line), a list of texts, `HowToStep`s (their
     /// `text`, else their `name`), `HowToSection`s (`name` the heading of the steps in their
     /// `itemListElement`), or lists of these, nested as deep as the JSON goes.
-    private func instructions(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> [InstructionStep] {
+    private func instructions(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> [DocumentStep] {
         guard let value = node["recipeInstructions"] else { return [] }
         let place = path.key("recipeInstructions")
-        var steps: [InstructionStep] = []
+        var steps: [DocumentStep] = []
         try collectSteps(from: value, at: place, section: nil, into: &steps)
         guard steps.count <= RecipeLimits.maxInstructions else {
             throw .tooMany(path: place.description, what: "steps", count: steps.count, limit: RecipeLimits.maxInstructions)
@@ -273,7 +273,7 @@ struct RecipeNodeReader {
     }
 
     private func collectSteps(from value: JSONValue, at place: JSONPath, section: String?,
-                              into steps: inout [InstructionStep]) throws(SchemaOrgImportError) {
+                              into steps: inout [DocumentStep]) throws(SchemaOrgImportError) {
         switch value {
         case .null:
             return
@@ -312,10 +312,10 @@ struct RecipeNodeReader {
     }
 
     private func appendStep(_ text: String, at place: JSONPath, section: String?,
-                            to steps: inout [InstructionStep]) throws(SchemaOrgImportError) {
+                            to steps: inout [DocumentStep]) throws(SchemaOrgImportError) {
         guard !text.isEmpty else { return }
         try TextCleaning.check(text, at: place, what: "the step", limit: RecipeLimits.maxDescriptionLength)
-        steps.append(InstructionStep(text: text, section: section))
+        steps.append(DocumentStep(text: text, section: section))
     }
 
     // MARK: - Omissions

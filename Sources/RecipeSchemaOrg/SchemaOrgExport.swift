@@ -79,7 +79,7 @@ public enum SchemaOrgExport {
 
     /// schema.org has no ingredient groups; a heading line ending in ":" before each group is
     /// how pages write them, and what the import reads back as the section.
-    private static func ingredientLines(_ ingredients: [IngredientLine]) -> [String] {
+    private static func ingredientLines(_ ingredients: [DocumentIngredient]) -> [String] {
         var lines: [String] = []
         var section: String?
         for ingredient in ingredients {
@@ -92,7 +92,7 @@ public enum SchemaOrgExport {
         return lines
     }
 
-    private static func instructionNodes(_ steps: [InstructionStep]) -> [JSONValue] {
+    private static func instructionNodes(_ steps: [DocumentStep]) -> [JSONValue] {
         var nodes: [JSONValue] = []
         var index = steps.startIndex
         while index < steps.endIndex {
@@ -112,7 +112,7 @@ public enum SchemaOrgExport {
         return nodes
     }
 
-    private static func howToStep(_ step: InstructionStep) -> JSONValue {
+    private static func howToStep(_ step: DocumentStep) -> JSONValue {
         .object(["@type": .string("HowToStep"), "text": .string(step.text)])
     }
 }

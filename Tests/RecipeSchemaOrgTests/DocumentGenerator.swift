@@ -74,14 +74,14 @@ struct DocumentGenerator {
     }
 
     /// Lines without a section first, then sections of one line or more each.
-    private mutating func ingredients() -> [IngredientLine] {
-        var lines: [IngredientLine] = []
+    private mutating func ingredients() -> [DocumentIngredient] {
+        var lines: [DocumentIngredient] = []
         let unsectioned = random.int(in: 0...4)
-        for _ in 0..<unsectioned { lines.append(IngredientLine(text: ingredientText())) }
+        for _ in 0..<unsectioned { lines.append(DocumentIngredient(text: ingredientText())) }
         if random.chance(0.5) || unsectioned == 0 {
             for _ in 0..<random.int(in: 0...3) {
                 let section = random.pick(Self.sectionNames)
-                for _ in 0..<random.int(in: 1...3) { lines.append(IngredientLine(text: ingredientText(), section: section)) }
+                for _ in 0..<random.int(in: 1...3) { lines.append(DocumentIngredient(text: ingredientText(), section: section)) }
             }
         }
         return lines
@@ -95,11 +95,11 @@ struct DocumentGenerator {
     }
 
     /// Runs of steps with or without a section, in any order.
-    private mutating func steps() -> [InstructionStep] {
-        var steps: [InstructionStep] = []
+    private mutating func steps() -> [DocumentStep] {
+        var steps: [DocumentStep] = []
         for _ in 0..<random.int(in: 0...4) {
             let section = random.chance(0.5) ? random.pick(Self.sectionNames) : nil
-            for _ in 0..<random.int(in: 1...3) { steps.append(InstructionStep(text: paragraphs(), section: section)) }
+            for _ in 0..<random.int(in: 1...3) { steps.append(DocumentStep(text: paragraphs(), section: section)) }
         }
         return steps
     }

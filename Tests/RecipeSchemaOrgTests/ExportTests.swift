@@ -13,12 +13,12 @@ struct ExportTests {
         name: "Lentil Soup", description: "Warming.", image: "https://img.example.org/soup.jpg",
         recipeYield: "2 bowls", servings: 2, prepTime: "PT10M", cookTime: "PT30M", totalTime: "PT40M",
         sourceUrl: "https://kitchen.example.org/lentil-soup", tags: ["soup", "vegan"],
-        ingredients: [IngredientLine(text: "1 onion"), IngredientLine(text: "200 g red lentils", section: "Pot"),
-                      IngredientLine(text: "1 l stock", section: "Pot")],
-        instructions: [InstructionStep(text: "Soften the onion."),
-                       InstructionStep(text: "Add lentils and stock.", section: "Simmer"),
-                       InstructionStep(text: "Cook for 30 minutes.", section: "Simmer"),
-                       InstructionStep(text: "Blend.")])
+        ingredients: [DocumentIngredient(text: "1 onion"), DocumentIngredient(text: "200 g red lentils", section: "Pot"),
+                      DocumentIngredient(text: "1 l stock", section: "Pot")],
+        instructions: [DocumentStep(text: "Soften the onion."),
+                       DocumentStep(text: "Add lentils and stock.", section: "Simmer"),
+                       DocumentStep(text: "Cook for 30 minutes.", section: "Simmer"),
+                       DocumentStep(text: "Blend.")])
 
     @Test func theExportIsTheSchemaOrgRecipeWithSortedKeys() {
         let json = String(decoding: SchemaOrgExport.jsonLD(Self.sample, version: 3,

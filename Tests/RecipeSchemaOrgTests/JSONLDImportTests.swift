@@ -43,11 +43,11 @@ struct JSONLDImportTests {
             prepTime: "PT40M", cookTime: "PT1H5M", totalTime: "P0DT13H",
             sourceUrl: "https://kitchen.example.org/rye-loaf",
             tags: ["bread", "rye", "sourdough", "baking", "nordic"],
-            ingredients: [IngredientLine(text: "500 g rye flour"), IngredientLine(text: "2 tsp caraway seeds"),
-                          IngredientLine(text: "400 ml warm water")],
-            instructions: [InstructionStep(text: "Stir flour, seeds and water into a thick paste."),
-                           InstructionStep(text: "Leave covered overnight."),
-                           InstructionStep(text: "Bake at 220 °C for 65 minutes.")]))
+            ingredients: [DocumentIngredient(text: "500 g rye flour"), DocumentIngredient(text: "2 tsp caraway seeds"),
+                          DocumentIngredient(text: "400 ml warm water")],
+            instructions: [DocumentStep(text: "Stir flour, seeds and water into a thick paste."),
+                           DocumentStep(text: "Leave covered overnight."),
+                           DocumentStep(text: "Bake at 220 °C for 65 minutes.")]))
     }
 
     @Test func ingredientLinesAreReadByTheDomainsParser() throws {
@@ -130,7 +130,7 @@ struct JSONLDImportTests {
     @Test func instructionsAsAListOfTexts() throws {
         let json = Support.recipe(#""recipeInstructions": ["Chop the herbs.", "", "Mix with oil."]"#)
         #expect(try Support.importJSON(json).document.instructions == [
-            InstructionStep(text: "Chop the herbs."), InstructionStep(text: "Mix with oil."),
+            DocumentStep(text: "Chop the herbs."), DocumentStep(text: "Mix with oil."),
         ])
     }
 
@@ -158,10 +158,10 @@ struct JSONLDImportTests {
         ]
         """#)
         #expect(try Support.importJSON(json).document.instructions == [
-            InstructionStep(text: "Heat the oven to 180 °C."),
-            InstructionStep(text: "Rub butter into flour.", section: "Crust"),
-            InstructionStep(text: "Chill for 30 minutes.", section: "Crust"),
-            InstructionStep(text: "Slice the plums.", section: "Filling"),
+            DocumentStep(text: "Heat the oven to 180 °C."),
+            DocumentStep(text: "Rub butter into flour.", section: "Crust"),
+            DocumentStep(text: "Chill for 30 minutes.", section: "Crust"),
+            DocumentStep(text: "Slice the plums.", section: "Filling"),
         ])
     }
 
@@ -176,9 +176,9 @@ struct JSONLDImportTests {
         ]
         """#)
         #expect(try Support.importJSON(json).document.instructions == [
-            InstructionStep(text: "Toast the seeds."), InstructionStep(text: "Grind them."),
-            InstructionStep(text: "Whisk lemon and oil.", section: "Dressing"),
-            InstructionStep(text: "Taste for salt.", section: "Dressing"),
+            DocumentStep(text: "Toast the seeds."), DocumentStep(text: "Grind them."),
+            DocumentStep(text: "Whisk lemon and oil.", section: "Dressing"),
+            DocumentStep(text: "Taste for salt.", section: "Dressing"),
         ])
     }
 
@@ -194,16 +194,16 @@ struct JSONLDImportTests {
         "recipeIngredient": ["1 kg potatoes", "For the sauce:", "2 tbsp butter", "1 tbsp flour", "Topping:", "50 g cheese", "To finish:"]
         """#)
         #expect(try Support.importJSON(json).document.ingredients == [
-            IngredientLine(text: "1 kg potatoes"),
-            IngredientLine(text: "2 tbsp butter", section: "For the sauce"),
-            IngredientLine(text: "1 tbsp flour", section: "For the sauce"),
-            IngredientLine(text: "50 g cheese", section: "Topping"),
+            DocumentIngredient(text: "1 kg potatoes"),
+            DocumentIngredient(text: "2 tbsp butter", section: "For the sauce"),
+            DocumentIngredient(text: "1 tbsp flour", section: "For the sauce"),
+            DocumentIngredient(text: "50 g cheese", section: "Topping"),
         ])
     }
 
     @Test func aLineWithAQuantityIsAnIngredientEvenWithAColon() throws {
         let json = Support.recipe(#""recipeIngredient": ["2 cups stock:"]"#)
-        #expect(try Support.importJSON(json).document.ingredients == [IngredientLine(text: "2 cups stock:")])
+        #expect(try Support.importJSON(json).document.ingredients == [DocumentIngredient(text: "2 cups stock:")])
     }
 
     @Test func ingredientsAsOneTextAreOneLineEach() throws {
