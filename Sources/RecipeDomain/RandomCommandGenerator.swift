@@ -151,7 +151,7 @@ public struct RandomCommandGenerator: Sendable {
         case .recipeDeleted: return recipe.revision > 0 ? .recipeDeleted : .draftStarted
         case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
              .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
-             .tagRemoved:
+             .tagRemoved, .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .draftContentSet:
             preconditionFailure("\(kind) is an edit, drawn by plausibleEdit")
         }
     }

@@ -6,7 +6,8 @@ import RecipeProjection
 /// test's fake. Errors are `QueryError`s (rendered as their HTTP answers).
 public protocol RecipeReads: Sendable {
     func list(tag: String?, query: String?, limit: Int, cursor: String?) throws -> RecipeList
-    func detail(_ id: String, version: Int?, guests: Int?) throws -> RecipeDetail
+    /// `units`: the system amounts are shown in, for display only.
+    func detail(_ id: String, version: Int?, guests: Int?, units: UnitSystem?) throws -> RecipeDetail
     func draft(_ id: String) throws -> DraftView
     func drafts(limit: Int) throws -> [DraftView]
     func history(_ id: String) throws -> RecipeHistory

@@ -4,7 +4,7 @@ import Foundation
 /// The read-model tables and their migrations. The version lives in the
 /// store; a store newer than the code is refused rather than misread.
 enum StoreSchema {
-    static let version = 2
+    static let version = 3
 
     /// `migrations[n]` takes a store from version n to n+1.
     static let migrations: [String] = [
@@ -86,6 +86,15 @@ enum StoreSchema {
         INSERT INTO drafts_v2 SELECT recipe_id, content, base_version, revision, updated_at, last_rejection FROM drafts;
         DROP TABLE drafts;
         ALTER TABLE drafts_v2 RENAME TO drafts;
+        """,
+        // Content version 2 (issue 16): no table changes, and no data to convert,
+        // since content stored before it is exactly what ContentCoding writes for
+        // that content today (the new members are left out when absent). The
+        // version moves so that code older than v2, which would misread a store
+        // holding v2 content (an ingredient without an amount), refuses it.
+        """
+        -- content version 2: stored content may hold its new members
+        SELECT 1;
         """,
     ]
 
