@@ -53,7 +53,7 @@ extension RandomCommandGenerator {
         case .instructionUpdated: 7
         case .instructionRemoved: 3
         case .instructionMoved: 4
-        case .tagAdded: 6
+        case .tagAdded: 5
         case .tagChanged: 4
         case .tagRemoved: 3
         case .descriptionChanged: 2

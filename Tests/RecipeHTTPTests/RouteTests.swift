@@ -31,7 +31,7 @@ struct RouteTests {
         #expect(title["commandId"] as? String != nil)
         #expect(title["recipeId"] as? String == id)
         try await shared.command(id, #"{"type":"ServingsChanged","data":{"servings":4}}"#)
-        try await shared.command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"metric":"g"}}"#)
+        try await shared.command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"unit":"g"}}"#)
         try await shared.command(id, #"{"type":"InstructionAdded","data":{"description":"Mix and fry."}}"#)
         let tag = try await shared.command(id, #"{"type":"TagAdded","data":{"text":"@source(grandma)"}}"#)
 

@@ -36,13 +36,13 @@ struct CompletenessTests {
             #expect(Set(properties.keys) == Set(fields.map(\.name)),
                     "\(path): properties \(properties.keys.sorted()) differ from the fields of DataFormats' \(kind.rawValue) v\(version) \(fields.map(\.name))")
             let required = Set(schema["required"] as? [String] ?? [])
-            #expect(required == Set(fields.filter { $0.presence != .optional }.map(\.name)),
+            #expect(required == Set(fields.filter(\.presence.isRequired).map(\.name)),
                     "\(path): required \(required.sorted()) differs from DataFormats' \(kind.rawValue) v\(version) \(fields)")
             #expect(schema["additionalProperties"] as? Bool == false, "\(path): data is closed per version; add additionalProperties: false")
             for field in fields {
                 let type = (properties[field.name] as? [String: Any])?["type"]
                 let types = (type as? String).map { [$0] } ?? type as? [String] ?? []
-                let expected = field.presence == .requiredOrNull ? [field.type.rawValue, "null"] : [field.type.rawValue]
+                let expected = field.presence.allowsNull ? [field.type.rawValue, "null"] : [field.type.rawValue]
                 #expect(types == expected,
                         "\(path): \(field.name) has type \(types); DataFormats' \(kind.rawValue) v\(version) reads \(field)")
             }
@@ -169,7 +169,7 @@ struct CompletenessTests {
                 }
             }
         }
-        #expect(types.filter { $0.value.0.isNumeric }.keys.sorted() == ["amount", "position", "servings"])
+        #expect(types.filter { $0.value.0.isNumeric }.keys.sorted() == ["amount", "amountMax", "position", "servings"])
     }
 
     @Test func theKindOrdinalIsThePositionInAllCases() {

@@ -91,12 +91,17 @@ enum V1Shape {
     }
 
     static func content(_ content: RecipeContent, indent: String) -> String {
-        var out = "\(indent)title \(content.title.debugDescription) servings \(content.servings.map(String.init) ?? "nil") image \(content.image?.debugDescription ?? "nil")\n"
+        let v2Fields: [String?] = [content.description, content.yield, content.prepTime, content.cookTime, content.totalTime, content.sourceUrl]
+        var out = "\(indent)title \(content.title.debugDescription) servings \(content.servings.map(String.init) ?? "nil") image \(content.image?.debugDescription ?? "nil")\(v2Fields.allSatisfy { $0 == nil } ? "" : " NOT V1")\n"
         for ingredient in content.ingredients {
-            out += "\(indent)ingredient \(ingredient.id.debugDescription) \(ingredient.name.debugDescription) \(ingredient.amount) \(ingredient.metric.debugDescription)\n"
+            // The v1 shape: an amount and a unit (metric), and nothing that v2 added.
+            let v1 = ingredient.amount != nil && ingredient.unit != nil && ingredient.amountMax == nil && ingredient.note == nil
+                && ingredient.section == nil && ingredient.text == nil
+            let amount = ingredient.amount.map { "\($0)" } ?? "nil", metric = ingredient.unit?.debugDescription ?? "nil"
+            out += "\(indent)ingredient \(ingredient.id.debugDescription) \(ingredient.name.debugDescription) \(amount) \(metric)\(v1 ? "" : " NOT V1")\n"
         }
         for instruction in content.instructions {
-            out += "\(indent)step \(instruction.order) \(instruction.id.debugDescription) \(instruction.description.debugDescription)\n"
+            out += "\(indent)step\(instruction.section == nil ? "" : " NOT V1") \(instruction.order) \(instruction.id.debugDescription) \(instruction.description.debugDescription)\n"
         }
         for tag in content.tags {
             out += "\(indent)tag \(tag.name.debugDescription) \(tag.payload?.debugDescription ?? "nil")\n"

@@ -32,5 +32,15 @@ enum Contract {
         "RecipeSaved.v1.schema.json": PackageResources.RecipeSaved_v1_schema_json,
         "DraftDiscarded.v1.schema.json": PackageResources.DraftDiscarded_v1_schema_json,
         "RecipeDeleted.v1.schema.json": PackageResources.RecipeDeleted_v1_schema_json,
+        // Content version 2.
+        "IngredientAdded.v2.schema.json": PackageResources.IngredientAdded_v2_schema_json,
+        "IngredientUpdated.v2.schema.json": PackageResources.IngredientUpdated_v2_schema_json,
+        "InstructionAdded.v2.schema.json": PackageResources.InstructionAdded_v2_schema_json,
+        "InstructionUpdated.v2.schema.json": PackageResources.InstructionUpdated_v2_schema_json,
+        "DescriptionChanged.v1.schema.json": PackageResources.DescriptionChanged_v1_schema_json,
+        "YieldChanged.v1.schema.json": PackageResources.YieldChanged_v1_schema_json,
+        "TimesChanged.v1.schema.json": PackageResources.TimesChanged_v1_schema_json,
+        "SourceChanged.v1.schema.json": PackageResources.SourceChanged_v1_schema_json,
+        "DraftContentSet.v1.schema.json": PackageResources.DraftContentSet_v1_schema_json,
     ]
 }

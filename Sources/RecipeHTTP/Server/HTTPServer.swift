@@ -1,3 +1,4 @@
+import RecipeWire
 import CMicroHTTPD
 import Foundation
 
@@ -17,7 +18,8 @@ public protocol HTTPHandler: Sendable {
 /// server.stop()
 /// ```
 public final class HTTPServer: @unchecked Sendable {
-    public static let defaultMaxBodySize = 64 * 1024
+    /// As large as a record: a command's body is its record's `data` and a little more.
+    public static let defaultMaxBodySize = WireFormat.maxRecordSize
 
     let handler: any HTTPHandler
     let maxBodySize: Int

@@ -93,7 +93,11 @@ public final class RecipeService: Sendable {
         }
         probe.close()
         state = ProjectorStatus(ProjectorState(targets: targets))
-        producer = try KafkaProducer(config: options.kafka)
+        var producerConfig = options.kafka
+        for (property, value) in EditsTopicSettings.producerProperties where producerConfig[property] == nil {
+            producerConfig[property] = value
+        }
+        producer = try KafkaProducer(config: producerConfig)
         let metrics = Metrics()
         let state = self.state
         api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topic),
