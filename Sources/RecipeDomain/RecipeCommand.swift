@@ -44,8 +44,9 @@ public enum RecipeCommand: Sendable, Hashable {
     case timesChanged(prepTime: FieldUpdate<String>, cookTime: FieldUpdate<String>, totalTime: FieldUpdate<String>)
     /// Sets the http(s) URL the recipe comes from; `nil` removes it.
     case sourceChanged(url: String?)
-    /// Replaces the whole content of the draft in one command.
-    case draftContentSet(DraftContent)
+    /// Replaces the whole content of the draft in one command. Indirect: the content is
+    /// several times the size of every other case, and each command would carry its room.
+    indirect case draftContentSet(DraftContent)
 
     /// Commits the draft as the next version and closes it.
     case recipeSaved

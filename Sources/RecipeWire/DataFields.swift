@@ -158,7 +158,13 @@ struct DataFields {
     /// here, so the declarations the CLI and the tests go by cannot drift from what
     /// the decoder does.
     private func token(_ name: StaticString, _ type: DataField.ValueType, _ presence: DataField.Presence) -> JSONToken? {
-        for index in fields.indices where fields[index].key.utf8Start == name.utf8Start || Self.same(fields[index].key, name) {
+        // The readers name fields with the literals the formats declare, which the
+        // compiler keeps once: the address settles it, and the bytes are compared only
+        // when no address matches (with 8 fields, comparing bytes first cost a fifth
+        // of decoding an ingredient).
+        var found = fields.firstIndex { $0.key.utf8Start == name.utf8Start }
+        if found == nil { found = fields.firstIndex { Self.same($0.key, name) } }
+        if let index = found {
             assert(fields[index].type == type && fields[index].presence == presence,
                    "data field \(name) is declared \(fields[index]) but read as \(type.rawValue), \(presence)")
             return slots[index]

@@ -84,14 +84,14 @@ public enum RecordLimits {
     }
 
     /// An ingredient line's fields, named under `prefix` (`data`, `data.ingredients[2]`).
-    private static func violation(in line: IngredientLine, at prefix: String) -> WireError? {
-        maxLength(line.name, RecipeLimits.maxIngredientNameLength, "\(prefix).name")
-            ?? line.amount.flatMap { amount($0, "\(prefix).amount") }
-            ?? line.amountMax.flatMap { amount($0, "\(prefix).amountMax") }
-            ?? line.unit.flatMap { maxLength($0, RecipeLimits.maxUnitLength, "\(prefix).unit") }
-            ?? line.note.flatMap { maxLength($0, RecipeLimits.maxIngredientNoteLength, "\(prefix).note") }
-            ?? line.section.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "\(prefix).section") }
-            ?? line.text.flatMap { maxLength($0, RecipeLimits.maxIngredientTextLength, "\(prefix).text") }
+    private static func violation(in line: IngredientLine, at prefix: @autoclosure () -> String) -> WireError? {
+        maxLength(line.name, RecipeLimits.maxIngredientNameLength, "\(prefix()).name")
+            ?? line.amount.flatMap { amount($0, "\(prefix()).amount") }
+            ?? line.amountMax.flatMap { amount($0, "\(prefix()).amountMax") }
+            ?? line.unit.flatMap { maxLength($0, RecipeLimits.maxUnitLength, "\(prefix()).unit") }
+            ?? line.note.flatMap { maxLength($0, RecipeLimits.maxIngredientNoteLength, "\(prefix()).note") }
+            ?? line.section.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "\(prefix()).section") }
+            ?? line.text.flatMap { maxLength($0, RecipeLimits.maxIngredientTextLength, "\(prefix()).text") }
     }
 
     /// Every field of the whole content by the bound of the command that sets it
@@ -110,17 +110,17 @@ public enum RecordLimits {
             return problem
         }
         for (index, item) in draft.ingredients.enumerated() {
-            let prefix = "data.ingredients[\(index)]"
-            if let problem = item.id.flatMap({ maxLength($0, RecipeLimits.maxIdentifierLength, "\(prefix).ingredientId") })
-                ?? violation(in: item.line, at: prefix) {
+            let prefix = { "data.ingredients[\(index)]" }
+            if let problem = item.id.flatMap({ maxLength($0, RecipeLimits.maxIdentifierLength, "\(prefix()).ingredientId") })
+                ?? violation(in: item.line, at: prefix()) {
                 return problem
             }
         }
         for (index, item) in draft.instructions.enumerated() {
-            let prefix = "data.instructions[\(index)]"
-            if let problem = item.id.flatMap({ maxLength($0, RecipeLimits.maxIdentifierLength, "\(prefix).instructionId") })
-                ?? maxLength(item.description, RecipeLimits.maxDescriptionLength, "\(prefix).description")
-                ?? item.section.flatMap({ maxLength($0, RecipeLimits.maxSectionLength, "\(prefix).section") }) {
+            let prefix = { "data.instructions[\(index)]" }
+            if let problem = item.id.flatMap({ maxLength($0, RecipeLimits.maxIdentifierLength, "\(prefix()).instructionId") })
+                ?? maxLength(item.description, RecipeLimits.maxDescriptionLength, "\(prefix()).description")
+                ?? item.section.flatMap({ maxLength($0, RecipeLimits.maxSectionLength, "\(prefix()).section") }) {
                 return problem
             }
         }
@@ -134,10 +134,10 @@ public enum RecordLimits {
 
     /// Amounts: the domain's rule (`RecipeLimits.isAllowedAmount`), with its own
     /// message for a number too large to be finite (`1e999`).
-    private static func amount(_ amount: Double, _ field: String) -> WireError? {
-        guard amount.isFinite else { return .invalid(field, "must be a finite number") }
+    private static func amount(_ amount: Double, _ field: @autoclosure () -> String) -> WireError? {
+        guard amount.isFinite else { return .invalid(field(), "must be a finite number") }
         guard RecipeLimits.isAllowedAmount(amount) else {
-            return .invalid(field, "must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount))")
+            return .invalid(field(), "must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount))")
         }
         return nil
     }
@@ -148,12 +148,14 @@ public enum RecordLimits {
     }
 
     /// Lengths count Unicode scalars, as the domain and JSON Schema's `maxLength` do.
-    private static func maxLength(_ text: String, _ limit: Int, _ field: String) -> WireError? {
+    /// `field` is made only for a problem: item paths (`data.ingredients[3].name`) cost
+    /// an allocation, which every record would otherwise pay.
+    private static func maxLength(_ text: String, _ limit: Int, _ field: @autoclosure () -> String) -> WireError? {
         // UTF-8 takes 1…4 bytes per scalar: the byte count (O(1) for native
         // strings) settles nearly every case without walking the text.
         let bytes = text.utf8.count
         if bytes <= limit { return nil }
         if bytes <= limit * 4, text.unicodeScalars.count <= limit { return nil }
-        return .invalid(field, "is longer than \(limit) characters")
+        return .invalid(field(), "is longer than \(limit) characters")
     }
 }
