@@ -144,7 +144,7 @@ struct CompletenessTests {
             let reference = "commands/\(name).v\(WireFormat.currentVersion(of: kind)).schema.json"
             #expect((properties["data"] as? [String: Any])?["$ref"] as? String == reference, "\(components).\(name): data must be {$ref: '\(reference)'}")
             // Data is required exactly when it has a required member; commands without data may leave it out.
-            let needsData = WireFormat.dataFields(of: kind).contains { $0.presence != .optional }
+            let needsData = WireFormat.dataFields(of: kind).contains { $0.presence.isRequired }
             let required = body["required"] as? [String] ?? []
             #expect(required.contains("data") == needsData, "\(components).\(name): required must be \(needsData ? "[type, data]" : "[type]")")
         }
