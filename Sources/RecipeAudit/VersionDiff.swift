@@ -31,6 +31,13 @@ public struct VersionDiff: Codable, Sendable, Equatable {
     /// `null` stands for "not given".
     public var servings: Change<Int?>?
     public var image: Change<String?>?
+    // Content version 2.
+    public var description: Change<String?>?
+    public var yield: Change<String?>?
+    public var prepTime: Change<String?>?
+    public var cookTime: Change<String?>?
+    public var totalTime: Change<String?>?
+    public var sourceUrl: Change<String?>?
     public var ingredients = ListChanges<IngredientView>()
     public var instructions = ListChanges<InstructionView>()
     public var tags = ListChanges<TagView>()
@@ -43,13 +50,20 @@ public struct VersionDiff: Codable, Sendable, Equatable {
         if a.title != b.title { title = Change(from: a.title, to: b.title) }
         if a.servings != b.servings { servings = Change(from: a.servings, to: b.servings) }
         if a.image != b.image { image = Change(from: a.image, to: b.image) }
+        if a.description != b.description { description = Change(from: a.description, to: b.description) }
+        if a.yield != b.yield { yield = Change(from: a.yield, to: b.yield) }
+        if a.prepTime != b.prepTime { prepTime = Change(from: a.prepTime, to: b.prepTime) }
+        if a.cookTime != b.cookTime { cookTime = Change(from: a.cookTime, to: b.cookTime) }
+        if a.totalTime != b.totalTime { totalTime = Change(from: a.totalTime, to: b.totalTime) }
+        if a.sourceUrl != b.sourceUrl { sourceUrl = Change(from: a.sourceUrl, to: b.sourceUrl) }
         ingredients = Self.compare(a.ingredients.map(IngredientView.init), b.ingredients.map(IngredientView.init), by: \.id)
         instructions = Self.compare(a.instructions.map(InstructionView.init), b.instructions.map(InstructionView.init), by: \.id)
         tags = Self.compare(a.tags.map(TagView.init), b.tags.map(TagView.init)) { $0.name.lowercased() }
     }
 
     public var isEmpty: Bool {
-        title == nil && servings == nil && image == nil && ingredients.isEmpty && instructions.isEmpty && tags.isEmpty
+        title == nil && servings == nil && image == nil && description == nil && yield == nil && prepTime == nil
+            && cookTime == nil && totalTime == nil && sourceUrl == nil && ingredients.isEmpty && instructions.isEmpty && tags.isEmpty
     }
 
     static func compare<Item>(_ old: [Item], _ new: [Item], by id: (Item) -> String) -> ListChanges<Item> {
@@ -73,15 +87,32 @@ public struct VersionDiff: Codable, Sendable, Equatable {
         if let title { lines.append("~ title: \(quoted(title.from)) → \(quoted(title.to))") }
         if let servings { lines.append("~ servings: \(text(servings.from)) → \(text(servings.to))") }
         if let image { lines.append("~ image: \(text(image.from)) → \(text(image.to))") }
-        func describe(_ ingredient: IngredientView) -> String { "\(ingredient.id) \(ingredient.name): \(ingredient.display)" }
+        let fields: [(String, Change<String?>?)] = [
+            ("description", description), ("yield", yield), ("prepTime", prepTime), ("cookTime", cookTime),
+            ("totalTime", totalTime), ("sourceUrl", sourceUrl),
+        ]
+        for case let (name, change?) in fields { lines.append("~ \(name): \(text(change.from)) → \(text(change.to))") }
+        func describe(_ ingredient: IngredientView) -> String {
+            var text = "\(ingredient.id) \(ingredient.name): \(ingredient.display)"
+            if let note = ingredient.note { text += ", \(note)" }
+            if let section = ingredient.section { text += " [\(section)]" }
+            return text
+        }
         lines += ingredients.added.map { "+ ingredient \(describe($0))" }
         lines += ingredients.removed.map { "- ingredient \(describe($0))" }
         lines += ingredients.changed.map { change in
-            let name = change.from.name == change.to.name ? change.to.name : "\(change.from.name) → \(change.to.name)"
-            let amount = change.from.display == change.to.display ? change.to.display : "\(change.from.display) → \(change.to.display)"
-            return "~ ingredient \(change.id) \(name): \(amount)"
+            let (from, to) = (change.from, change.to)
+            let name = from.name == to.name ? to.name : "\(from.name) → \(to.name)"
+            var parts = [from.display == to.display ? to.display : "\(from.display) → \(to.display)"]
+            // A note, section or the line's text said what changed even when the quantity did not.
+            if from.note != to.note { parts.append("note \(text(from.note)) → \(text(to.note))") }
+            if from.section != to.section { parts.append("section \(text(from.section)) → \(text(to.section))") }
+            if from.text != to.text { parts.append("text \(text(from.text)) → \(text(to.text))") }
+            return "~ ingredient \(change.id) \(name): \(parts.joined(separator: "; "))"
         }
-        func describe(_ step: InstructionView) -> String { "\(step.id) #\(step.order): \(step.description)" }
+        func describe(_ step: InstructionView) -> String {
+            "\(step.id) #\(step.order)\(step.section.map { " [\($0)]" } ?? ""): \(step.description)"
+        }
         lines += instructions.added.map { "+ instruction \(describe($0))" }
         lines += instructions.removed.map { "- instruction \(describe($0))" }
         lines += instructions.changed.map { "~ instruction \(describe($0.from)) → \(describe($0.to))" }

@@ -17,8 +17,17 @@ enum FieldRules {
     /// http or https (scheme case-insensitive), a non-empty host, no whitespace or
     /// control characters anywhere, at most `maxImageURLLength`.
     static func imageURL(_ url: String) -> Rejection? {
-        if url.exceedsLength(RecipeLimits.maxImageURLLength) {
-            return Rejection(.invalid, "Image URL is longer than \(RecipeLimits.maxImageURLLength) characters.")
+        webURL(url, "Image URL", limit: RecipeLimits.maxImageURLLength)
+    }
+
+    /// The same rule as `imageURL`, for where a recipe comes from.
+    static func sourceURL(_ url: String) -> Rejection? {
+        webURL(url, "Source URL", limit: RecipeLimits.maxSourceURLLength)
+    }
+
+    private static func webURL(_ url: String, _ what: String, limit: Int) -> Rejection? {
+        if url.exceedsLength(limit) {
+            return Rejection(.invalid, "\(what) is longer than \(limit) characters.")
         }
         let bytes = Array(url.utf8)
         let rest: ArraySlice<UInt8>
@@ -27,17 +36,17 @@ enum FieldRules {
         } else if hasPrefixIgnoringCase(bytes, "https://") {
             rest = bytes.dropFirst(8)
         } else {
-            return Rejection(.invalid, "Image URL must start with http:// or https://.")
+            return Rejection(.invalid, "\(what) must start with http:// or https://.")
         }
         let host = rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
         if host.isEmpty {
-            return Rejection(.invalid, "Image URL has no host.")
+            return Rejection(.invalid, "\(what) has no host.")
         }
         // Bytes up to 0x20 and DEL are spaces and controls; non-ASCII whitespace is
         // rare enough to check on the scalar view only when non-ASCII is present.
         if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
             || (bytes.contains { $0 >= 0x80 } && url.unicodeScalars.contains { $0.properties.isWhitespace }) {
-            return Rejection(.invalid, "Image URL must not contain spaces or control characters.")
+            return Rejection(.invalid, "\(what) must not contain spaces or control characters.")
         }
         return nil
     }
@@ -56,6 +65,65 @@ enum FieldRules {
             return Rejection(.invalid, "Ingredient unit is longer than \(RecipeLimits.maxMetricLength) characters.")
         }
         return nil
+    }
+
+    /// An optional text of content v2 (note, section, yield, a line's text…): when
+    /// given, not blank (leave it out, or clear it, instead) and at most `limit`.
+    static func optionalText(_ text: String, _ what: String, limit: Int) -> Rejection? {
+        if text.isBlank { return Rejection(.invalid, "\(what) must not be empty; leave it out instead.") }
+        if text.exceedsLength(limit) { return Rejection(.invalid, "\(what) is longer than \(limit) characters.") }
+        return nil
+    }
+
+    /// The fields of one ingredient line, each by its rule, then the range:
+    /// `amountMax` needs an `amount` and is not below it. `place` says which line
+    /// ("Ingredient", "Ingredient 3") in messages.
+    static func ingredientLine(_ line: IngredientLine, _ place: String = "Ingredient") -> Rejection? {
+        if let rejection = named(ingredientName(line.name), place) { return rejection }
+        if let amount = line.amount, let rejection = named(self.amount(amount), place) { return rejection }
+        if let amountMax = line.amountMax {
+            if !RecipeLimits.isAllowedAmount(amountMax) {
+                return Rejection(.invalid, "\(place) amountMax must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount)).")
+            }
+            guard let amount = line.amount else {
+                return Rejection(.invalid, "\(place) amountMax needs an amount: a range has a lower end.")
+            }
+            if amountMax < amount {
+                return Rejection(.invalid, "\(place) amountMax (\(amountMax)) is below its amount (\(amount)).")
+            }
+        }
+        if let unit = line.unit, let rejection = named(metric(unit), place) { return rejection }
+        if let note = line.note, let rejection = optionalText(note, "\(place) note", limit: RecipeLimits.maxIngredientNoteLength) {
+            return rejection
+        }
+        if let section = line.section,
+           let rejection = optionalText(section, "\(place) section", limit: RecipeLimits.maxSectionLength) {
+            return rejection
+        }
+        if let text = line.text, let rejection = optionalText(text, "\(place) text", limit: RecipeLimits.maxIngredientTextLength) {
+            return rejection
+        }
+        return nil
+    }
+
+    /// An ISO 8601 duration as `RecipeDuration` accepts it, at most `maxDurationLength`.
+    static func duration(_ text: String, _ what: String) -> Rejection? {
+        if text.exceedsLength(RecipeLimits.maxDurationLength) {
+            return Rejection(.invalid, "\(what) is longer than \(RecipeLimits.maxDurationLength) characters.")
+        }
+        guard RecipeDuration.seconds(text) != nil else {
+            return Rejection(.invalid, "\(what) \(text.debugDescription) is not an ISO 8601 duration such as PT1H30M.")
+        }
+        return nil
+    }
+
+    /// Puts `place` in front of an "Ingredient …" message of a line that is not the only one.
+    private static func named(_ rejection: Rejection?, _ place: String) -> Rejection? {
+        guard var rejection else { return nil }
+        if place != "Ingredient", rejection.message.hasPrefix("Ingredient ") {
+            rejection.message = place + " " + rejection.message.dropFirst("Ingredient ".count)
+        }
+        return rejection
     }
 
     static func amount(_ amount: Double) -> Rejection? {

@@ -106,20 +106,39 @@ extension Double {
 // MARK: - Scaling a recipe
 
 extension RecipeContent {
-    /// The ingredients with amounts for `guests` people.
+    /// The ingredients with amounts for `guests` people: both ends of a range
+    /// scaled, lines without an amount unchanged.
     public func scaledIngredients(forGuests guests: Int) throws(ScalingError) -> [Ingredient] {
         guard let servings, servings > 0 else { throw .recipeHasNoServings }
         guard RecipeLimits.guests.contains(guests) else { throw .guestsOutOfRange(guests) }
         return ingredients.map { ingredient in
             var scaled = ingredient
             // Same arithmetic as `Quantities.scale`, so both give identical amounts.
-            scaled.amount = ingredient.amount * Double(guests) / Double(servings)
+            scaled.amount = ingredient.amount.map { $0 * Double(guests) / Double(servings) }
+            scaled.amountMax = ingredient.amountMax.map { $0 * Double(guests) / Double(servings) }
             return scaled
         }
+    }
+
+    /// The ingredients with their quantities written in `system`, for display only.
+    public func ingredients(convertedTo system: UnitSystem) -> [Ingredient] {
+        ingredients.map { $0.converted(to: system) }
     }
 }
 
 extension Ingredient {
-    /// The amount and unit as people read them, e.g. "1½ cup".
-    public var readableQuantity: String { Quantities.readable(amount, unit: metric) }
+    /// The quantity as people read it (`IngredientQuantity.text`): "1½ cups", "375 g",
+    /// "2–3 cloves", "2" (no unit); the empty text for a line without an amount
+    /// ("salt, to taste"), which has nothing to measure.
+    public var readableQuantity: String { quantity.text ?? "" }
+
+    /// The ingredient with its quantity in `system` (`IngredientQuantity.converted`).
+    public func converted(to system: UnitSystem) -> Ingredient {
+        let converted = quantity.converted(to: system)
+        var ingredient = self
+        ingredient.amount = converted.amount
+        ingredient.amountMax = converted.amountMax
+        ingredient.unit = converted.unit
+        return ingredient
+    }
 }

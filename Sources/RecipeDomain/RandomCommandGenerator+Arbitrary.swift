@@ -11,24 +11,38 @@ extension RandomCommandGenerator {
         case .servingsChanged: return .servingsChanged(servings: arbitraryInt())
         case .imageChanged: return .imageChanged(url: random.chance(0.2) ? nil : arbitraryURL())
         case .ingredientAdded:
-            return .ingredientAdded(
-                name: arbitraryText(), amount: arbitraryAmount(), metric: arbitraryText(), ingredientID: optionalID())
+            return .ingredientAdded(arbitraryLine(), ingredientID: optionalID())
         case .ingredientUpdated:
-            return .ingredientUpdated(
-                ingredientID: arbitraryID(),
+            return .ingredientUpdated(ingredientID: arbitraryID(), changes: IngredientChanges(
                 name: random.chance(0.5) ? arbitraryText() : nil,
-                amount: random.chance(0.5) ? arbitraryAmount() : nil,
-                metric: random.chance(0.5) ? arbitraryText() : nil)
+                amount: arbitraryUpdate { $0.arbitraryAmount() },
+                amountMax: arbitraryUpdate { $0.arbitraryAmount() },
+                unit: arbitraryUpdate { $0.arbitraryText() },
+                note: arbitraryUpdate { $0.arbitraryText() },
+                section: arbitraryUpdate { $0.arbitraryText() },
+                text: arbitraryUpdate { $0.arbitraryText() }))
         case .ingredientRemoved: return .ingredientRemoved(ingredientID: arbitraryID())
         case .instructionAdded:
             return .instructionAdded(
-                description: arbitraryText(), position: random.chance(0.5) ? arbitraryInt() : nil, instructionID: optionalID())
-        case .instructionUpdated: return .instructionUpdated(instructionID: arbitraryID(), description: arbitraryText())
+                description: arbitraryText(), position: random.chance(0.5) ? arbitraryInt() : nil, instructionID: optionalID(),
+                section: optionalText())
+        case .instructionUpdated:
+            return .instructionUpdated(
+                instructionID: arbitraryID(), description: random.chance(0.7) ? arbitraryText() : nil,
+                section: arbitraryUpdate { $0.arbitraryText() })
         case .instructionRemoved: return .instructionRemoved(instructionID: arbitraryID())
         case .instructionMoved: return .instructionMoved(instructionID: arbitraryID(), position: arbitraryInt())
         case .tagAdded: return .tagAdded(text: arbitraryTagText())
         case .tagChanged: return .tagChanged(name: arbitraryText(), text: arbitraryTagText())
         case .tagRemoved: return .tagRemoved(name: arbitraryText())
+        case .descriptionChanged: return .descriptionChanged(description: optionalText())
+        case .yieldChanged: return .yieldChanged(yield: optionalText())
+        case .timesChanged:
+            return .timesChanged(
+                prepTime: arbitraryUpdate { $0.arbitraryDuration() }, cookTime: arbitraryUpdate { $0.arbitraryDuration() },
+                totalTime: arbitraryUpdate { $0.arbitraryDuration() })
+        case .sourceChanged: return .sourceChanged(url: random.chance(0.2) ? nil : arbitraryURL())
+        case .draftContentSet: return .draftContentSet(arbitraryDraftContent())
         case .recipeSaved: return .recipeSaved
         case .draftDiscarded: return .draftDiscarded
         case .recipeDeleted: return .recipeDeleted
@@ -39,6 +53,46 @@ extension RandomCommandGenerator {
         case .ownershipTransferred:
             return .ownershipTransferred(newOwner: random.chance(0.9) ? random.pick(Vocabulary.actors) : arbitraryText())
         }
+    }
+
+    /// Any ingredient line: each optional field there or not, any text, any amounts.
+    public mutating func arbitraryLine() -> IngredientLine {
+        IngredientLine(
+            name: arbitraryText(), amount: random.chance(0.8) ? arbitraryAmount() : nil,
+            amountMax: random.chance(0.2) ? arbitraryAmount() : nil, unit: random.chance(0.8) ? arbitraryText() : nil,
+            note: optionalText(), section: optionalText(), text: optionalText())
+    }
+
+    /// Any whole content, with up to a few of each item.
+    mutating func arbitraryDraftContent() -> DraftContent {
+        var draft = DraftContent(
+            title: arbitraryText(), servings: random.chance(0.7) ? arbitraryInt() : nil,
+            image: random.chance(0.5) ? arbitraryURL() : nil, description: optionalText(), yield: optionalText(),
+            prepTime: random.chance(0.5) ? arbitraryDuration() : nil, cookTime: random.chance(0.5) ? arbitraryDuration() : nil,
+            totalTime: random.chance(0.5) ? arbitraryDuration() : nil, sourceUrl: random.chance(0.5) ? arbitraryURL() : nil)
+        for _ in 0..<random.int(in: 0...4) { draft.ingredients.append(NewIngredient(id: optionalID(), arbitraryLine())) }
+        for _ in 0..<random.int(in: 0...3) {
+            draft.instructions.append(NewInstruction(id: optionalID(), description: arbitraryText(), section: optionalText()))
+        }
+        for _ in 0..<random.int(in: 0...3) { draft.tags.append(arbitraryTagText()) }
+        return draft
+    }
+
+    /// Keep, clear or set, a third each.
+    private mutating func arbitraryUpdate<Value>(_ value: (inout Self) -> Value) -> FieldUpdate<Value> {
+        switch random.int(below: 3) {
+        case 0: return .keep
+        case 1: return .clear
+        default: return .set(value(&self))
+        }
+    }
+
+    private mutating func optionalText() -> String? {
+        random.chance(0.5) ? nil : arbitraryText()
+    }
+
+    private mutating func arbitraryDuration() -> String {
+        random.chance(0.6) ? random.pick(Vocabulary.durations + Vocabulary.badDurations) : arbitraryText()
     }
 
     /// An arbitrary command in an envelope with arbitrary metadata.
@@ -83,7 +137,7 @@ extension RandomCommandGenerator {
         random.chance(0.8) ? random.int(in: -5...120) : random.pick([Int(Int32.min), Int(Int32.max), 0, 1_000_000])
     }
 
-    private mutating func arbitraryAmount() -> Double {
+    mutating func arbitraryAmount() -> Double {
         switch random.int(below: 4) {
         case 0: return random.pick(Vocabulary.amounts + [0, -1, 1e-9, 1e300, -0.0])
         case 1: return Double(random.int(in: 1...1000))

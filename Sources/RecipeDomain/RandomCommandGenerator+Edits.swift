@@ -26,6 +26,13 @@ extension RandomCommandGenerator {
         case .tagAdded: return tagAdded(content, broken)
         case .tagChanged: return tagChanged(content, broken)
         case .tagRemoved: return tagRemoved(content, broken)
+        case .descriptionChanged:
+            return .descriptionChanged(description: broken ? " " : random.chance(0.1) ? nil : random.pick(Vocabulary.descriptions))
+        case .yieldChanged: return .yieldChanged(yield: broken ? "" : random.chance(0.1) ? nil : random.pick(Vocabulary.yields))
+        case .timesChanged: return timesChanged(broken)
+        case .sourceChanged:
+            return .sourceChanged(url: broken ? random.pick(Vocabulary.badURLs) : random.pick(Vocabulary.imageURLs))
+        case .draftContentSet: return draftContentSet(content, broken)
         case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
              .ownershipTransferred:
             preconditionFailure("\(kind) is not an edit, drawn by plausibleCommand")
@@ -37,19 +44,24 @@ extension RandomCommandGenerator {
     /// not edits have none (RandomCommandGeneratorTests checks both ways).
     static func editWeight(of kind: RecipeCommand.Kind) -> Int {
         switch kind {
-        case .titleChanged: 10
+        case .titleChanged: 9
         case .servingsChanged: 5
         case .imageChanged: 3
-        case .ingredientAdded: 25
+        case .ingredientAdded: 22
         case .ingredientUpdated: 10
         case .ingredientRemoved: 5
-        case .instructionAdded: 15
+        case .instructionAdded: 13
         case .instructionUpdated: 7
         case .instructionRemoved: 3
         case .instructionMoved: 4
-        case .tagAdded: 6
+        case .tagAdded: 5
         case .tagChanged: 4
         case .tagRemoved: 3
+        case .descriptionChanged: 2
+        case .yieldChanged: 1
+        case .timesChanged: 2
+        case .sourceChanged: 1
+        case .draftContentSet: 1
         case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
              .ownershipTransferred: 0
         }
@@ -86,7 +98,20 @@ extension RandomCommandGenerator {
             default: id = content.ingredients.isEmpty ? "" : random.pick(content.ingredients).id
             }
         }
-        return .ingredientAdded(name: name, amount: amount, metric: metric, ingredientID: id)
+        // A third of the lines use what content v2 adds: ranges, no quantity, notes, sections, the text.
+        guard !broken, random.chance(0.33) else {
+            return .ingredientAdded(name: name, amount: amount, metric: metric, ingredientID: id)
+        }
+        var line = IngredientLine(name: name, amount: amount, unit: metric)
+        switch random.int(below: 3) {
+        case 0: line.amountMax = amount + random.pick([0.5, 1, 2])
+        case 1: (line.amount, line.unit) = (nil, nil)
+        default: line.unit = random.chance(0.5) ? nil : metric
+        }
+        if random.chance(0.5) { line.note = random.pick(Vocabulary.notes) }
+        if random.chance(0.3) { line.section = random.pick(Vocabulary.sections) }
+        if random.chance(0.3) { line.text = random.pick(Vocabulary.lineTexts) }
+        return .ingredientAdded(line, ingredientID: id)
     }
 
     private mutating func ingredientUpdated(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
@@ -122,7 +147,49 @@ extension RandomCommandGenerator {
     private mutating func instructionUpdated(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
         guard !content.instructions.isEmpty else { return instructionAdded(content, broken) }
         let id = broken ? Vocabulary.unknownID : random.pick(content.instructions).id
+        if random.chance(0.2) {
+            return .instructionUpdated(
+                instructionID: id, description: nil,
+                section: random.chance(0.3) ? .clear : .set(random.pick(Vocabulary.sections)))
+        }
         return .instructionUpdated(instructionID: id, description: random.pick(Vocabulary.steps))
+    }
+
+    private mutating func timesChanged(_ broken: Bool) -> RecipeCommand {
+        if broken { return .timesChanged(prepTime: .set(random.pick(Vocabulary.badDurations)), cookTime: .keep, totalTime: .keep) }
+        let choose = { (generator: inout Self) -> FieldUpdate<String> in
+            switch generator.random.int(below: 4) {
+            case 0: .keep
+            case 1: .clear
+            default: .set(generator.random.pick(Vocabulary.durations))
+            }
+        }
+        let prep = choose(&self), cook = choose(&self)
+        let total = prep == .keep && cook == .keep ? .set(random.pick(Vocabulary.durations)) : choose(&self)
+        return .timesChanged(prepTime: prep, cookTime: cook, totalTime: total)
+    }
+
+    /// The whole content, as an import or an app's "save everything" would send it:
+    /// the current content with some changes, keeping the ids.
+    private mutating func draftContentSet(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {
+        var draft = DraftContent(
+            title: content.title.isEmpty ? random.pick(Vocabulary.titles) : content.title, servings: content.servings,
+            image: content.image, description: random.pick(Vocabulary.descriptions), yield: content.yield,
+            prepTime: random.pick(Vocabulary.durations), cookTime: content.cookTime, totalTime: content.totalTime,
+            sourceUrl: content.sourceUrl,
+            ingredients: content.ingredients.map { NewIngredient(id: $0.id, $0.line) },
+            instructions: content.instructions.map { NewInstruction(id: $0.id, description: $0.description, section: $0.section) },
+            tags: content.tags.map { tag in tag.payload.map { "@\(tag.name)(\($0))" } ?? "@\(tag.name)" })
+        if draft.ingredients.count < RecipeLimits.maxIngredients {
+            draft.ingredients.append(NewIngredient(IngredientLine(
+                name: random.pick(Vocabulary.ingredientNames), amount: random.pick(Vocabulary.amounts),
+                unit: random.pick(Vocabulary.units), note: random.chance(0.5) ? random.pick(Vocabulary.notes) : nil)))
+        }
+        if draft.instructions.count < RecipeLimits.maxInstructions {
+            draft.instructions.append(NewInstruction(description: random.pick(Vocabulary.steps)))
+        }
+        if broken { draft.prepTime = random.pick(Vocabulary.badDurations) }
+        return .draftContentSet(draft)
     }
 
     private mutating func instructionRemoved(_ content: RecipeContent, _ broken: Bool) -> RecipeCommand {

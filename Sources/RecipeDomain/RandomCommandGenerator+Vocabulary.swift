@@ -32,6 +32,16 @@ extension RandomCommandGenerator {
         static let imageURLs = ["https://img.example.com/r/1.jpg", "http://cdn.example.org/p.png", "HTTPS://EXAMPLE.COM/a?b=c"]
         static let badURLs = ["ftp://example.com/x.jpg", "not a url", "https://", "https://exa mple.com/x.jpg"]
         static let unknownID = "no-such-id"
+        // Content version 2.
+        static let notes = ["finely chopped", "at room temperature", "to taste", "about 400 g; cubed", "optional"]
+        static let sections = ["For the sauce", "For the dough", "Topping", "Pour la pâte"]
+        static let lineTexts = ["2-3 garlic cloves, finely chopped", "Salt, to taste", "1½ cups milk", "250g flour (sifted)"]
+        static let descriptions = [
+            "A weeknight classic.", "Crisp outside, soft inside.\nBest eaten warm.", "Une recette de grand-mère.",
+        ]
+        static let yields = ["12 muffins", "one 23 cm loaf", "2 litres", "4 bowls"]
+        static let durations = ["PT10M", "PT1H30M", "PT45M", "P1D", "PT2H", "P1DT2H", "PT90S"]
+        static let badDurations = ["1h30", "PT", "P1M", "PT1.5H", "pt10m", ""]
         static let textPieces = [
             "flour", "Crème brûlée", "grand-mère", "日本", "🍅", "👩‍🍳", "quote\"d", "back\\slash", "tab\there",
             "line\nbreak", "nul\u{0}byte", "bell\u{7}", "</script>", "{\"json\": true}", "@vegan", "@a(b)", " ", "",

@@ -165,7 +165,7 @@ public struct RandomCommandGenerator: Sendable {
             return recipe.revision > 0 ? .ownershipTransferred(newOwner: random.pick(Vocabulary.actors)) : .draftStarted
         case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
              .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
-             .tagRemoved:
+             .tagRemoved, .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .draftContentSet:
             preconditionFailure("\(kind) is an edit, drawn by plausibleEdit")
         }
     }

@@ -32,7 +32,7 @@ extension Recipe {
             grants.removeAll { $0.actor == newOwner }
         case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
              .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
-             .tagRemoved:
+             .tagRemoved, .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .contentSet:
             guard hasOpenDraft else { return }
             workingContent.apply(event)
         }
@@ -63,9 +63,10 @@ extension RecipeContent {
 
         case .instructionAdded(let instruction):
             insertInstruction(instruction, at: instruction.order - 1)
-        case .instructionUpdated(let id, let description):
+        case .instructionUpdated(let id, let description, let section):
             guard let index = instructionIndex(id: id) else { return }
             instructions[index].description = description
+            instructions[index].section = section
         case .instructionRemoved(let id):
             guard let index = instructionIndex(id: id) else { return }
             instructions.remove(at: index)
@@ -84,6 +85,19 @@ extension RecipeContent {
         case .tagRemoved(let name):
             guard let index = tagIndex(named: name) else { return }
             tags.remove(at: index)
+
+        case .descriptionChanged(let description):
+            self.description = description
+        case .yieldChanged(let yield):
+            self.yield = yield
+        case .timesChanged(let prepTime, let cookTime, let totalTime):
+            self.prepTime = prepTime
+            self.cookTime = cookTime
+            self.totalTime = totalTime
+        case .sourceChanged(let url):
+            sourceUrl = url
+        case .contentSet(let content):
+            self = content
 
         case .draftOpened, .versionCommitted, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
              .ownershipTransferred:

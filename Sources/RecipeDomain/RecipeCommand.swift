@@ -12,16 +12,17 @@ public enum RecipeCommand: Sendable, Hashable {
     /// Sets the picture to an http(s) URL; `nil` removes it.
     case imageChanged(url: String?)
     /// Appends an ingredient. Without `ingredientID` the id is derived from the command id.
-    case ingredientAdded(name: String, amount: Double, metric: String, ingredientID: String?)
-    /// Changes the given fields of an ingredient; at least one must be given.
-    case ingredientUpdated(ingredientID: String, name: String?, amount: Double?, metric: String?)
+    case ingredientAdded(IngredientLine, ingredientID: String?)
+    /// Changes the given fields of an ingredient (keeps, clears or sets each); at
+    /// least one must change.
+    case ingredientUpdated(ingredientID: String, changes: IngredientChanges)
     /// Removes an ingredient.
     case ingredientRemoved(ingredientID: String)
     /// Appends a step, or inserts it at `position` (1...n+1) shifting the others down.
     /// Without `instructionID` the id is derived from the command id.
-    case instructionAdded(description: String, position: Int?, instructionID: String?)
-    /// Rewrites a step.
-    case instructionUpdated(instructionID: String, description: String)
+    case instructionAdded(description: String, position: Int?, instructionID: String?, section: String?)
+    /// Rewrites a step, moves it to another section or out of any; at least one must change.
+    case instructionUpdated(instructionID: String, description: String?, section: FieldUpdate<String>)
     /// Removes a step; the ones after it move up.
     case instructionRemoved(instructionID: String)
     /// Moves a step to `position` (1...n); the ones between shift.
@@ -32,6 +33,21 @@ public enum RecipeCommand: Sendable, Hashable {
     case tagChanged(name: String, text: String)
     /// Removes the tag called `name`.
     case tagRemoved(name: String)
+
+    // Content version 2: the recipe's own fields and the whole content at once.
+
+    /// Sets the description; `nil` removes it.
+    case descriptionChanged(description: String?)
+    /// Sets what the recipe makes ("12 muffins"); `nil` removes it.
+    case yieldChanged(yield: String?)
+    /// Sets, removes or keeps each of the three times (ISO 8601 durations); at least one must change.
+    case timesChanged(prepTime: FieldUpdate<String>, cookTime: FieldUpdate<String>, totalTime: FieldUpdate<String>)
+    /// Sets the http(s) URL the recipe comes from; `nil` removes it.
+    case sourceChanged(url: String?)
+    /// Replaces the whole content of the draft in one command. Indirect: the content is
+    /// several times the size of every other case, and each command would carry its room.
+    indirect case draftContentSet(DraftContent)
+
     /// Commits the draft as the next version and closes it.
     case recipeSaved
     /// Closes the draft without committing it.
@@ -64,6 +80,11 @@ public enum RecipeCommand: Sendable, Hashable {
         case tagAdded = "TagAdded"
         case tagChanged = "TagChanged"
         case tagRemoved = "TagRemoved"
+        case descriptionChanged = "DescriptionChanged"
+        case yieldChanged = "YieldChanged"
+        case timesChanged = "TimesChanged"
+        case sourceChanged = "SourceChanged"
+        case draftContentSet = "DraftContentSet"
         case recipeSaved = "RecipeSaved"
         case draftDiscarded = "DraftDiscarded"
         case recipeDeleted = "RecipeDeleted"
@@ -89,6 +110,8 @@ public enum RecipeCommand: Sendable, Hashable {
                  .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
                  .tagRemoved:
                 true
+            case .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .draftContentSet:
+                true
             }
         }
     }
@@ -109,6 +132,11 @@ public enum RecipeCommand: Sendable, Hashable {
         case .tagAdded: .tagAdded
         case .tagChanged: .tagChanged
         case .tagRemoved: .tagRemoved
+        case .descriptionChanged: .descriptionChanged
+        case .yieldChanged: .yieldChanged
+        case .timesChanged: .timesChanged
+        case .sourceChanged: .sourceChanged
+        case .draftContentSet: .draftContentSet
         case .recipeSaved: .recipeSaved
         case .draftDiscarded: .draftDiscarded
         case .recipeDeleted: .recipeDeleted
@@ -120,4 +148,29 @@ public enum RecipeCommand: Sendable, Hashable {
 
     /// The stable name, e.g. "IngredientAdded".
     public var name: String { kind.rawValue }
+}
+
+// MARK: - The v1 shapes
+
+extension RecipeCommand {
+    /// An ingredient as v1 has it: an amount in a unit (`metric` on the wire).
+    public static func ingredientAdded(name: String, amount: Double, metric: String, ingredientID: String?) -> RecipeCommand {
+        .ingredientAdded(IngredientLine(name: name, amount: amount, unit: metric), ingredientID: ingredientID)
+    }
+
+    /// An update as v1 has it: each given field is set, the others kept; none clears.
+    public static func ingredientUpdated(ingredientID: String, name: String?, amount: Double?, metric: String?) -> RecipeCommand {
+        .ingredientUpdated(ingredientID: ingredientID, changes: IngredientChanges(
+            name: name, amount: FieldUpdate(setting: amount), unit: FieldUpdate(setting: metric)))
+    }
+
+    /// A step as v1 has it: no section.
+    public static func instructionAdded(description: String, position: Int?, instructionID: String?) -> RecipeCommand {
+        .instructionAdded(description: description, position: position, instructionID: instructionID, section: nil)
+    }
+
+    /// A rewrite as v1 has it: the description, the section kept.
+    public static func instructionUpdated(instructionID: String, description: String) -> RecipeCommand {
+        .instructionUpdated(instructionID: instructionID, description: description, section: .keep)
+    }
 }

@@ -8,6 +8,17 @@ public struct RecipeContent: Sendable, Hashable {
     public var servings: Int?
     /// An http(s) URL of a picture, or `nil`.
     public var image: String?
+    /// What the recipe is, in a few sentences: up to `RecipeLimits.maxRecipeDescriptionLength`; never blank.
+    public var description: String?
+    /// What it makes, as text ("12 muffins", "one 23 cm loaf"), beside `servings`,
+    /// which stays the number amounts are scaled by. Never blank.
+    public var yield: String?
+    /// ISO 8601 durations (`PT1H30M`, `P1DT2H`), kept as written; see `RecipeDuration`.
+    public var prepTime: String?
+    public var cookTime: String?
+    public var totalTime: String?
+    /// An http(s) URL of where the recipe comes from.
+    public var sourceUrl: String?
     /// In the order they were added; ids unique.
     public var ingredients: [Ingredient]
     /// Sorted by `order`, which runs 1...n; ids unique.
@@ -19,6 +30,12 @@ public struct RecipeContent: Sendable, Hashable {
         title: String = "",
         servings: Int? = nil,
         image: String? = nil,
+        description: String? = nil,
+        yield: String? = nil,
+        prepTime: String? = nil,
+        cookTime: String? = nil,
+        totalTime: String? = nil,
+        sourceUrl: String? = nil,
         ingredients: [Ingredient] = [],
         instructions: [Instruction] = [],
         tags: [Tag] = []
@@ -26,6 +43,12 @@ public struct RecipeContent: Sendable, Hashable {
         self.title = title
         self.servings = servings
         self.image = image
+        self.description = description
+        self.yield = yield
+        self.prepTime = prepTime
+        self.cookTime = cookTime
+        self.totalTime = totalTime
+        self.sourceUrl = sourceUrl
         self.ingredients = ingredients
         self.instructions = instructions
         self.tags = tags

@@ -23,12 +23,9 @@ extension RecipeDecider {
     // MARK: - Ingredients
 
     static func ingredientAdded(
-        name: String, amount: Double, metric: String, id: String?,
-        _ envelope: CommandEnvelope, _ content: RecipeContent
+        _ line: IngredientLine, id: String?, _ envelope: CommandEnvelope, _ content: RecipeContent
     ) -> Result<RecipeEvent, Rejection> {
-        if let rejection = FieldRules.ingredientName(name) ?? FieldRules.amount(amount) ?? FieldRules.metric(metric) {
-            return .failure(rejection)
-        }
+        if let rejection = FieldRules.ingredientLine(line) { return .failure(rejection) }
         let taken = { (candidate: String) in content.ingredientIndex(id: candidate) != nil }
         let ingredientID: String
         if let id {
@@ -41,24 +38,33 @@ extension RecipeDecider {
         if content.ingredients.count >= RecipeLimits.maxIngredients {
             return .failure(Rejection(.limitExceeded, "A recipe has at most \(RecipeLimits.maxIngredients) ingredients."))
         }
-        return .success(.ingredientAdded(Ingredient(id: ingredientID, name: name, amount: amount, metric: metric)))
+        return .success(.ingredientAdded(Ingredient(id: ingredientID, line)))
     }
 
+    /// Each field kept, cleared or set; the line after the update must keep every
+    /// rule of a line (so clearing the amount of a range needs its `amountMax`
+    /// cleared too).
     static func ingredientUpdated(
-        id: String, name: String?, amount: Double?, metric: String?, _ content: RecipeContent
+        id: String, changes: IngredientChanges, _ content: RecipeContent
     ) -> Result<RecipeEvent, Rejection> {
-        if name == nil, amount == nil, metric == nil {
-            return .failure(Rejection(.invalid, "An ingredient update must change its name, amount or unit."))
+        if changes.keepsEverything {
+            return .failure(Rejection(.invalid, "An ingredient update must change at least one field."))
         }
-        if let rejection = name.flatMap(FieldRules.ingredientName) ?? amount.flatMap(FieldRules.amount)
-            ?? metric.flatMap(FieldRules.metric) {
+        // The given values first, as v1 did, so a bad value is `invalid` even for an unknown id.
+        if let rejection = changes.name.flatMap(FieldRules.ingredientName) ?? changes.amount.newValue.flatMap(FieldRules.amount)
+            ?? changes.unit.newValue.flatMap(FieldRules.metric) {
             return .failure(rejection)
         }
         guard let index = content.ingredientIndex(id: id) else { return .failure(unknownIngredient(id)) }
         var ingredient = content.ingredients[index]
-        if let name { ingredient.name = name }
-        if let amount { ingredient.amount = amount }
-        if let metric { ingredient.metric = metric }
+        if let name = changes.name { ingredient.name = name }
+        ingredient.amount = changes.amount.applied(to: ingredient.amount)
+        ingredient.amountMax = changes.amountMax.applied(to: ingredient.amountMax)
+        ingredient.unit = changes.unit.applied(to: ingredient.unit)
+        ingredient.note = changes.note.applied(to: ingredient.note)
+        ingredient.section = changes.section.applied(to: ingredient.section)
+        ingredient.text = changes.text.applied(to: ingredient.text)
+        if let rejection = FieldRules.ingredientLine(ingredient.line) { return .failure(rejection) }
         return .success(.ingredientUpdated(ingredient))
     }
 
@@ -70,10 +76,13 @@ extension RecipeDecider {
     // MARK: - Instructions
 
     static func instructionAdded(
-        description: String, position: Int?, id: String?,
+        description: String, position: Int?, id: String?, section: String?,
         _ envelope: CommandEnvelope, _ content: RecipeContent
     ) -> Result<RecipeEvent, Rejection> {
-        if let rejection = FieldRules.description(description) { return .failure(rejection) }
+        if let rejection = FieldRules.description(description)
+            ?? section.flatMap({ FieldRules.optionalText($0, "Instruction section", limit: RecipeLimits.maxSectionLength) }) {
+            return .failure(rejection)
+        }
         let count = content.instructions.count
         if let position, !(1...(count + 1)).contains(position) {
             return .failure(Rejection(.invalid, "Position must be from 1 to \(count + 1), not \(position)."))
@@ -91,13 +100,23 @@ extension RecipeDecider {
             return .failure(Rejection(.limitExceeded, "A recipe has at most \(RecipeLimits.maxInstructions) instructions."))
         }
         let order = position ?? count + 1
-        return .success(.instructionAdded(Instruction(id: instructionID, description: description, order: order)))
+        return .success(.instructionAdded(Instruction(id: instructionID, description: description, order: order, section: section)))
     }
 
-    static func instructionUpdated(id: String, description: String, _ content: RecipeContent) -> Result<RecipeEvent, Rejection> {
-        if let rejection = FieldRules.description(description) { return .failure(rejection) }
-        guard content.instructionIndex(id: id) != nil else { return .failure(unknownInstruction(id)) }
-        return .success(.instructionUpdated(id: id, description: description))
+    static func instructionUpdated(
+        id: String, description: String?, section: FieldUpdate<String>, _ content: RecipeContent
+    ) -> Result<RecipeEvent, Rejection> {
+        if description == nil, section == .keep {
+            return .failure(Rejection(.invalid, "An instruction update must change its description or its section."))
+        }
+        if let rejection = description.flatMap(FieldRules.description)
+            ?? section.newValue.flatMap({ FieldRules.optionalText($0, "Instruction section", limit: RecipeLimits.maxSectionLength) }) {
+            return .failure(rejection)
+        }
+        guard let index = content.instructionIndex(id: id) else { return .failure(unknownInstruction(id)) }
+        let instruction = content.instructions[index]
+        return .success(.instructionUpdated(
+            id: id, description: description ?? instruction.description, section: section.applied(to: instruction.section)))
     }
 
     static func instructionRemoved(id: String, _ content: RecipeContent) -> Result<RecipeEvent, Rejection> {
@@ -128,7 +147,7 @@ extension RecipeDecider {
         return "\(commandID)#\(suffix)"
     }
 
-    private static func unknownIngredient(_ id: String) -> Rejection {
+    static func unknownIngredient(_ id: String) -> Rejection {
         Rejection(.unknownIngredient, "No ingredient with id \(id) in the recipe.")
     }
 

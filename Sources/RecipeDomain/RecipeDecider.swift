@@ -86,7 +86,7 @@ public enum RecipeDecider {
         case .ownershipTransferred(let newOwner): return ownershipTransferred(newOwner: newOwner, state)
         case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
              .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
-             .tagRemoved:
+             .tagRemoved, .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .draftContentSet:
             break
         }
         // The edits change the content; with no open draft they edit the copy an
@@ -110,16 +110,16 @@ public enum RecipeDecider {
             return servingsChanged(servings)
         case .imageChanged(let url):
             return imageChanged(url)
-        case .ingredientAdded(let name, let amount, let metric, let id):
-            return ingredientAdded(name: name, amount: amount, metric: metric, id: id, envelope, content)
-        case .ingredientUpdated(let id, let name, let amount, let metric):
-            return ingredientUpdated(id: id, name: name, amount: amount, metric: metric, content)
+        case .ingredientAdded(let line, let id):
+            return ingredientAdded(line, id: id, envelope, content)
+        case .ingredientUpdated(let id, let changes):
+            return ingredientUpdated(id: id, changes: changes, content)
         case .ingredientRemoved(let id):
             return ingredientRemoved(id: id, content)
-        case .instructionAdded(let description, let position, let id):
-            return instructionAdded(description: description, position: position, id: id, envelope, content)
-        case .instructionUpdated(let id, let description):
-            return instructionUpdated(id: id, description: description, content)
+        case .instructionAdded(let description, let position, let id, let section):
+            return instructionAdded(description: description, position: position, id: id, section: section, envelope, content)
+        case .instructionUpdated(let id, let description, let section):
+            return instructionUpdated(id: id, description: description, section: section, content)
         case .instructionRemoved(let id):
             return instructionRemoved(id: id, content)
         case .instructionMoved(let id, let position):
@@ -130,6 +130,16 @@ public enum RecipeDecider {
             return tagChanged(name: name, text: text, content)
         case .tagRemoved(let name):
             return tagRemoved(name: name, content)
+        case .descriptionChanged(let description):
+            return descriptionChanged(description)
+        case .yieldChanged(let yield):
+            return yieldChanged(yield)
+        case .timesChanged(let prepTime, let cookTime, let totalTime):
+            return timesChanged(prepTime: prepTime, cookTime: cookTime, totalTime: totalTime, content)
+        case .sourceChanged(let url):
+            return sourceChanged(url)
+        case .draftContentSet(let draft):
+            return draftContentSet(draft, envelope)
         case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
              .ownershipTransferred:
             // Routed to the lifecycle rules before editing; never reached.

@@ -20,7 +20,8 @@ public enum RecipeEvent: Sendable, Hashable {
     case ingredientRemoved(id: String)
     /// Carries the step with the order it was inserted at; later steps shift down.
     case instructionAdded(Instruction)
-    case instructionUpdated(id: String, description: String)
+    /// Carries the step's description and section as they are after the update.
+    case instructionUpdated(id: String, description: String, section: String?)
     /// Later steps move up.
     case instructionRemoved(id: String)
     case instructionMoved(id: String, position: Int)
@@ -29,6 +30,13 @@ public enum RecipeEvent: Sendable, Hashable {
     case tagChanged(previousName: String, tag: Tag)
     /// `name` is the name as it was stored.
     case tagRemoved(name: String)
+    case descriptionChanged(String?)
+    case yieldChanged(String?)
+    /// The three times as they are after the change.
+    case timesChanged(prepTime: String?, cookTime: String?, totalTime: String?)
+    case sourceChanged(String?)
+    /// The draft's whole content was replaced by this one.
+    case contentSet(RecipeContent)
     /// The draft became version `number` and was closed.
     case versionCommitted(number: Int, savedAt: Timestamp, savedBy: String)
     /// The draft was closed without a new version.
@@ -59,6 +67,11 @@ public enum RecipeEvent: Sendable, Hashable {
         case .tagAdded: "tagAdded"
         case .tagChanged: "tagChanged"
         case .tagRemoved: "tagRemoved"
+        case .descriptionChanged: "descriptionChanged"
+        case .yieldChanged: "yieldChanged"
+        case .timesChanged: "timesChanged"
+        case .sourceChanged: "sourceChanged"
+        case .contentSet: "contentSet"
         case .versionCommitted: "versionCommitted"
         case .draftDiscarded: "draftDiscarded"
         case .recipeDeleted: "recipeDeleted"

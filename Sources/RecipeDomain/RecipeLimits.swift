@@ -18,8 +18,17 @@ public enum RecipeLimits {
     public static let maxIngredients = 200
     /// Longest ingredient name.
     public static let maxIngredientNameLength = 200
-    /// Longest unit ("metric") of an ingredient.
-    public static let maxMetricLength = 200
+    /// Longest unit of an ingredient.
+    public static let maxUnitLength = 200
+    /// The same bound under its v1 name: the wire's v1 calls the unit `metric`.
+    public static let maxMetricLength = maxUnitLength
+    /// Longest note of an ingredient ("finely chopped; about 400 g").
+    public static let maxIngredientNoteLength = 500
+    /// Longest ingredient line as written (`text`): a name, a unit and a note at
+    /// their limits fit, with the quantity.
+    public static let maxIngredientTextLength = 1000
+    /// Longest section heading of an ingredient or a step ("For the sauce").
+    public static let maxSectionLength = 200
     /// Largest ingredient amount; keeps scaled amounts far from `Double`'s exact-integer range.
     public static let maxIngredientAmount: Double = 1_000_000
     /// The one statement of the amount rule, for the fold and the record decoder:
@@ -33,6 +42,15 @@ public enum RecipeLimits {
     public static let maxInstructions = 200
     /// Longest instruction description.
     public static let maxDescriptionLength = 5000
+
+    /// Longest description of a recipe.
+    public static let maxRecipeDescriptionLength = 5000
+    /// Longest yield text ("12 muffins").
+    public static let maxYieldLength = 200
+    /// Longest ISO 8601 duration text (`P1DT2H30M`); `RecipeDuration` judges the form.
+    public static let maxDurationLength = 32
+    /// Longest source URL, as long as an image URL.
+    public static let maxSourceURLLength = 2048
 
     /// Most tags on one recipe.
     public static let maxTags = 50

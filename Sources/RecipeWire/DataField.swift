@@ -14,11 +14,14 @@ public struct DataField: Sendable, Hashable, CustomStringConvertible {
         case string
         case integer
         case number
+        /// A list: of objects (each read by its own fields, e.g. the ingredients of
+        /// `DraftContentSet`) or of strings (its tags).
+        case array
 
         /// Whether the value is written as a JSON number.
         public var isNumeric: Bool {
             switch self {
-            case .string: false
+            case .string, .array: false
             case .integer, .number: true
             }
         }
@@ -32,6 +35,25 @@ public struct DataField: Sendable, Hashable, CustomStringConvertible {
         case optional
         /// Must be present, as a value or `null`.
         case requiredOrNull
+        /// A field of an update: absent keeps what is there, `null` clears it, a
+        /// value sets it.
+        case optionalOrNull
+
+        /// Whether `data` must have the member.
+        public var isRequired: Bool {
+            switch self {
+            case .required, .requiredOrNull: true
+            case .optional, .optionalOrNull: false
+            }
+        }
+
+        /// Whether `null` is a value of the member.
+        public var allowsNull: Bool {
+            switch self {
+            case .requiredOrNull, .optionalOrNull: true
+            case .required, .optional: false
+            }
+        }
     }
 
     /// The member's name as a static string, so the decoder compares bytes with it
@@ -70,4 +92,7 @@ public struct DataField: Sendable, Hashable, CustomStringConvertible {
     static func optionalInteger(_ key: StaticString) -> DataField { DataField(key, .integer, .optional) }
     static func number(_ key: StaticString) -> DataField { DataField(key, .number, .required) }
     static func optionalNumber(_ key: StaticString) -> DataField { DataField(key, .number, .optional) }
+    static func clearableString(_ key: StaticString) -> DataField { DataField(key, .string, .optionalOrNull) }
+    static func clearableNumber(_ key: StaticString) -> DataField { DataField(key, .number, .optionalOrNull) }
+    static func array(_ key: StaticString) -> DataField { DataField(key, .array, .required) }
 }

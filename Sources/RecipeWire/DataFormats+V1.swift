@@ -7,6 +7,10 @@ import RecipeDomain
 // only CloudEvents attributes are lowercase. Optional fields are omitted when
 // absent; `url` alone is always present, `null` meaning "remove the picture", so
 // that a forgotten field cannot remove one by accident.
+//
+// Upcasting v1 into content version 2: `metric` is the unit; a v1 ingredient has
+// an amount and a unit and nothing else; a v1 update sets what it gives and clears
+// nothing; a v1 step has no section, and its update keeps the section.
 
 extension DataFormats {
     /// Version 1 of every command kind, in `allCases` order.
@@ -88,6 +92,31 @@ extension DataFormats {
             DataFormat(kind, version: 1, fields: [.string("name")]) { data throws(WireError) in
                 .tagRemoved(name: try data.string("name"))
             }
+
+        // Kinds of content version 2, which start at v1 (see DataFormats+V2.swift).
+        case .descriptionChanged:
+            DataFormat(kind, version: 1, fields: [.nullableString("description")]) { data throws(WireError) in
+                .descriptionChanged(description: try data.nullableString("description"))
+            }
+        case .yieldChanged:
+            DataFormat(kind, version: 1, fields: [.nullableString("yield")]) { data throws(WireError) in
+                .yieldChanged(yield: try data.nullableString("yield"))
+            }
+        case .timesChanged:
+            DataFormat(kind, version: 1, fields: [
+                .clearableString("prepTime"), .clearableString("cookTime"), .clearableString("totalTime"),
+            ]) { data throws(WireError) in
+                .timesChanged(
+                    prepTime: try data.clearableString("prepTime"), cookTime: try data.clearableString("cookTime"),
+                    totalTime: try data.clearableString("totalTime"))
+            }
+        case .sourceChanged:
+            DataFormat(kind, version: 1, fields: [.nullableString("url")]) { data throws(WireError) in
+                .sourceChanged(url: try data.nullableString("url"))
+            }
+        case .draftContentSet:
+            DataFormat(kind, version: 1, fields: draftContentFields, read: readDraftContent)
+
         case .recipeSaved:
             DataFormat(kind, version: 1, fields: []) { _ throws(WireError) in .recipeSaved }
         case .draftDiscarded:

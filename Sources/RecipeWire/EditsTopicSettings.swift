@@ -34,8 +34,20 @@ public struct EditsTopicSettings: Sendable, Hashable {
             "retention.bytes": "-1",
             // With acks=all, a write is acknowledged once this many replicas hold it.
             "min.insync.replicas": String(minInsyncReplicas),
+            // Every record a reader decodes, in a batch of its own (the broker's default is 1 MiB).
+            "max.message.bytes": String(Self.maxBatchSize),
         ]
     }
+
+    /// What producers of the edits topic set so that a record of `WireFormat.maxRecordSize`
+    /// can be sent (librdkafka's default `message.max.bytes` is 1,000,000). Applied by the
+    /// recipes producers unless their config sets the property itself.
+    public static let producerProperties: [String: String] = [
+        "message.max.bytes": String(maxBatchSize),
+    ]
+
+    /// The largest record plus room for the batch and record headers, the key and the header.
+    static let maxBatchSize = WireFormat.maxRecordSize + 64 * 1024
 
     /// Why the settings are invalid together, or nil.
     public var problem: String? {

@@ -127,6 +127,37 @@ struct JSONScanner {
         }
     }
 
+    /// The next element of an array starting at the scanner's offset (its `[` is
+    /// consumed by the first call, `first` true); nil once the `]` is consumed.
+    /// `depth` is the array's.
+    mutating func nextElement(first: inout Bool, depth: Int) throws(WireError) -> JSONToken? {
+        skipWhitespace()
+        if first {
+            guard offset < bytes.count, bytes[offset] == UInt8(ascii: "[") else { throw syntaxError("expected an array") }
+            guard depth <= WireFormat.maxNestingDepth else { throw tooDeep() }
+            offset &+= 1
+            skipWhitespace()
+            guard offset < bytes.count else { throw syntaxError("unexpected end inside an array") }
+            if bytes[offset] == UInt8(ascii: "]") {
+                offset &+= 1
+                return nil
+            }
+            first = false
+            return try value(depth: depth &+ 1)
+        }
+        guard offset < bytes.count else { throw syntaxError("unexpected end inside an array") }
+        switch bytes[offset] {
+        case UInt8(ascii: ","):
+            offset &+= 1
+            return try value(depth: depth &+ 1)
+        case UInt8(ascii: "]"):
+            offset &+= 1
+            return nil
+        default:
+            throw syntaxError("expected , or ] after an element")
+        }
+    }
+
     /// Only whitespace may follow the top-level value.
     mutating func expectEnd() throws(WireError) {
         skipWhitespace()

@@ -14,7 +14,7 @@
 //   parser) the records use, for other canonical output (read models, HTTP).
 //
 // Decisions
-// - The decoder is total and bounded: size checked before parsing (64 KiB →
+// - The decoder is total and bounded: size checked before parsing (2 MiB →
 //   `tooLarge`), nesting over 32 → `malformed`; it never builds a tree.
 // - A key repeated inside the envelope or `data` is `malformed`: readers differ
 //   on which copy wins, so the record's meaning would depend on the reader.

@@ -4,7 +4,7 @@ import RecipeDomain
 
 /// Reads a record of `recipes.edits` back into a command. Total: any bytes give
 /// either a `DecodedRecord` or a `WireError`, never a crash, and the work and
-/// memory are bounded by the record size cap (64 KiB, checked first) and the
+/// memory are bounded by the record size cap (2 MiB, `WireFormat.maxRecordSize`, checked first) and the
 /// nesting cap (32).
 ///
 /// ```swift

@@ -119,36 +119,29 @@ public struct RecordEncoder: Sendable {
         case .imageChanged(let url):
             writer.key("url", first: true)
             if let url { writer.string(url) } else { writer.raw("null") }
-        case .ingredientAdded(let name, let amount, let metric, let ingredientID):
-            writer.key("name", first: true)
-            writer.string(name)
-            writer.key("amount")
-            writer.number(amount)
-            writer.key("metric")
-            writer.string(metric)
+        case .ingredientAdded(let line, let ingredientID):
+            writeLine(line, to: &writer)
             if let ingredientID {
                 writer.key("ingredientId")
                 writer.string(ingredientID)
             }
-        case .ingredientUpdated(let ingredientID, let name, let amount, let metric):
+        case .ingredientUpdated(let ingredientID, let changes):
             writer.key("ingredientId", first: true)
             writer.string(ingredientID)
-            if let name {
+            if let name = changes.name {
                 writer.key("name")
                 writer.string(name)
             }
-            if let amount {
-                writer.key("amount")
-                writer.number(amount)
-            }
-            if let metric {
-                writer.key("metric")
-                writer.string(metric)
-            }
+            writeUpdate(changes.amount, "amount", to: &writer) { $0.number($1) }
+            writeUpdate(changes.amountMax, "amountMax", to: &writer) { $0.number($1) }
+            writeUpdate(changes.unit, "unit", to: &writer) { $0.string($1) }
+            writeUpdate(changes.note, "note", to: &writer) { $0.string($1) }
+            writeUpdate(changes.section, "section", to: &writer) { $0.string($1) }
+            writeUpdate(changes.text, "text", to: &writer) { $0.string($1) }
         case .ingredientRemoved(let ingredientID):
             writer.key("ingredientId", first: true)
             writer.string(ingredientID)
-        case .instructionAdded(let description, let position, let instructionID):
+        case .instructionAdded(let description, let position, let instructionID, let section):
             writer.key("description", first: true)
             writer.string(description)
             if let position {
@@ -159,11 +152,12 @@ public struct RecordEncoder: Sendable {
                 writer.key("instructionId")
                 writer.string(instructionID)
             }
-        case .instructionUpdated(let instructionID, let description):
+            writeOptional(section, "section", to: &writer)
+        case .instructionUpdated(let instructionID, let description, let section):
             writer.key("instructionId", first: true)
             writer.string(instructionID)
-            writer.key("description")
-            writer.string(description)
+            writeOptional(description, "description", to: &writer)
+            writeUpdate(section, "section", to: &writer) { $0.string($1) }
         case .instructionRemoved(let instructionID):
             writer.key("instructionId", first: true)
             writer.string(instructionID)
@@ -183,7 +177,124 @@ public struct RecordEncoder: Sendable {
         case .tagRemoved(let name):
             writer.key("name", first: true)
             writer.string(name)
+        case .descriptionChanged(let description):
+            writer.key("description", first: true)
+            if let description { writer.string(description) } else { writer.raw("null") }
+        case .yieldChanged(let yield):
+            writer.key("yield", first: true)
+            if let yield { writer.string(yield) } else { writer.raw("null") }
+        case .timesChanged(let prepTime, let cookTime, let totalTime):
+            // The first member written opens the object; with none given (which the
+            // fold refuses) the object is empty.
+            var first = true
+            for (update, name) in [(prepTime, "prepTime" as StaticString), (cookTime, "cookTime"), (totalTime, "totalTime")] {
+                if case .keep = update { continue }
+                writer.key(name, first: first)
+                first = false
+                if case .set(let value) = update { writer.string(value) } else { writer.raw("null") }
+            }
+            if first { writer.raw("{") }
+        case .sourceChanged(let url):
+            writer.key("url", first: true)
+            if let url { writer.string(url) } else { writer.raw("null") }
+        case .draftContentSet(let draft):
+            writeDraftContent(draft, to: &writer)
         }
         writer.raw("}")
+    }
+
+    // MARK: - Content version 2
+
+    /// An ingredient line's members in v2 order, the object opened (`name` first).
+    private func writeLine(_ line: IngredientLine, to writer: inout JSONWriter, first: Bool = true) {
+        writer.key("name", first: first)
+        writer.string(line.name)
+        if let amount = line.amount {
+            writer.key("amount")
+            writer.number(amount)
+        }
+        if let amountMax = line.amountMax {
+            writer.key("amountMax")
+            writer.number(amountMax)
+        }
+        writeOptional(line.unit, "unit", to: &writer)
+        writeOptional(line.note, "note", to: &writer)
+        writeOptional(line.section, "section", to: &writer)
+        writeOptional(line.text, "text", to: &writer)
+    }
+
+    private func writeOptional(_ value: String?, _ name: StaticString, to writer: inout JSONWriter) {
+        guard let value else { return }
+        writer.key(name)
+        writer.string(value)
+    }
+
+    /// Absent keeps, `null` clears, a value sets.
+    private func writeUpdate<Value>(
+        _ update: FieldUpdate<Value>, _ name: StaticString, to writer: inout JSONWriter,
+        _ write: (inout JSONWriter, Value) -> Void
+    ) {
+        switch update {
+        case .keep: return
+        case .clear:
+            writer.key(name)
+            writer.raw("null")
+        case .set(let value):
+            writer.key(name)
+            write(&writer, value)
+        }
+    }
+
+    private func writeDraftContent(_ draft: DraftContent, to writer: inout JSONWriter) {
+        writer.key("title", first: true)
+        writer.string(draft.title)
+        if let servings = draft.servings {
+            writer.key("servings")
+            writer.integer(servings)
+        }
+        writeOptional(draft.image, "image", to: &writer)
+        writeOptional(draft.description, "description", to: &writer)
+        writeOptional(draft.yield, "yield", to: &writer)
+        writeOptional(draft.prepTime, "prepTime", to: &writer)
+        writeOptional(draft.cookTime, "cookTime", to: &writer)
+        writeOptional(draft.totalTime, "totalTime", to: &writer)
+        writeOptional(draft.sourceUrl, "sourceUrl", to: &writer)
+        writer.key("ingredients")
+        writer.raw("[")
+        for (index, item) in draft.ingredients.enumerated() {
+            if index > 0 { writer.raw(",") }
+            if let id = item.id {
+                writer.key("ingredientId", first: true)
+                writer.string(id)
+                writeLine(item.line, to: &writer, first: false)
+            } else {
+                writeLine(item.line, to: &writer)
+            }
+            writer.raw("}")
+        }
+        writer.raw("]")
+        writer.key("instructions")
+        writer.raw("[")
+        for (index, item) in draft.instructions.enumerated() {
+            if index > 0 { writer.raw(",") }
+            if let id = item.id {
+                writer.key("instructionId", first: true)
+                writer.string(id)
+                writer.key("description")
+            } else {
+                writer.key("description", first: true)
+            }
+            writer.string(item.description)
+            writeOptional(item.section, "section", to: &writer)
+            writer.raw("}")
+        }
+        writer.raw("]")
+        writer.key("tags")
+        writer.raw("[")
+        for (index, tag) in draft.tags.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.string(tag)
+        }
+        writer.raw("]")
     }
 }

@@ -45,21 +45,25 @@ public enum RecordLimits {
             return range(servings, RecipeLimits.servings, "data.servings")
         case .imageChanged(let url):
             return url.flatMap { maxLength($0, RecipeLimits.maxImageURLLength, "data.url") }
-        case .ingredientAdded(let name, let amount, let metric, let ingredientID):
-            return maxLength(name, RecipeLimits.maxIngredientNameLength, "data.name")
-                ?? self.amount(amount)
-                ?? maxLength(metric, RecipeLimits.maxMetricLength, "data.metric")
+        case .ingredientAdded(let line, let ingredientID):
+            return violation(in: line, at: "data")
                 ?? ingredientID.flatMap { maxLength($0, RecipeLimits.maxIdentifierLength, "data.ingredientId") }
-        case .ingredientUpdated(_, let name, let amount, let metric):
-            return name.flatMap { maxLength($0, RecipeLimits.maxIngredientNameLength, "data.name") }
-                ?? amount.flatMap(self.amount)
-                ?? metric.flatMap { maxLength($0, RecipeLimits.maxMetricLength, "data.metric") }
-        case .instructionAdded(let description, let position, let instructionID):
+        case .ingredientUpdated(_, let changes):
+            return changes.name.flatMap { maxLength($0, RecipeLimits.maxIngredientNameLength, "data.name") }
+                ?? changes.amount.newValue.flatMap { self.amount($0, "data.amount") }
+                ?? changes.amountMax.newValue.flatMap { self.amount($0, "data.amountMax") }
+                ?? changes.unit.newValue.flatMap { maxLength($0, RecipeLimits.maxUnitLength, "data.unit") }
+                ?? changes.note.newValue.flatMap { maxLength($0, RecipeLimits.maxIngredientNoteLength, "data.note") }
+                ?? changes.section.newValue.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "data.section") }
+                ?? changes.text.newValue.flatMap { maxLength($0, RecipeLimits.maxIngredientTextLength, "data.text") }
+        case .instructionAdded(let description, let position, let instructionID, let section):
             return maxLength(description, RecipeLimits.maxDescriptionLength, "data.description")
                 ?? position.flatMap { range($0, 1...(RecipeLimits.maxInstructions + 1), "data.position") }
                 ?? instructionID.flatMap { maxLength($0, RecipeLimits.maxIdentifierLength, "data.instructionId") }
-        case .instructionUpdated(_, let description):
-            return maxLength(description, RecipeLimits.maxDescriptionLength, "data.description")
+                ?? section.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "data.section") }
+        case .instructionUpdated(_, let description, let section):
+            return description.flatMap { maxLength($0, RecipeLimits.maxDescriptionLength, "data.description") }
+                ?? section.newValue.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "data.section") }
         case .instructionMoved(_, let position):
             return range(position, 1...RecipeLimits.maxInstructions, "data.position")
         case .tagAdded(let text), .tagChanged(_, let text):
@@ -68,17 +72,76 @@ public enum RecordLimits {
             return maxLength(grantee, RecipeLimits.maxIdentifierLength, "data.grantee")
         case .ownershipTransferred(let newOwner):
             return maxLength(newOwner, RecipeLimits.maxIdentifierLength, "data.newOwner")
+        case .descriptionChanged(let description):
+            return description.flatMap { maxLength($0, RecipeLimits.maxRecipeDescriptionLength, "data.description") }
+        case .yieldChanged(let yield):
+            return yield.flatMap { maxLength($0, RecipeLimits.maxYieldLength, "data.yield") }
+        case .timesChanged(let prepTime, let cookTime, let totalTime):
+            return prepTime.newValue.flatMap { maxLength($0, RecipeLimits.maxDurationLength, "data.prepTime") }
+                ?? cookTime.newValue.flatMap { maxLength($0, RecipeLimits.maxDurationLength, "data.cookTime") }
+                ?? totalTime.newValue.flatMap { maxLength($0, RecipeLimits.maxDurationLength, "data.totalTime") }
+        case .sourceChanged(let url):
+            return url.flatMap { maxLength($0, RecipeLimits.maxSourceURLLength, "data.url") }
+        case .draftContentSet(let draft):
+            return violation(in: draft)
         }
+    }
+
+    /// An ingredient line's fields, named under `prefix` (`data`, `data.ingredients[2]`).
+    private static func violation(in line: IngredientLine, at prefix: @autoclosure () -> String) -> WireError? {
+        maxLength(line.name, RecipeLimits.maxIngredientNameLength, "\(prefix()).name")
+            ?? line.amount.flatMap { amount($0, "\(prefix()).amount") }
+            ?? line.amountMax.flatMap { amount($0, "\(prefix()).amountMax") }
+            ?? line.unit.flatMap { maxLength($0, RecipeLimits.maxUnitLength, "\(prefix()).unit") }
+            ?? line.note.flatMap { maxLength($0, RecipeLimits.maxIngredientNoteLength, "\(prefix()).note") }
+            ?? line.section.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "\(prefix()).section") }
+            ?? line.text.flatMap { maxLength($0, RecipeLimits.maxIngredientTextLength, "\(prefix()).text") }
+    }
+
+    /// Every field of the whole content by the bound of the command that sets it
+    /// alone. How many items there are is the fold's (`limitExceeded`), as for the
+    /// single adds; the record size bounds the record.
+    private static func violation(in draft: DraftContent) -> WireError? {
+        if let problem = maxLength(draft.title, RecipeLimits.maxTitleLength, "data.title")
+            ?? draft.servings.flatMap({ range($0, RecipeLimits.servings, "data.servings") })
+            ?? draft.image.flatMap({ maxLength($0, RecipeLimits.maxImageURLLength, "data.image") })
+            ?? draft.description.flatMap({ maxLength($0, RecipeLimits.maxRecipeDescriptionLength, "data.description") })
+            ?? draft.yield.flatMap({ maxLength($0, RecipeLimits.maxYieldLength, "data.yield") })
+            ?? draft.prepTime.flatMap({ maxLength($0, RecipeLimits.maxDurationLength, "data.prepTime") })
+            ?? draft.cookTime.flatMap({ maxLength($0, RecipeLimits.maxDurationLength, "data.cookTime") })
+            ?? draft.totalTime.flatMap({ maxLength($0, RecipeLimits.maxDurationLength, "data.totalTime") })
+            ?? draft.sourceUrl.flatMap({ maxLength($0, RecipeLimits.maxSourceURLLength, "data.sourceUrl") }) {
+            return problem
+        }
+        for (index, item) in draft.ingredients.enumerated() {
+            let prefix = { "data.ingredients[\(index)]" }
+            if let problem = item.id.flatMap({ maxLength($0, RecipeLimits.maxIdentifierLength, "\(prefix()).ingredientId") })
+                ?? violation(in: item.line, at: prefix()) {
+                return problem
+            }
+        }
+        for (index, item) in draft.instructions.enumerated() {
+            let prefix = { "data.instructions[\(index)]" }
+            if let problem = item.id.flatMap({ maxLength($0, RecipeLimits.maxIdentifierLength, "\(prefix()).instructionId") })
+                ?? maxLength(item.description, RecipeLimits.maxDescriptionLength, "\(prefix()).description")
+                ?? item.section.flatMap({ maxLength($0, RecipeLimits.maxSectionLength, "\(prefix()).section") }) {
+                return problem
+            }
+        }
+        for (index, tag) in draft.tags.enumerated() {
+            if let problem = maxLength(tag, RecipeLimits.maxTagTextLength, "data.tags[\(index)]") { return problem }
+        }
+        return nil
     }
 
     // MARK: - Checks
 
     /// Amounts: the domain's rule (`RecipeLimits.isAllowedAmount`), with its own
     /// message for a number too large to be finite (`1e999`).
-    private static func amount(_ amount: Double) -> WireError? {
-        guard amount.isFinite else { return .invalid("data.amount", "must be a finite number") }
+    private static func amount(_ amount: Double, _ field: @autoclosure () -> String) -> WireError? {
+        guard amount.isFinite else { return .invalid(field(), "must be a finite number") }
         guard RecipeLimits.isAllowedAmount(amount) else {
-            return .invalid("data.amount", "must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount))")
+            return .invalid(field(), "must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount))")
         }
         return nil
     }
@@ -89,12 +152,14 @@ public enum RecordLimits {
     }
 
     /// Lengths count Unicode scalars, as the domain and JSON Schema's `maxLength` do.
-    private static func maxLength(_ text: String, _ limit: Int, _ field: String) -> WireError? {
+    /// `field` is made only for a problem: item paths (`data.ingredients[3].name`) cost
+    /// an allocation, which every record would otherwise pay.
+    private static func maxLength(_ text: String, _ limit: Int, _ field: @autoclosure () -> String) -> WireError? {
         // UTF-8 takes 1…4 bytes per scalar: the byte count (O(1) for native
         // strings) settles nearly every case without walking the text.
         let bytes = text.utf8.count
         if bytes <= limit { return nil }
         if bytes <= limit * 4, text.unicodeScalars.count <= limit { return nil }
-        return .invalid(field, "is longer than \(limit) characters")
+        return .invalid(field(), "is longer than \(limit) characters")
     }
 }

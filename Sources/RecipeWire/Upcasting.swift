@@ -42,7 +42,7 @@ struct DataFormat: Sendable {
 /// The upcasting table: every data version the decoder reads, per command.
 struct DataFormats: Sendable {
     /// Today's table. A new version's formats are appended here.
-    static let standard = DataFormats(version1)
+    static let standard = DataFormats(version1 + version2)
 
     /// Indexed by `kind.ordinal`, then by version - 1; nil for a missing version.
     private let table: [[DataFormat?]]

@@ -19,7 +19,20 @@ public enum WireFormat {
     public static let dataContentType = "application/json"
 
     /// Largest record value, in bytes, that is decoded; checked before parsing.
-    public static let maxRecordSize = 64 * 1024
+    ///
+    /// 2 MiB, so that one `DraftContentSet` holds a whole recipe at the documented
+    /// maxima: 200 ingredients, 200 steps, 50 tags and every text at its limit,
+    /// written in plain text, make a record of about 1.66 MB (DraftContentSetTests
+    /// builds it and checks it fits; 64 KiB held barely one step at its limit).
+    /// The same recipe in wider characters is larger (3.3 MB in two-byte "é", 9.8 MB
+    /// in characters JSON escapes, six bytes each): such a command is refused before
+    /// it is appended (`tooLarge`), and that recipe is written by single commands.
+    /// Past a few MiB a record would slow every consumer that meets it, for recipes
+    /// no cook writes: the limit covers the plain-text maximum with room to spare.
+    /// Kafka's own limits follow it: `EditsTopicSettings.configs` (the topic's
+    /// `max.message.bytes`) and `EditsTopicSettings.producerProperties` (the
+    /// producer's `message.max.bytes`); the HTTP body limit is the same number.
+    public static let maxRecordSize = 2 * 1024 * 1024
     /// Deepest nesting of objects and arrays a record may have. The envelope is
     /// depth 1 and `data` depth 2; the rest is headroom for extensions. Bounding it
     /// bounds the stack the parser uses, whatever the bytes.

@@ -54,8 +54,8 @@ enum HTTPBenchmark {
             ids.append(id)
             let commands: [(RecipeCommand.Kind, [String: any Sendable])] = [
                 (.draftStarted, [:]), (.titleChanged, ["title": "Recipe \(index)"]), (.servingsChanged, ["servings": 4]),
-                (.ingredientAdded, ["name": "Flour", "amount": 250, "metric": "g"]),
-                (.ingredientAdded, ["name": "Milk", "amount": 0.5, "metric": "l"]),
+                (.ingredientAdded, ["name": "Flour", "amount": 250, "unit": "g"]),
+                (.ingredientAdded, ["name": "Milk", "amount": 0.5, "unit": "l"]),
                 (.tagAdded, ["text": "@bench"]), (.recipeSaved, [:]),
             ]
             let envelopes = try commands.map { try builder.envelope(kind: $0.0, data: $0.1, recipeID: id, actor: "bench") }

@@ -166,7 +166,7 @@ enum SampleRecipes {
             try await send(id, .titleChanged, ["title": sample.title])
             try await send(id, .servingsChanged, ["servings": sample.servings])
             for (name, amount, metric) in sample.ingredients {
-                try await send(id, .ingredientAdded, ["name": name, "amount": amount, "metric": metric])
+                try await send(id, .ingredientAdded, ["name": name, "amount": amount, "unit": metric])
             }
             for step in sample.steps { try await send(id, .instructionAdded, ["description": step]) }
             for tag in sample.tags { try await send(id, .tagAdded, ["text": tag]) }

@@ -21,7 +21,8 @@ enum QueryCommands {
         abstract: "Show a recipe, any version, scaled for guests.",
         arguments: "ID",
         options: [StoreOptions.db, .value("version", "V", "A committed version (default: the latest)."),
-                  .value("guests", "N", "Scale the amounts for this many guests."), StoreOptions.json])
+                  .value("guests", "N", "Scale the amounts for this many guests."),
+                  .value("units", "SYSTEM", "Show amounts in metric or us units (display only)."), StoreOptions.json])
 
     static let drafts = CommandSpec(
         name: "recipes drafts", summary: "List open drafts, most recently edited first.", abstract: "List open drafts.", options: [StoreOptions.db, StoreOptions.json])
@@ -57,23 +58,47 @@ enum QueryCommands {
         let id = try singleID(args)
         let version = try args.int("version", in: 1...Int(Int32.max))
         let guests = try args.int("guests", in: RecipeLimits.guests)
-        let detail = try ReadModel(path: args.string("db")!).detail(id, version: version, guests: guests)
+        var units: UnitSystem?
+        if let text = args.string("units") {
+            guard let system = UnitSystem(rawValue: text) else { throw UsageError("--units must be metric or us, not \(text)") }
+            units = system
+        }
+        let detail = try ReadModel(path: args.string("db")!).detail(id, version: version, guests: guests, units: units)
         if args.flag("json") { return try printJSON(detail) }
         printDetail(detail)
     }
 
     static func printDetail(_ detail: RecipeDetail) {
         say("\(detail.title)  (version \(detail.version), saved \(detail.updatedAt) by \(detail.savedBy)\(detail.hasDraft ? ", draft open" : ""))")
-        if let servings = detail.servings { say("serves \(detail.guests ?? servings)") }
+        if let servings = detail.servings { say("serves \(detail.guests ?? servings)\(detail.yield.map { ", makes \($0)" } ?? "")") }
+        else if let yield = detail.yield { say("makes \(yield)") }
+        let times = [("prep", detail.prepTime), ("cook", detail.cookTime), ("total", detail.totalTime)]
+            .compactMap { name, time in time.map { "\(name) \($0)" } }
+        if !times.isEmpty { say(times.joined(separator: ", ")) }
+        if let source = detail.sourceUrl { say("from \(source)") }
+        if let description = detail.description { say(""); say(description) }
         printContent(tags: detail.tags, ingredients: detail.ingredients, instructions: detail.instructions)
     }
 
+    /// Ingredients and steps under their section headings, each heading once where it starts.
     static func printContent(tags: [TagView], ingredients: [IngredientView], instructions: [InstructionView]) {
         if !tags.isEmpty { say(tags.map(tagText).joined(separator: " ")) }
         say("")
-        for ingredient in ingredients { say("  \(ingredient.display)  \(ingredient.name)") }
+        var section: String?
+        for ingredient in ingredients {
+            if ingredient.section != section, let heading = ingredient.section { say(" \(heading):") }
+            section = ingredient.section
+            // A line without a quantity shows its name alone; the note follows the name.
+            let quantity = ingredient.display.isEmpty ? "" : "\(ingredient.display)  "
+            say("  \(quantity)\(ingredient.name)\(ingredient.note.map { ", \($0)" } ?? "")")
+        }
         say("")
-        for step in instructions { say("  \(step.order). \(step.description)") }
+        section = nil
+        for step in instructions {
+            if step.section != section, let heading = step.section { say(" \(heading):") }
+            section = step.section
+            say("  \(step.order). \(step.description)")
+        }
     }
 
     static func runDrafts(_ arguments: [String]) async throws {

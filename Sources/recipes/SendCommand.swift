@@ -27,7 +27,7 @@ enum SendCommand {
             becomes a field of its data (amount, servings and position are numbers; --ingredient-id is ingredientId).
             Examples:
               recipes send DraftStarted --new --brokers localhost:9092
-              recipes send IngredientAdded --recipe R --name Flour --amount 250 --metric g
+              recipes send IngredientAdded --recipe R --name Flour --amount 250 --unit g
               recipes send --stdin < commands.jsonl
             Every command is checked with the record decoder before it is appended. With --stdin each line
             prints `line N: partition:offset`; a bad line is reported with its number, the others still go,
@@ -73,7 +73,8 @@ enum SendCommand {
         if let revision = try args.int("expected-revision", in: 0...Int(Int32.max)) { members["expectedRevision"] = revision }
         let line = String(decoding: try JSONSerialization.data(withJSONObject: members), as: UTF8.self)
 
-        let config = try KafkaOptions.config(args)
+        var config = try KafkaOptions.config(args)
+        for (property, value) in EditsTopicSettings.producerProperties where config[property] == nil { config[property] = value }
         let producer = try KafkaProducer(config: config)
         let sender = CommandSender(appender: CommandAppender(producer: producer, topic: topic))
         let outcome = await sender.send([(1, line)], actor: actor)
@@ -89,6 +90,8 @@ enum SendCommand {
     }
 
     private static func sendLines(config: KafkaConfig, topic: String, actor: String, quiet: Bool) async throws {
+        var config = config
+        for (property, value) in EditsTopicSettings.producerProperties where config[property] == nil { config[property] = value }
         let producer = try KafkaProducer(config: config)
         let stream = CommandStream(appender: CommandAppender(producer: producer, topic: topic))
         let summary: CommandStream.Summary

@@ -33,7 +33,10 @@ enum TopicsCommand {
               cleanup.policy=delete never compacted: every command is kept, not only a recipe's latest
               retention.ms=-1       kept forever: the log is the audit record every read model is rebuilt from
               retention.bytes=-1    no size limit either, whatever the broker's defaults
-            Producers use acks=all with enable.idempotence=true (the recipes producer always sets both).
+              max.message.bytes=2162688
+                                    a record of up to 2 MiB (one DraftContentSet holds a whole recipe) and its batch
+            Producers use acks=all with enable.idempotence=true (the recipes producer always sets both), and
+            message.max.bytes=2162688 for the same records.
             An existing topic is left as it is (its partition count is printed); the exit status is 0 then too.
             The embedded broker (`recipes broker`) does not implement CreateTopics: it creates its topic itself.
             """)

@@ -22,7 +22,7 @@ struct EvolveTests {
 
     @Test(arguments: [
         RecipeEvent.ingredientUpdated(Ingredient(id: "nope", name: "n", amount: 1, metric: "g")),
-        .ingredientRemoved(id: "nope"), .instructionUpdated(id: "nope", description: "d"),
+        .ingredientRemoved(id: "nope"), .instructionUpdated(id: "nope", description: "d", section: nil),
         .instructionRemoved(id: "nope"), .instructionMoved(id: "nope", position: 1),
         .tagChanged(previousName: "nope", tag: Tag(name: "t")), .tagRemoved(name: "nope"),
     ])

@@ -163,7 +163,12 @@ struct FoldPropertyTests {
         if content.ingredients.count > RecipeLimits.maxIngredients { problems.append("too many ingredients") }
         if content.instructions.count > RecipeLimits.maxInstructions { problems.append("too many instructions") }
         if content.tags.count > RecipeLimits.maxTags { problems.append("too many tags") }
-        if content.ingredients.contains(where: { !($0.amount > 0 && $0.amount.isFinite) }) { problems.append("bad amount") }
+        if content.ingredients.contains(where: { ingredient in
+            [ingredient.amount, ingredient.amountMax].contains { $0.map { !($0 > 0 && $0.isFinite) } ?? false }
+        }) { problems.append("bad amount") }
+        if content.ingredients.contains(where: { $0.amountMax != nil && ($0.amount == nil || $0.amountMax! < $0.amount!) }) {
+            problems.append("bad range")
+        }
         if let servings = content.servings, !RecipeLimits.servings.contains(servings) { problems.append("bad servings") }
         if content.title.unicodeScalars.count > RecipeLimits.maxTitleLength { problems.append("title too long") }
         return problems

@@ -67,7 +67,7 @@ struct InstructionTests {
     @Test func updatingRewritesTheDescriptionInPlace() {
         var scenario = threeSteps()
         #expect(scenario.when(.instructionUpdated(instructionID: "b", description: "B!")).events
-            == [.instructionUpdated(id: "b", description: "B!")])
+            == [.instructionUpdated(id: "b", description: "B!", section: nil)])
         #expect(scenario.draft?.instructions[1] == Instruction(id: "b", description: "B!", order: 2))
     }
 

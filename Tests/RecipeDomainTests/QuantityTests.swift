@@ -67,6 +67,6 @@ struct QuantityTests {
             ])
         let scaled = try content.scaledIngredients(forGuests: 6)
         #expect(scaled.map(\.id) == ["f", "m"])
-        #expect(scaled.map(\.readableQuantity) == ["375 g", "1½ cup"])
+        #expect(scaled.map(\.readableQuantity) == ["375 g", "1½ cups"])
     }
 }

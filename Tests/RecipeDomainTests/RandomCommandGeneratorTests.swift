@@ -58,8 +58,8 @@ struct RandomCommandGeneratorTests {
             let command = generator.arbitraryCommand()
             kinds.insert(command.kind)
             switch command {
-            case .ingredientAdded(_, let amount, _, _): #expect(amount.isFinite)
-            case .ingredientUpdated(_, _, let amount?, _): #expect(amount.isFinite)
+            case .ingredientAdded(let line, _): #expect(line.amount?.isFinite ?? true && line.amountMax?.isFinite ?? true)
+            case .ingredientUpdated(_, let changes): #expect(changes.amount.newValue?.isFinite ?? true)
             default: break
             }
         }

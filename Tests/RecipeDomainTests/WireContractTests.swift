@@ -17,7 +17,9 @@ struct WireContractTests {
         #expect(RecipeCommand.Kind.allCases.map(\.rawValue) == [
             "DraftStarted", "TitleChanged", "ServingsChanged", "ImageChanged", "IngredientAdded", "IngredientUpdated",
             "IngredientRemoved", "InstructionAdded", "InstructionUpdated", "InstructionRemoved", "InstructionMoved",
-            "TagAdded", "TagChanged", "TagRemoved", "RecipeSaved", "DraftDiscarded", "RecipeDeleted",
+            "TagAdded", "TagChanged", "TagRemoved",
+            "DescriptionChanged", "YieldChanged", "TimesChanged", "SourceChanged", "DraftContentSet",
+            "RecipeSaved", "DraftDiscarded", "RecipeDeleted",
             "AccessGranted", "AccessRevoked", "OwnershipTransferred",
         ])
         #expect(RecipeCommand.ingredientRemoved(ingredientID: "x").name == "IngredientRemoved")

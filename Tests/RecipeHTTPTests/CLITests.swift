@@ -30,7 +30,7 @@ struct CLITests {
     @Test func sendOneCommandFromFlags() async throws {
         let recipe = UUID().uuidString.lowercased()
         let result = try await runRecipes(["send", "IngredientAdded", "--recipe", recipe, "--name", "Flour", "--amount", "250",
-                                           "--metric", "g", "--brokers", shared.kafka.bootstrapServers])
+                                           "--unit", "g", "--brokers", shared.kafka.bootstrapServers])
         #expect(result.status == 0, "\(result.err)")
         let position = try #require(result.out.split(separator: " ").first.map(String.init))
         let draft = try await shared.get("/v1/recipes/\(recipe)/draft?after=\(position)")
@@ -39,7 +39,7 @@ struct CLITests {
         #expect(ingredient?["amount"] as? Double == 250)
 
         let bad = try await runRecipes(["send", "IngredientAdded", "--recipe", recipe, "--name", "Flour", "--amount", "-2",
-                                        "--metric", "g", "--brokers", shared.kafka.bootstrapServers])
+                                        "--unit", "g", "--brokers", shared.kafka.bootstrapServers])
         #expect(bad.status != 0)
         #expect(bad.err.contains("data.amount"))
     }
@@ -203,7 +203,7 @@ struct CLITests {
         let draft = try await HTTPClient.request(port: first.port, method: "POST", path: "/v1/drafts?wait=true", body: nil)
         let id = try #require(draft.object["recipeId"] as? String)
         for body in [#"{"type":"TitleChanged","data":{"title":"Shakshuka"}}"#,
-                     #"{"type":"IngredientAdded","data":{"name":"Eggs","amount":4,"metric":"pcs"}}"#,
+                     #"{"type":"IngredientAdded","data":{"name":"Eggs","amount":4,"unit":"pcs"}}"#,
                      #"{"type":"RecipeSaved"}"#] {
             let sent = try await HTTPClient.request(port: first.port, method: "POST", path: "/v1/recipes/\(id)/commands?wait=true",
                                                     body: Array(body.utf8))

@@ -109,7 +109,7 @@ struct DeployTests {
             + settings.configs.sorted { $0.key < $1.key }.map { "  \($0.key)=\($0.value)" }
         #expect(result.out.split(separator: "\n").map(String.init) == expected)
         #expect(settings.configs == ["cleanup.policy": "delete", "retention.ms": "-1", "retention.bytes": "-1",
-                                     "min.insync.replicas": "2"])
+                                     "min.insync.replicas": "2", "max.message.bytes": "2162688"])
 
         let bad = try await runRecipes(["topics", "create", "--dry-run", "--replication-factor", "1"])
         #expect(bad.status == 2)
@@ -206,10 +206,10 @@ private struct Quickstart {
         #expect(early["outcome"] as? String == "rejected")
         #expect((early["reason"] as? [String: Any])?["code"] as? String == "notSavable")
 
-        try await command(#"{"type":"IngredientAdded","data":{"name":"Eggs","amount":4,"metric":"pcs"}}"#)
+        try await command(#"{"type":"IngredientAdded","data":{"name":"Eggs","amount":4,"unit":"pcs"}}"#)
         // The CLI appends through the same broker, as the README's `recipes send` line does.
         let sent = try await runRecipes(["send", "IngredientAdded", "--recipe", recipe, "--name", "Tomatoes", "--amount", "400",
-                                         "--metric", "g", "--brokers", bootstrap])
+                                         "--unit", "g", "--brokers", bootstrap])
         #expect(sent.status == 0, "\(sent.err)")
         try await command(#"{"type":"TagAdded","data":{"text":"@breakfast"}}"#)
         var saved = try await command(#"{"type":"RecipeSaved"}"#)
@@ -218,7 +218,7 @@ private struct Quickstart {
         let list = try await call("GET", "/v1/recipes?after=\(position)&tag=breakfast")
         #expect(list.items.compactMap { $0["title"] as? String } == ["Shakshuka"])
         let detail = try await call("GET", "/v1/recipes/\(recipe)?guests=4")
-        #expect((detail.object["ingredients"] as? [[String: Any]])?.compactMap { $0["display"] as? String } == ["8 pcs", "800 g"])
+        #expect((detail.object["ingredients"] as? [[String: Any]])?.compactMap { $0["display"] as? String } == ["8 pieces", "800 g"])
 
         try await command(#"{"type":"ServingsChanged","data":{"servings":4}}"#)
         saved = try await command(#"{"type":"RecipeSaved"}"#)
@@ -233,7 +233,7 @@ private struct Quickstart {
         #expect(history.items.contains { $0["outcome"] as? String == "rejected" })
 
         let bad = try await call("POST", "/v1/recipes/\(recipe)/commands",
-                                 #"{"type":"IngredientAdded","data":{"name":"Salt","amount":-1,"metric":"g"}}"#)
+                                 #"{"type":"IngredientAdded","data":{"name":"Salt","amount":-1,"unit":"g"}}"#)
         #expect(bad.status == 422)
         #expect(bad.errorField == "data.amount")
         let metrics = try await call("GET", "/metrics")

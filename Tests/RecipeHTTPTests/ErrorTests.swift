@@ -1,5 +1,6 @@
 import Foundation
 import RecipeHTTP
+import RecipeWire
 import Testing
 
 @Suite("Errors")
@@ -23,7 +24,7 @@ struct ErrorTests {
     @Test func bodiesThatAreTooLargeOrNotJSON() async throws {
         let id = UUID().uuidString.lowercased()
         let path = "/v1/recipes/\(id)/commands"
-        let large = try await shared.request("POST", path, body: Array(repeating: UInt8(ascii: " "), count: 100_000))
+        let large = try await shared.request("POST", path, body: Array(repeating: UInt8(ascii: " "), count: WireFormat.maxRecordSize + 1))
         #expect(large.status == 413)
         #expect(large.errorCode == "tooLarge")
         let notJSON = try await shared.post(path, "{type: TitleChanged")
@@ -39,9 +40,9 @@ struct ErrorTests {
     @Test func commandsThatBreakTheSchemaNameTheField() async throws {
         let path = "/v1/recipes/\(UUID().uuidString.lowercased())/commands"
         let cases: [(String, String, String)] = [
-            (#"{"type":"IngredientAdded","data":{"name":"Flour","amount":"lots","metric":"g"}}"#, "malformed", "data.amount"),
-            (#"{"type":"IngredientAdded","data":{"name":"Flour","amount":-1,"metric":"g"}}"#, "invalid", "data.amount"),
-            (#"{"type":"IngredientAdded","data":{"name":"Flour","metric":"g"}}"#, "malformed", "data.amount"),
+            (#"{"type":"IngredientAdded","data":{"name":"Flour","amount":"lots","unit":"g"}}"#, "malformed", "data.amount"),
+            (#"{"type":"IngredientAdded","data":{"name":"Flour","amount":-1,"unit":"g"}}"#, "invalid", "data.amount"),
+            (#"{"type":"IngredientAdded","data":{"amount":1,"unit":"g"}}"#, "malformed", "data.name"),
             (#"{"type":"TitleChanged","data":{"title":"\#(String(repeating: "x", count: 201))"}}"#, "invalid", "data.title"),
             (#"{"type":"TitleChanged","data":{"title":"A","colour":"red"}}"#, "malformed", "data"),
             (#"{"type":"Teleported","data":{}}"#, "unknownType", "type"),

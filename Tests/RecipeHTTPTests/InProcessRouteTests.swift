@@ -207,7 +207,7 @@ final class FakeReads: RecipeReads {
         try served(RecipeList(items: [], nextCursor: nil))
     }
 
-    func detail(_ id: String, version: Int?, guests: Int?) throws -> RecipeDetail {
+    func detail(_ id: String, version: Int?, guests: Int?, units: UnitSystem?) throws -> RecipeDetail {
         try served(())
         throw QueryError.notFound(id)
     }

@@ -31,7 +31,7 @@ struct RouteTests {
         #expect(title["commandId"] as? String != nil)
         #expect(title["recipeId"] as? String == id)
         try await shared.command(id, #"{"type":"ServingsChanged","data":{"servings":4}}"#)
-        try await shared.command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"metric":"g"}}"#)
+        try await shared.command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"unit":"g"}}"#)
         try await shared.command(id, #"{"type":"InstructionAdded","data":{"description":"Mix and fry."}}"#)
         let tag = try await shared.command(id, #"{"type":"TagAdded","data":{"text":"@source(grandma)"}}"#)
 
@@ -60,6 +60,14 @@ struct RouteTests {
         let ingredient = try #require((detail.object["ingredients"] as? [[String: Any]])?.first)
         #expect(ingredient["amount"] as? Double == 500)
         #expect(ingredient["display"] as? String == "500 g")
+        #expect(ingredient["metric"] as? String == "g" && ingredient["unit"] as? String == "g")
+        // Scaled, then shown in US units; the stored amount stays 250 g.
+        let us = try await shared.get("/v1/recipes/\(id)?guests=8&units=us")
+        #expect(us.object["units"] as? String == "us")
+        #expect((us.object["ingredients"] as? [[String: Any]])?.first?["display"] as? String == "1.1 lb")
+        #expect(try await shared.get("/v1/recipes/\(id)?units=imperial").status == 400)
+        let unscaled = try await shared.get("/v1/recipes/\(id)")
+        #expect((unscaled.object["ingredients"] as? [[String: Any]])?.first?["amount"] as? Double == 250)
         #expect(try await shared.get("/v1/recipes/\(id)?version=1").status == 200)
 
         let history = try await shared.get("/v1/recipes/\(id)/history")

@@ -11,11 +11,11 @@ struct SendTests {
         let sender = CommandSender(appender: CommandAppender(producer: shared.service.producer, topic: shared.topic))
         let lines = [
             #"{"type":"DraftStarted","recipe":"\#(recipe)","data":{}}"#,
-            #"{"type":"IngredientAdded","recipe":"\#(recipe)","data":{"name":"Flour","amount":"lots","metric":"g"}}"#,
+            #"{"type":"IngredientAdded","recipe":"\#(recipe)","data":{"name":"Flour","amount":"lots","unit":"g"}}"#,
             "",
             "not json at all",
             #"{"specversion":"1.0","id":"ce-\#(recipe)","source":"kcat","type":"recipes.TitleChanged.v1","subject":"\#(recipe)","time":"2026-12-01T10:15:00Z","actor":"alice","data":{"title":"Bread"}}"#,
-            #"{"type":"IngredientAdded","recipe":"\#(recipe)","data":{"name":"Flour","amount":250,"metric":"g"},"id":"last"}"#,
+            #"{"type":"IngredientAdded","recipe":"\#(recipe)","data":{"name":"Flour","amount":250,"unit":"g"},"id":"last"}"#,
         ]
         let outcomes = await sender.send(Array(lines.enumerated().map { ($0.offset + 1, $0.element) }), actor: "carol")
         #expect(outcomes.map(\.line) == [1, 2, 4, 5, 6])

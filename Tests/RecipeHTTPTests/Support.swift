@@ -66,7 +66,7 @@ final class ServiceFixture: Sendable {
         let id = try await newRecipe()
         try await command(id, #"{"type":"TitleChanged","data":{"title":"\#(title)"}}"#)
         try await command(id, #"{"type":"ServingsChanged","data":{"servings":4}}"#)
-        try await command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"metric":"g"}}"#)
+        try await command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"unit":"g"}}"#)
         try await command(id, #"{"type":"TagAdded","data":{"text":"\#(tag)"}}"#)
         let saved = try await command(id, #"{"type":"RecipeSaved","data":{}}"#)
         return (id, try #require(saved["position"] as? String))

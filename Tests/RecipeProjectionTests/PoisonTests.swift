@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Records that cannot be decoded never stop the projector")
 struct PoisonTests {
-    @Test("bad JSON, an unknown type, key ≠ subject and a 1 MiB value, published with kcat among good records, land in rejections; the good ones apply")
+    @Test("bad JSON, an unknown type, key ≠ subject and a value over the record limit, published with kcat among good records, land in rejections; the good ones apply")
     func poisonAmongGood() async throws {
         let fixture = try ProjectionFixture(partitions: 1)
         let id = newRecipeID()
@@ -17,10 +17,11 @@ struct PoisonTests {
         let good = String(decoding: encoder.encode(CommandEnvelope(
             commandID: "good-1", recipeID: id, actor: "kcat", time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000),
             command: .ingredientAdded(name: "Leek", amount: 2, metric: "pc", ingredientID: nil))), as: UTF8.self)
-        let unknownType = good.replacingOccurrences(of: "recipes.IngredientAdded.v1", with: "recipes.Teleported.v1")
+        let unknownType = good.replacingOccurrences(of: WireFormat.typeName(.ingredientAdded, version: WireFormat.currentVersion(of: .ingredientAdded)),
+                                                   with: "recipes.Teleported.v1")
             .replacingOccurrences(of: "good-1", with: "bad-2")
         let otherSubject = good.replacingOccurrences(of: id, with: newRecipeID()).replacingOccurrences(of: "good-1", with: "bad-3")
-        let huge = "{\"pad\":\"" + String(repeating: "x", count: 1 << 20) + "\"}"
+        let huge = "{\"pad\":\"" + String(repeating: "x", count: WireFormat.maxRecordSize) + "\"}"
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("poison-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -32,7 +33,7 @@ struct PoisonTests {
             let kcat = Process()
             kcat.executableURL = URL(fileURLWithPath: "/usr/bin/kcat")
             kcat.arguments = ["-P", "-b", fixture.kafka.bootstrapServers, "-t", fixture.topic, "-k", id,
-                              "-X", "message.max.bytes=2000000", "-H", "content-type=application/cloudevents+json", file.path]
+                              "-X", "message.max.bytes=4000000", "-H", "content-type=application/cloudevents+json", file.path]
             kcat.standardError = FileHandle.nullDevice
             try kcat.run()
             kcat.waitUntilExit()

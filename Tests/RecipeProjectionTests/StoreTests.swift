@@ -75,8 +75,13 @@ struct StoreTests {
         try await fixture.project()
         #expect(try fixture.readModel().detail(id).ingredients.map(\.amount) == [2])
         let db = try SQLiteConnection(path: fixture.storePath)
-        try db.execute("UPDATE versions SET content = replace(content, '\"amount\":2,', '') WHERE recipe_id = '\(id)'")
-        #expect(throws: StoreError.corrupted("recipe content: ingredients[0]: no member amount")) {
+        // The name is required; the members content v2 added may be absent, but not of another type.
+        try db.execute("UPDATE versions SET content = replace(content, '\"name\":\"Leek\",', '') WHERE recipe_id = '\(id)'")
+        #expect(throws: StoreError.corrupted("recipe content: ingredients[0]: no member name")) {
+            try fixture.readModel().detail(id)
+        }
+        try db.execute("UPDATE versions SET content = replace(content, '\"amount\":2,', '\"name\":\"Leek\",\"amount\":2,\"note\":7,') WHERE recipe_id = '\(id)'")
+        #expect(throws: StoreError.self) {
             try fixture.readModel().detail(id)
         }
     }

@@ -30,9 +30,15 @@ struct StoredContentTests {
 
     @Test("the detail shows every member of the content, its ingredients and its instructions")
     func detailShowsEveryField() throws {
-        let content = try #require(foldedContents().first {
+        var content = try #require(foldedContents().first {
             !$0.ingredients.isEmpty && !$0.instructions.isEmpty && !$0.tags.isEmpty && $0.servings != nil && $0.image != nil
         }, "optional members are left out of the JSON when absent")
+        // Every optional member set, so that each must show (absent ones are left out).
+        (content.description, content.yield, content.sourceUrl) = ("d", "4 bowls", "https://example.com/r")
+        (content.prepTime, content.cookTime, content.totalTime) = ("PT5M", "PT10M", "PT15M")
+        content.ingredients[0] = Ingredient(
+            id: "i", name: "garlic", amount: 2, amountMax: 3, unit: "clove", note: "chopped", section: "Sauce", text: "2-3 cloves garlic")
+        content.instructions[0].section = "Sauce"
         let detail = RecipeDetail(id: "r", version: RecipeVersion(number: 1, content: content, savedAt: Timestamp(millisecondsSinceEpoch: 0),
                                                                   savedBy: "alice"),
                                   hasDraft: false)

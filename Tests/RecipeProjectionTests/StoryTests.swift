@@ -35,7 +35,7 @@ struct StoryTests {
 
         let detail = try model.detail(saved, guests: 6)
         #expect(detail.version == 1)
-        #expect(detail.ingredients.map(\.display) == ["375 g", "2¼ cup"])
+        #expect(detail.ingredients.map(\.display) == ["375 g", "2¼ cups"])
         #expect(detail.instructions.map(\.order) == [1, 2])
         #expect(detail.ingredients.allSatisfy { !$0.id.isEmpty })
         #expect(!detail.hasDraft)

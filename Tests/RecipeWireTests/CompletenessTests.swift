@@ -37,13 +37,13 @@ struct CompletenessTests {
             #expect(Set(properties.keys) == Set(fields.map(\.name)),
                     "\(path): properties \(properties.keys.sorted()) differ from the fields of DataFormats' \(kind.rawValue) v\(version) \(fields.map(\.name))")
             let required = Set(schema["required"] as? [String] ?? [])
-            #expect(required == Set(fields.filter { $0.presence != .optional }.map(\.name)),
+            #expect(required == Set(fields.filter(\.presence.isRequired).map(\.name)),
                     "\(path): required \(required.sorted()) differs from DataFormats' \(kind.rawValue) v\(version) \(fields)")
             #expect(schema["additionalProperties"] as? Bool == false, "\(path): data is closed per version; add additionalProperties: false")
             for field in fields {
                 let type = (properties[field.name] as? [String: Any])?["type"]
                 let types = (type as? String).map { [$0] } ?? type as? [String] ?? []
-                let expected = field.presence == .requiredOrNull ? [field.type.rawValue, "null"] : [field.type.rawValue]
+                let expected = field.presence.allowsNull ? [field.type.rawValue, "null"] : [field.type.rawValue]
                 #expect(types == expected,
                         "\(path): \(field.name) has type \(types); DataFormats' \(kind.rawValue) v\(version) reads \(field)")
             }
@@ -145,7 +145,7 @@ struct CompletenessTests {
             let reference = "commands/\(name).v\(WireFormat.currentVersion(of: kind)).schema.json"
             #expect((properties["data"] as? [String: Any])?["$ref"] as? String == reference, "\(components).\(name): data must be {$ref: '\(reference)'}")
             // Data is required exactly when it has a required member; commands without data may leave it out.
-            let needsData = WireFormat.dataFields(of: kind).contains { $0.presence != .optional }
+            let needsData = WireFormat.dataFields(of: kind).contains { $0.presence.isRequired }
             let required = body["required"] as? [String] ?? []
             #expect(required.contains("data") == needsData, "\(components).\(name): required must be \(needsData ? "[type, data]" : "[type]")")
         }
@@ -170,7 +170,7 @@ struct CompletenessTests {
                 }
             }
         }
-        #expect(types.filter { $0.value.0.isNumeric }.keys.sorted() == ["amount", "position", "servings"])
+        #expect(types.filter { $0.value.0.isNumeric }.keys.sorted() == ["amount", "amountMax", "position", "servings"])
     }
 
     @Test func theKindOrdinalIsThePositionInAllCases() {

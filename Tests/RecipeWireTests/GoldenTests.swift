@@ -33,11 +33,23 @@ struct GoldenTests {
         let decoded = try WireTestSupport.decode(golden).get()
         #expect(decoded.envelope == envelope)
         #expect(decoded.source == "recipes-cli")
-        #expect(decoded.typeVersion == 1)
+        #expect(decoded.typeVersion == WireFormat.currentVersion(of: envelope.command.kind))
+    }
+
+    /// Records of older versions stay on the log forever: each older golden file
+    /// decodes, upcast, to today's command with the same meaning.
+    @Test(arguments: GoldenCases.older.map { "\($0.name).v\($0.version)" })
+    func anOlderGoldenFileDecodesToItsUpcastEnvelope(file: String) throws {
+        let older = try #require(GoldenCases.older.first { "\($0.name).v\($0.version)" == file })
+        let golden = try [UInt8](Data(contentsOf: GoldenCases.goldenFile(older.name, version: older.version)))
+        let decoded = try WireTestSupport.decode(golden).get()
+        #expect(decoded.envelope == older.envelope)
+        #expect(decoded.typeVersion == older.version)
+        #expect(older.version < WireFormat.currentVersion(of: older.envelope.command.kind))
     }
 
     @Test func theDocumentedExampleIsTheGoldenIngredientAdded() throws {
-        let golden = try String(contentsOf: GoldenCases.goldenFile("IngredientAdded"), encoding: .utf8)
+        let golden = try String(contentsOf: GoldenCases.goldenFile("IngredientAdded", version: 1), encoding: .utf8)
         #expect(golden == #"{"specversion":"1.0","id":"0b0e7c52-2f1c-4a0e-9a51-6f9f3c2a1d10","source":"recipes-cli","type":"recipes.IngredientAdded.v1","subject":"5a8f2c1e-8d7b-4e3a-9c41-2b7d9e0f6a55","time":"2026-12-01T10:15:00Z","datacontenttype":"application/json","dataschema":"Schemas/commands/IngredientAdded.v1.schema.json","actor":"alice","expectedrevision":4,"data":{"name":"Flour","amount":250,"metric":"g"}}"#)
     }
 

@@ -19,7 +19,13 @@ struct LimitTests {
     static func bounds(of kind: RecipeCommand.Kind) -> [String: Bounds] {
         let identifier: Bounds = ["maxLength": Double(RecipeLimits.maxIdentifierLength)]
         let name: Bounds = ["maxLength": Double(RecipeLimits.maxIngredientNameLength)]
-        let metric: Bounds = ["maxLength": Double(RecipeLimits.maxMetricLength)]
+        let unit: Bounds = ["maxLength": Double(RecipeLimits.maxUnitLength)]
+        let note: Bounds = ["maxLength": Double(RecipeLimits.maxIngredientNoteLength)]
+        let section: Bounds = ["maxLength": Double(RecipeLimits.maxSectionLength)]
+        let lineText: Bounds = ["maxLength": Double(RecipeLimits.maxIngredientTextLength)]
+        let duration: Bounds = ["maxLength": Double(RecipeLimits.maxDurationLength)]
+        let recipeDescription: Bounds = ["maxLength": Double(RecipeLimits.maxRecipeDescriptionLength)]
+        let yield: Bounds = ["maxLength": Double(RecipeLimits.maxYieldLength)]
         let amount: Bounds = ["exclusiveMinimum": 0, "maximum": RecipeLimits.maxIngredientAmount]
         let description: Bounds = ["maxLength": Double(RecipeLimits.maxDescriptionLength)]
         let tagText: Bounds = ["maxLength": Double(RecipeLimits.maxTagTextLength)]
@@ -28,17 +34,51 @@ struct LimitTests {
         case .servingsChanged:
             return ["servings": ["minimum": Double(RecipeLimits.servings.lowerBound), "maximum": Double(RecipeLimits.servings.upperBound)]]
         case .imageChanged: return ["url": ["maxLength": Double(RecipeLimits.maxImageURLLength)]]
-        case .ingredientAdded: return ["name": name, "amount": amount, "metric": metric, "ingredientId": identifier]
-        case .ingredientUpdated: return ["name": name, "amount": amount, "metric": metric]
+        case .ingredientAdded:
+            return ["name": name, "amount": amount, "amountMax": amount, "unit": unit, "note": note, "section": section,
+                    "text": lineText, "ingredientId": identifier]
+        case .ingredientUpdated:
+            return ["name": name, "amount": amount, "amountMax": amount, "unit": unit, "note": note, "section": section,
+                    "text": lineText]
         case .instructionAdded:
-            return ["description": description, "instructionId": identifier,
+            return ["description": description, "instructionId": identifier, "section": section,
                     "position": ["minimum": 1, "maximum": Double(RecipeLimits.maxInstructions + 1)]]
-        case .instructionUpdated: return ["description": description]
+        case .instructionUpdated: return ["description": description, "section": section]
+        case .descriptionChanged: return ["description": recipeDescription]
+        case .yieldChanged: return ["yield": yield]
+        case .timesChanged: return ["prepTime": duration, "cookTime": duration, "totalTime": duration]
+        case .sourceChanged: return ["url": ["maxLength": Double(RecipeLimits.maxSourceURLLength)]]
+        case .draftContentSet:
+            return ["title": ["maxLength": Double(RecipeLimits.maxTitleLength)],
+                    "servings": ["minimum": Double(RecipeLimits.servings.lowerBound), "maximum": Double(RecipeLimits.servings.upperBound)],
+                    "image": ["maxLength": Double(RecipeLimits.maxImageURLLength)], "description": recipeDescription,
+                    "yield": yield, "prepTime": duration, "cookTime": duration, "totalTime": duration,
+                    "sourceUrl": ["maxLength": Double(RecipeLimits.maxSourceURLLength)]]
         case .instructionMoved: return ["position": ["minimum": 1, "maximum": Double(RecipeLimits.maxInstructions)]]
         case .tagAdded, .tagChanged: return ["text": tagText]
         case .accessGranted, .accessRevoked: return ["grantee": identifier]
         case .ownershipTransferred: return ["newOwner": identifier]
         case .draftStarted, .ingredientRemoved, .instructionRemoved, .tagRemoved, .recipeSaved, .draftDiscarded, .recipeDeleted:
+            return [:]
+        }
+    }
+
+    /// The bounds of the versions before the current one, frozen as they were written.
+    static func olderBounds(of kind: RecipeCommand.Kind, version: Int) -> [String: Bounds] {
+        let identifier: Bounds = ["maxLength": Double(RecipeLimits.maxIdentifierLength)]
+        let name: Bounds = ["maxLength": Double(RecipeLimits.maxIngredientNameLength)]
+        let metric: Bounds = ["maxLength": Double(RecipeLimits.maxMetricLength)]
+        let amount: Bounds = ["exclusiveMinimum": 0, "maximum": RecipeLimits.maxIngredientAmount]
+        let description: Bounds = ["maxLength": Double(RecipeLimits.maxDescriptionLength)]
+        switch (kind, version) {
+        case (.ingredientAdded, 1): return ["name": name, "amount": amount, "metric": metric, "ingredientId": identifier]
+        case (.ingredientUpdated, 1): return ["name": name, "amount": amount, "metric": metric]
+        case (.instructionAdded, 1):
+            return ["description": description, "instructionId": identifier,
+                    "position": ["minimum": 1, "maximum": Double(RecipeLimits.maxInstructions + 1)]]
+        case (.instructionUpdated, 1): return ["description": description]
+        default:
+            Issue.record("\(kind.rawValue) v\(version): state its bounds in LimitTests.olderBounds")
             return [:]
         }
     }
@@ -63,7 +103,7 @@ struct LimitTests {
     func everyBoundInTheDataSchemaIsTheDomainsLimit(kind: RecipeCommand.Kind) throws {
         for version in WireFormat.knownVersions(of: kind) {
             let stated = try Self.schemaBounds(kind, version: version)
-            let expected = Self.bounds(of: kind)
+            let expected = version < WireFormat.currentVersion(of: kind) ? Self.olderBounds(of: kind, version: version) : Self.bounds(of: kind)
             for field in Set(stated.keys).union(expected.keys).sorted() {
                 #expect(stated[field] ?? [:] == expected[field] ?? [:],
                         "Schemas/commands/\(kind.rawValue).v\(version).schema.json \(field): states \(stated[field] ?? [:]), RecipeLimits says \(expected[field] ?? [:]) (LimitTests.bounds(of:))")

@@ -28,7 +28,7 @@ struct RoundTripTests {
                 let decoded = try result.get()
                 #expect(decoded.envelope == envelope)
                 #expect(decoded.source == "recipes-cli")
-                #expect(decoded.typeVersion == 1)
+                #expect(decoded.typeVersion == WireFormat.currentVersion(of: envelope.command.kind))
                 #expect(Self.amountBits(decoded.envelope.command) == Self.amountBits(envelope.command))
                 // Canonical: what was read is written back to the same bytes.
                 #expect(WireTestSupport.encoder.encode(decoded.envelope) == bytes)
@@ -58,7 +58,7 @@ struct RoundTripTests {
         for amount in amounts where amount > 0 && amount <= RecipeLimits.maxIngredientAmount {
             let envelope = GoldenCases.envelope(.ingredientAdded(name: "x", amount: amount, metric: "g", ingredientID: nil))
             let decoded = try WireTestSupport.decode(WireTestSupport.encoder.encode(envelope)).get()
-            guard case .ingredientAdded(_, let back, _, _) = decoded.envelope.command else {
+            guard case .ingredientAdded(let line, _) = decoded.envelope.command, let back = line.amount else {
                 Issue.record("wrong command")
                 continue
             }
@@ -76,11 +76,12 @@ struct RoundTripTests {
         }
     }
 
-    static func amountBits(_ command: RecipeCommand) -> UInt64? {
+    static func amountBits(_ command: RecipeCommand) -> [UInt64] {
         switch command {
-        case .ingredientAdded(_, let amount, _, _): amount.bitPattern
-        case .ingredientUpdated(_, _, let amount?, _): amount.bitPattern
-        default: nil
+        case .ingredientAdded(let line, _): [line.amount, line.amountMax].compactMap { $0?.bitPattern }
+        case .ingredientUpdated(_, let changes): [changes.amount.newValue, changes.amountMax.newValue].compactMap { $0?.bitPattern }
+        case .draftContentSet(let draft): draft.ingredients.flatMap { [$0.line.amount, $0.line.amountMax].compactMap { $0?.bitPattern } }
+        default: []
         }
     }
 }
@@ -103,22 +104,64 @@ enum LimitOracle {
             return RecipeLimits.servings.contains(servings) ? nil : "data.servings"
         case .imageChanged(let url):
             return url.map { tooLong($0, RecipeLimits.maxImageURLLength) } == true ? "data.url" : nil
-        case .ingredientAdded(let name, let amount, let metric, let id):
-            if tooLong(name, RecipeLimits.maxIngredientNameLength) { return "data.name" }
-            if badAmount(amount) { return "data.amount" }
-            if tooLong(metric, RecipeLimits.maxMetricLength) { return "data.metric" }
-            return id.map { tooLong($0, RecipeLimits.maxIdentifierLength) } == true ? "data.ingredientId" : nil
-        case .ingredientUpdated(_, let name, let amount, let metric):
-            if let name, tooLong(name, RecipeLimits.maxIngredientNameLength) { return "data.name" }
-            if let amount, badAmount(amount) { return "data.amount" }
-            if let metric, tooLong(metric, RecipeLimits.maxMetricLength) { return "data.metric" }
+        case .ingredientAdded(let line, let id):
+            return brokenField(line, "data") ?? (id.map { tooLong($0, RecipeLimits.maxIdentifierLength) } == true ? "data.ingredientId" : nil)
+        case .ingredientUpdated(_, let changes):
+            if let name = changes.name, tooLong(name, RecipeLimits.maxIngredientNameLength) { return "data.name" }
+            if let amount = changes.amount.newValue, badAmount(amount) { return "data.amount" }
+            if let amount = changes.amountMax.newValue, badAmount(amount) { return "data.amountMax" }
+            if let unit = changes.unit.newValue, tooLong(unit, RecipeLimits.maxUnitLength) { return "data.unit" }
+            if let note = changes.note.newValue, tooLong(note, RecipeLimits.maxIngredientNoteLength) { return "data.note" }
+            if let section = changes.section.newValue, tooLong(section, RecipeLimits.maxSectionLength) { return "data.section" }
+            if let text = changes.text.newValue, tooLong(text, RecipeLimits.maxIngredientTextLength) { return "data.text" }
             return nil
-        case .instructionAdded(let description, let position, let id):
+        case .instructionAdded(let description, let position, let id, let section):
             if tooLong(description, RecipeLimits.maxDescriptionLength) { return "data.description" }
             if let position, !(1...RecipeLimits.maxInstructions + 1).contains(position) { return "data.position" }
-            return id.map { tooLong($0, RecipeLimits.maxIdentifierLength) } == true ? "data.instructionId" : nil
-        case .instructionUpdated(_, let description):
-            return tooLong(description, RecipeLimits.maxDescriptionLength) ? "data.description" : nil
+            if let id, tooLong(id, RecipeLimits.maxIdentifierLength) { return "data.instructionId" }
+            return section.map { tooLong($0, RecipeLimits.maxSectionLength) } == true ? "data.section" : nil
+        case .instructionUpdated(_, let description, let section):
+            if let description, tooLong(description, RecipeLimits.maxDescriptionLength) { return "data.description" }
+            return section.newValue.map { tooLong($0, RecipeLimits.maxSectionLength) } == true ? "data.section" : nil
+        case .descriptionChanged(let description):
+            return description.map { tooLong($0, RecipeLimits.maxRecipeDescriptionLength) } == true ? "data.description" : nil
+        case .yieldChanged(let yield):
+            return yield.map { tooLong($0, RecipeLimits.maxYieldLength) } == true ? "data.yield" : nil
+        case .timesChanged(let prep, let cook, let total):
+            for (update, field) in [(prep, "data.prepTime"), (cook, "data.cookTime"), (total, "data.totalTime")] {
+                if let text = update.newValue, tooLong(text, RecipeLimits.maxDurationLength) { return field }
+            }
+            return nil
+        case .sourceChanged(let url):
+            return url.map { tooLong($0, RecipeLimits.maxSourceURLLength) } == true ? "data.url" : nil
+        case .draftContentSet(let draft):
+            if tooLong(draft.title, RecipeLimits.maxTitleLength) { return "data.title" }
+            if let servings = draft.servings, !RecipeLimits.servings.contains(servings) { return "data.servings" }
+            let texts: [(String?, Int, String)] = [
+                (draft.image, RecipeLimits.maxImageURLLength, "data.image"),
+                (draft.description, RecipeLimits.maxRecipeDescriptionLength, "data.description"),
+                (draft.yield, RecipeLimits.maxYieldLength, "data.yield"),
+                (draft.prepTime, RecipeLimits.maxDurationLength, "data.prepTime"),
+                (draft.cookTime, RecipeLimits.maxDurationLength, "data.cookTime"),
+                (draft.totalTime, RecipeLimits.maxDurationLength, "data.totalTime"),
+                (draft.sourceUrl, RecipeLimits.maxSourceURLLength, "data.sourceUrl"),
+            ]
+            for (text, limit, field) in texts { if let text, tooLong(text, limit) { return field } }
+            for (index, item) in draft.ingredients.enumerated() {
+                let prefix = "data.ingredients[\(index)]"
+                if let id = item.id, tooLong(id, RecipeLimits.maxIdentifierLength) { return prefix + ".ingredientId" }
+                if let field = brokenField(item.line, prefix) { return field }
+            }
+            for (index, item) in draft.instructions.enumerated() {
+                let prefix = "data.instructions[\(index)]"
+                if let id = item.id, tooLong(id, RecipeLimits.maxIdentifierLength) { return prefix + ".instructionId" }
+                if tooLong(item.description, RecipeLimits.maxDescriptionLength) { return prefix + ".description" }
+                if let section = item.section, tooLong(section, RecipeLimits.maxSectionLength) { return prefix + ".section" }
+            }
+            for (index, tag) in draft.tags.enumerated() where tooLong(tag, RecipeLimits.maxTagTextLength) {
+                return "data.tags[\(index)]"
+            }
+            return nil
         case .instructionMoved(_, let position):
             return (1...RecipeLimits.maxInstructions).contains(position) ? nil : "data.position"
         case .tagAdded(let text), .tagChanged(_, let text):
@@ -130,5 +173,16 @@ enum LimitOracle {
         case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .ingredientRemoved, .instructionRemoved, .tagRemoved:
             return nil
         }
+    }
+
+    static func brokenField(_ line: IngredientLine, _ prefix: String) -> String? {
+        if tooLong(line.name, RecipeLimits.maxIngredientNameLength) { return prefix + ".name" }
+        if let amount = line.amount, badAmount(amount) { return prefix + ".amount" }
+        if let amount = line.amountMax, badAmount(amount) { return prefix + ".amountMax" }
+        if let unit = line.unit, tooLong(unit, RecipeLimits.maxUnitLength) { return prefix + ".unit" }
+        if let note = line.note, tooLong(note, RecipeLimits.maxIngredientNoteLength) { return prefix + ".note" }
+        if let section = line.section, tooLong(section, RecipeLimits.maxSectionLength) { return prefix + ".section" }
+        if let text = line.text, tooLong(text, RecipeLimits.maxIngredientTextLength) { return prefix + ".text" }
+        return nil
     }
 }

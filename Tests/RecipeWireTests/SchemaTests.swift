@@ -50,7 +50,8 @@ struct SchemaTests {
             // The data alone against its own schema, and the whole record against the envelope.
             let dataFile = directory.appendingPathComponent("data-\(index).json")
             try Data(example.data.utf8).write(to: dataFile)
-            checks.append(("commands/\(example.type).v1.schema.json", dataFile))
+            let version = RecipeCommand.Kind(rawValue: example.type).map(WireFormat.currentVersion) ?? 1
+            checks.append(("commands/\(example.type).v\(version).schema.json", dataFile))
             labels.append("\(example.type) data \(example.data.prefix(60))")
             let recordFile = directory.appendingPathComponent("record-data-\(index).json")
             try Data(WrongExamples.record(example.type, data: example.data).utf8).write(to: recordFile)
@@ -68,7 +69,9 @@ struct SchemaTests {
             #expect(!verdict.isValid, "the schema accepted \(label)")
         }
         let rejectingSchemas = Set(zip(checks, verdicts).filter { !$0.1.isValid }.map(\.0.schema))
-        let allSchemas = Set(["envelope.schema.json"] + RecipeCommand.Kind.allCases.map { "commands/\($0.rawValue).v1.schema.json" })
+        let allSchemas = Set(["envelope.schema.json"] + RecipeCommand.Kind.allCases.map {
+            "commands/\($0.rawValue).v\(WireFormat.currentVersion(of: $0)).schema.json"
+        })
         #expect(rejectingSchemas == allSchemas)
 
         for example in WrongExamples.data {

@@ -20,10 +20,15 @@ struct UpcastingTests {
             .replacingOccurrences(of: "recipes.TitleChanged.v1", with: "recipes.TitleChanged.v\(version)").utf8)
     }
 
-    @Test func todayEveryCommandIsAtVersionOne() {
+    /// Content version 2 (issue 16) gave the ingredient and instruction commands a v2;
+    /// every other kind is at v1.
+    static let atVersionTwo: Set<RecipeCommand.Kind> = [.ingredientAdded, .ingredientUpdated, .instructionAdded, .instructionUpdated]
+
+    @Test func todaysVersions() {
         for kind in RecipeCommand.Kind.allCases {
-            #expect(WireFormat.knownVersions(of: kind) == [1])
-            #expect(WireFormat.currentVersion(of: kind) == 1)
+            let versions = Self.atVersionTwo.contains(kind) ? [1, 2] : [1]
+            #expect(WireFormat.knownVersions(of: kind) == versions, "\(kind)")
+            #expect(WireFormat.currentVersion(of: kind) == versions.last, "\(kind)")
         }
     }
 

@@ -54,23 +54,28 @@ enum GoldenCases {
             expectedRevision: revision, command: command)
     }
 
-    /// The golden envelope of `kind`; every kind is listed, so a new kind does not
-    /// compile until it has one (and then GoldenTests asks for its file).
+    /// The golden envelope of `kind` at its current version; every kind is listed, so
+    /// a new kind does not compile until it has one (and then GoldenTests asks for its file).
     static func envelope(for kind: RecipeCommand.Kind) -> CommandEnvelope {
         switch kind {
         case .draftStarted: envelope(.draftStarted, revision: nil)
         case .titleChanged: envelope(.titleChanged(title: "Grandma's \"best\" crème brûlée 🍰\tv2\\final"), milliseconds: 123)
         case .servingsChanged: envelope(.servingsChanged(servings: 4))
         case .imageChanged: envelope(.imageChanged(url: "https://img.example.com/r/1.jpg?size=large&v=2"))
-        case .ingredientAdded: envelope(.ingredientAdded(name: "Flour", amount: 250, metric: "g", ingredientID: nil))
+        case .ingredientAdded:
+            envelope(.ingredientAdded(IngredientLine(
+                name: "garlic", amount: 2, amountMax: 3, unit: "clove", note: "finely chopped", section: "For the sauce",
+                text: "2–3 cloves garlic, finely chopped"), ingredientID: nil))
         case .ingredientUpdated:
-            envelope(.ingredientUpdated(ingredientID: "flour-1", name: "Wholemeal flour", amount: 1.0 / 3, metric: "cup"),
-                     milliseconds: 5)
+            envelope(.ingredientUpdated(ingredientID: "flour-1", changes: IngredientChanges(
+                name: "Wholemeal flour", amount: .set(1.0 / 3), amountMax: .clear, unit: .set("cup"), note: .set("sifted"),
+                section: .clear)), milliseconds: 5)
         case .ingredientRemoved: envelope(.ingredientRemoved(ingredientID: "flour-1"))
         case .instructionAdded:
             envelope(.instructionAdded(
-                description: "Preheat the oven to 180 °C.\nGrease the tin.", position: 1, instructionID: "step-1"))
-        case .instructionUpdated: envelope(.instructionUpdated(instructionID: "step-1", description: "Preheat to 200 °C."))
+                description: "Preheat the oven to 180 °C.\nGrease the tin.", position: 1, instructionID: "step-1",
+                section: "For the cake"))
+        case .instructionUpdated: envelope(.instructionUpdated(instructionID: "step-1", description: nil, section: .clear))
         case .instructionRemoved: envelope(.instructionRemoved(instructionID: "step-1"))
         case .instructionMoved: envelope(.instructionMoved(instructionID: "step-1", position: 3))
         case .tagAdded: envelope(.tagAdded(text: "@source(grand-mère)"))
@@ -86,15 +91,47 @@ enum GoldenCases {
         case .ownershipTransferred:
             CommandEnvelope(commandID: commandID, recipeID: recipeID, actor: "root", time: time, expectedRevision: nil,
                             actorRole: .admin, command: .ownershipTransferred(newOwner: "chloé"))
+        case .descriptionChanged:
+            envelope(.descriptionChanged(description: "Crisp outside, soft inside.\nBest eaten warm — « maison »."))
+        case .yieldChanged: envelope(.yieldChanged(yield: "one 23 cm loaf"))
+        case .timesChanged: envelope(.timesChanged(prepTime: .set("PT20M"), cookTime: .clear, totalTime: .set("PT1H30M")))
+        case .sourceChanged: envelope(.sourceChanged(url: "https://example.com/recipes/42?lang=fr"))
+        case .draftContentSet:
+            envelope(.draftContentSet(DraftContent(
+                title: "Shakshuka", servings: 2, image: "https://img.example.com/s.jpg", description: "Eggs poached in a spiced sauce.",
+                yield: "2 plates", prepTime: "PT10M", cookTime: "PT20M", totalTime: "PT30M",
+                sourceUrl: "https://example.com/shakshuka",
+                ingredients: [
+                    NewIngredient(id: "eggs", IngredientLine(name: "eggs", amount: 4)),
+                    NewIngredient(IngredientLine(name: "tomatoes", amount: 400, unit: "g", note: "chopped", section: "For the sauce")),
+                    NewIngredient(IngredientLine(name: "salt", note: "to taste", text: "Salt, to taste")),
+                ],
+                instructions: [
+                    NewInstruction(description: "Simmer the tomatoes.", section: "For the sauce"),
+                    NewInstruction(id: "step-eggs", description: "Crack in the eggs; cover for 6 minutes."),
+                ],
+                tags: ["@vegetarian", "@origin(Maghreb)"])))
         }
     }
 
     static let all: [(name: String, envelope: CommandEnvelope)] =
         RecipeCommand.Kind.allCases.map { ($0.rawValue, envelope(for: $0)) }
 
+    /// The golden files of older versions, each with the envelope it must decode to
+    /// today: its command upcast into today's shape.
+    static let older: [(name: String, version: Int, envelope: CommandEnvelope)] = [
+        ("IngredientAdded", 1, envelope(.ingredientAdded(name: "Flour", amount: 250, metric: "g", ingredientID: nil))),
+        ("IngredientUpdated", 1, envelope(
+            .ingredientUpdated(ingredientID: "flour-1", name: "Wholemeal flour", amount: 1.0 / 3, metric: "cup"), milliseconds: 5)),
+        ("InstructionAdded", 1, envelope(.instructionAdded(
+            description: "Preheat the oven to 180 °C.\nGrease the tin.", position: 1, instructionID: "step-1"))),
+        ("InstructionUpdated", 1, envelope(.instructionUpdated(instructionID: "step-1", description: "Preheat to 200 °C."))),
+    ]
+
     /// Golden/<Command>.v<N>.json: the record the encoder writes for a command at its
     /// current version (older versions' files stay, as records that must still decode).
-    static func goldenFile(_ name: String, version: Int = 1) -> URL {
-        WireTestSupport.goldenDirectory.appendingPathComponent("\(name).v\(version).json")
+    static func goldenFile(_ name: String, version: Int? = nil) -> URL {
+        let version = version ?? RecipeCommand.Kind(rawValue: name).map(WireFormat.currentVersion) ?? 1
+        return WireTestSupport.goldenDirectory.appendingPathComponent("\(name).v\(version).json")
     }
 }

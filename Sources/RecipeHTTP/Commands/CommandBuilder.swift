@@ -315,6 +315,21 @@ public struct CommandBuilder: Sendable {
         case .success(let decoded):
             return decoded.envelope
         case .failure(var error):
+            // A body in an earlier shape of the command (IngredientAdded with v1's `metric`) is read as
+            // the log reads an old record, and appended at today's version: clients of v1 keep working.
+            for older in WireFormat.knownVersions(of: kind).reversed() where older < version {
+                event["type"] = .string(WireFormat.typeName(kind, version: older))
+                event["dataschema"] = .string(WireFormat.dataSchema(kind, version: older))
+                guard let olderBytes = try? JSONEncoder().encode(event) else { continue }
+                switch RecordDecoder().decode(key: RecordKey.key(forRecipe: recipeID), value: Array(olderBytes)) {
+                case .success(let decoded):
+                    return decoded.envelope
+                case .failure(let olderError):
+                    // The shape was the older one (today's refused one of its members), but a value
+                    // broke a rule: that rule is the answer, not the member.
+                    if error.code == .malformed, error.field == "data", olderError.field != "data" { error = olderError }
+                }
+            }
             // Name the field as the producer wrote it, not as the CloudEvent spells it.
             switch error.field {
             case "expectedrevision":

@@ -2,6 +2,7 @@ import Dispatch
 import Kafka
 import RecipeDomain
 import RecipeProjection
+import RecipeWire
 import Synchronization
 
 /// The command gateway: `POST /v1/recipes/{id}/commands` and `POST /v1/drafts`
@@ -21,8 +22,17 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         BatchRoutes(log: log, access: access, builder: builder).register(in: &router)
     }
 
-    /// A single command's body: the server takes batches up to 1 MiB, one command is at most 64 KiB.
-    static var maxBodySize: Int { HTTPServer.defaultMaxBodySize }
+    /// A single command's body: as large as a record (a `DraftContentSet` holds a whole recipe),
+    /// which the server lets through on the command paths only (`bodyLimit(for:)`).
+    static var maxBodySize: Int { WireFormat.maxRecordSize }
+
+    /// The largest body the server reads for a path: a record's size for commands, a batch's
+    /// for `POST /v1/commands`, and 64 KiB for everything else (a body past it is cut off).
+    public static func bodyLimit(for path: String) -> Int {
+        if path == BatchRoutes<Log>.path { return BatchRoutes<Log>.maxBodySize }
+        if path.hasPrefix("/v1/recipes/") && path.hasSuffix("/commands") { return maxBodySize }
+        return HTTPServer.defaultMaxBodySize
+    }
 
     func command(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.writer(request)

@@ -35,5 +35,15 @@ enum Contract {
         "AccessGranted.v1.schema.json": PackageResources.AccessGranted_v1_schema_json,
         "AccessRevoked.v1.schema.json": PackageResources.AccessRevoked_v1_schema_json,
         "OwnershipTransferred.v1.schema.json": PackageResources.OwnershipTransferred_v1_schema_json,
+        // Content version 2.
+        "IngredientAdded.v2.schema.json": PackageResources.IngredientAdded_v2_schema_json,
+        "IngredientUpdated.v2.schema.json": PackageResources.IngredientUpdated_v2_schema_json,
+        "InstructionAdded.v2.schema.json": PackageResources.InstructionAdded_v2_schema_json,
+        "InstructionUpdated.v2.schema.json": PackageResources.InstructionUpdated_v2_schema_json,
+        "DescriptionChanged.v1.schema.json": PackageResources.DescriptionChanged_v1_schema_json,
+        "YieldChanged.v1.schema.json": PackageResources.YieldChanged_v1_schema_json,
+        "TimesChanged.v1.schema.json": PackageResources.TimesChanged_v1_schema_json,
+        "SourceChanged.v1.schema.json": PackageResources.SourceChanged_v1_schema_json,
+        "DraftContentSet.v1.schema.json": PackageResources.DraftContentSet_v1_schema_json,
     ]
 }

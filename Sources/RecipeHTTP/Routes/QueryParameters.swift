@@ -1,3 +1,5 @@
+import RecipeDomain
+
 // The query parameters routes read, each checked as the OpenAPI document states it:
 // a value out of its form is 400 `badParameter` naming the parameter.
 extension HTTPRequest {
@@ -15,6 +17,16 @@ extension HTTPRequest {
             throw HTTPError.badParameter(name, "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound); got \"\(text)\"")
         }
         return value
+    }
+
+    /// `?units=metric|us`: the system to show amounts in; nil when absent or empty.
+    func unitSystem(_ name: String) throws -> UnitSystem? {
+        guard let text = text(name) else { return nil }
+        guard let system = UnitSystem(rawValue: text) else {
+            let known = UnitSystem.allCases.map(\.rawValue).joined(separator: " or ")
+            throw HTTPError.badParameter(name, "\(name) must be \(known); got \"\(text)\"")
+        }
+        return system
     }
 
     /// `?wait` alone means true.

@@ -30,9 +30,10 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
         let caller = try access.reader(request)
         let version = try request.int("version", in: 1...Int(Int32.max))
         let guests = try request.int("guests", in: RecipeLimits.guests)
+        let units = try request.unitSystem("units")
         try readYourWrites.wait(for: request)
         try access.checkVisible(request.parameter("id"), to: caller, in: reads)
-        return .json(try reads.detail(request.parameter("id"), version: version, guests: guests))
+        return .json(try reads.detail(request.parameter("id"), version: version, guests: guests, units: units))
     }
 
     func draft(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -7,7 +7,8 @@ import RecipeProjection
 public protocol RecipeReads: Sendable {
     /// With `visibleTo`, only the recipes that actor owns or holds a grant on (`--private`).
     func list(tag: String?, query: String?, limit: Int, cursor: String?, visibleTo: String?) throws -> RecipeList
-    func detail(_ id: String, version: Int?, guests: Int?) throws -> RecipeDetail
+    /// `units`: the system amounts are shown in, for display only.
+    func detail(_ id: String, version: Int?, guests: Int?, units: UnitSystem?) throws -> RecipeDetail
     func draft(_ id: String) throws -> DraftView
     func drafts(limit: Int, visibleTo: String?) throws -> [DraftView]
     /// A recipe's owner and grants, nil when the log never touched it.

@@ -1,3 +1,4 @@
+import RecipeWire
 import CMicroHTTPD
 import Foundation
 
@@ -21,6 +22,8 @@ public protocol HTTPHandler: Sendable {
 /// server.stop()
 /// ```
 public final class HTTPServer: @unchecked Sendable {
+    /// The largest body of a request whose path has no limit of its own: routes that take
+    /// larger bodies (commands, batches) say so through the server's `maxBodySize`.
     public static let defaultMaxBodySize = 64 * 1024
 
     /// What one client and one connection may take.

@@ -105,6 +105,9 @@ public final class RecipeService: Sendable {
         if producerConfig["message.timeout.ms"] == nil, producerConfig["delivery.timeout.ms"] == nil {
             producerConfig["message.timeout.ms"] = String(options.appendTimeout.milliseconds)
         }
+        for (property, value) in EditsTopicSettings.producerProperties where producerConfig[property] == nil {
+            producerConfig[property] = value
+        }
         producer = try KafkaProducer(config: producerConfig)
         let metrics = Metrics()
         let state = self.state
@@ -112,12 +115,9 @@ public final class RecipeService: Sendable {
                         metrics: metrics, options: options.api) { [state, readModel] in
             Self.readiness(state, readModel)
         }
-        // A batch (`POST /v1/commands`) may be 1 MiB; every other body, a single command included, 64 KiB.
+        // Commands may be as large as a record (2 MiB), a batch 1 MiB, every other body 64 KiB.
         server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly,
-                                maxBodySize: { path in
-                                    path == BatchRoutes<CommandAppender>.path ? BatchRoutes<CommandAppender>.maxBodySize
-                                        : HTTPServer.defaultMaxBodySize
-                                }, limits: options.server)
+                                maxBodySize: CommandRoutes<ReadModel, CommandAppender>.bodyLimit(for:), limits: options.server)
 
         let stop = self.stop
         let done = projectorDone

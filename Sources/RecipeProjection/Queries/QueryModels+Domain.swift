@@ -13,6 +13,8 @@ extension DraftView {
         if content.ingredients.isEmpty { missing.append("ingredients") }
         let rejection = try lastRejectionJSON.map { try JSONDecoder().decode(LastRejection.self, from: Data($0.utf8)) }
         self.init(id: id, title: content.title, servings: content.servings, image: content.image,
+                  description: content.description, yield: content.yield, prepTime: content.prepTime,
+                  cookTime: content.cookTime, totalTime: content.totalTime, sourceUrl: content.sourceUrl,
                   ingredients: content.ingredients.map(IngredientView.init), instructions: content.instructions.map(InstructionView.init),
                   tags: content.tags.map(TagView.init), revision: revision, baseVersion: baseVersion,
                   missing: missing, lastRejection: rejection, updatedAt: ReadModel.time(updatedAt))
@@ -22,24 +24,36 @@ extension DraftView {
 extension RecipeDetail {
     /// A committed version as the detail read model shows it, unscaled.
     public init(id: String, version: RecipeVersion, hasDraft: Bool) {
-        let content = version.content
-        self.init(id: id, version: version.number, title: content.title, servings: content.servings,
-                  image: content.image, guests: nil, ingredients: content.ingredients.map(IngredientView.init),
-                  instructions: content.instructions.map(InstructionView.init), tags: content.tags.map(TagView.init),
+        self.init(id: id, version: version.number, content: version.content, guests: nil, units: nil,
                   updatedAt: RFC3339.string(version.savedAt), savedBy: version.savedBy, hasDraft: hasDraft)
+    }
+
+    /// Version `version` with `content` standing for its own: scaled for `guests`,
+    /// converted to `units`, as the caller made it.
+    init(id: String, version: Int, content: RecipeContent, guests: Int?, units: UnitSystem?, updatedAt: String,
+         savedBy: String, hasDraft: Bool) {
+        self.init(id: id, version: version, title: content.title, servings: content.servings,
+                  image: content.image, description: content.description, yield: content.yield,
+                  prepTime: content.prepTime, cookTime: content.cookTime, totalTime: content.totalTime,
+                  sourceUrl: content.sourceUrl, guests: guests, units: units?.rawValue,
+                  ingredients: content.ingredients.map(IngredientView.init),
+                  instructions: content.instructions.map(InstructionView.init), tags: content.tags.map(TagView.init),
+                  updatedAt: updatedAt, savedBy: savedBy, hasDraft: hasDraft)
     }
 }
 
 extension IngredientView {
     public init(_ ingredient: Ingredient) {
-        self.init(id: ingredient.id, name: ingredient.name, amount: ingredient.amount, metric: ingredient.metric,
-                  display: ingredient.readableQuantity)
+        self.init(id: ingredient.id, name: ingredient.name, amount: ingredient.amount, amountMax: ingredient.amountMax,
+                  metric: ingredient.unit, unit: ingredient.unit, note: ingredient.note, section: ingredient.section,
+                  text: ingredient.text, display: ingredient.readableQuantity)
     }
 }
 
 extension InstructionView {
     public init(_ instruction: Instruction) {
-        self.init(id: instruction.id, order: instruction.order, description: instruction.description)
+        self.init(id: instruction.id, order: instruction.order, description: instruction.description,
+                  section: instruction.section)
     }
 }
 

@@ -34,9 +34,20 @@ public struct RecipeList: Codable, Sendable, Equatable {
 public struct IngredientView: Codable, Sendable, Equatable {
     public var id: String
     public var name: String
-    public var amount: Double
-    public var metric: String
-    /// The readable quantity, e.g. "1½ cup" or "375 g".
+    /// Absent for a line without a quantity ("salt, to taste").
+    public var amount: Double?
+    /// The upper end of a range.
+    public var amountMax: Double?
+    /// The unit, as `unit`: the member old clients read (fields are added, never renamed).
+    public var metric: String?
+    public var unit: String?
+    public var note: String?
+    public var section: String?
+    /// The line as the cook wrote it, when the command gave it.
+    public var text: String?
+    /// The quantity as people read it (`IngredientQuantity.text`): "1½ cups", "375 g",
+    /// "2–3 cloves", "2"; empty for a line without an amount, which has nothing to
+    /// measure (show the name, and `text` or `note`, alone).
     public var display: String
 }
 
@@ -44,6 +55,7 @@ public struct InstructionView: Codable, Sendable, Equatable {
     public var id: String
     public var order: Int
     public var description: String
+    public var section: String?
 }
 
 public struct RecipeDetail: Codable, Sendable, Equatable {
@@ -52,8 +64,18 @@ public struct RecipeDetail: Codable, Sendable, Equatable {
     public var title: String
     public var servings: Int?
     public var image: String?
+    public var description: String?
+    /// What the recipe makes, as text ("12 muffins"); `servings` is what scaling uses.
+    public var yield: String?
+    /// ISO 8601 durations as written (`PT1H30M`).
+    public var prepTime: String?
+    public var cookTime: String?
+    public var totalTime: String?
+    public var sourceUrl: String?
     /// The number of guests amounts are scaled for, when asked.
     public var guests: Int?
+    /// The system amounts are shown in (`metric`, `us`), when asked; stored amounts never change.
+    public var units: String?
     public var ingredients: [IngredientView]
     public var instructions: [InstructionView]
     public var tags: [TagView]
@@ -80,6 +102,12 @@ public struct DraftView: Codable, Sendable, Equatable {
     public var title: String
     public var servings: Int?
     public var image: String?
+    public var description: String?
+    public var yield: String?
+    public var prepTime: String?
+    public var cookTime: String?
+    public var totalTime: String?
+    public var sourceUrl: String?
     public var ingredients: [IngredientView]
     public var instructions: [InstructionView]
     public var tags: [TagView]

@@ -144,8 +144,11 @@ public final class ReadModel: @unchecked Sendable {
         }
     }
 
-    /// A committed version (the latest by default), scaled for `guests` when given.
-    public func detail(_ id: String, version: Int? = nil, guests: Int? = nil) throws -> RecipeDetail {
+    /// A committed version (the latest by default), scaled for `guests` when given,
+    /// its quantities written in `units` when given (for display: the stored
+    /// amounts never change). Scaling comes first, so both give what a cook
+    /// would get by scaling the recipe as written and then converting.
+    public func detail(_ id: String, version: Int? = nil, guests: Int? = nil, units: UnitSystem? = nil) throws -> RecipeDetail {
         try read {
             let header = try db.statement("SELECT deleted, latest_version, draft_base FROM recipes WHERE recipe_id = ?").bind(.text(id))
             guard try header.step(), header.int(1) > 0 else { throw QueryError.notFound(id) }
@@ -163,9 +166,8 @@ public final class ReadModel: @unchecked Sendable {
                     throw QueryError.cannotScale(Self.scalingMessage(error, id: id))
                 }
             }
-            return RecipeDetail(id: id, version: number, title: content.title, servings: content.servings,
-                                image: content.image, guests: guests, ingredients: content.ingredients.map(IngredientView.init),
-                                instructions: content.instructions.map(InstructionView.init), tags: content.tags.map(TagView.init),
+            if let units { content.ingredients = content.ingredients(convertedTo: units) }
+            return RecipeDetail(id: id, version: number, content: content, guests: guests, units: units,
                                 updatedAt: Self.time(row.int64(1)), savedBy: row.text(2), hasDraft: hasDraft)
         }
     }

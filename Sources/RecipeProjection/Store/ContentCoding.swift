@@ -6,6 +6,14 @@ import RecipeWire
 /// detail (`title`, `servings`, `image`, `ingredients`, `instructions`, `tags`),
 /// written canonically so that equal content is equal text (the canonical
 /// dumps of `audit verify` compare it byte for byte).
+///
+/// Content version 2 adds members that are written only when present (the
+/// recipe's `description`, `yield`, `prepTime`, `cookTime`, `totalTime`,
+/// `sourceUrl`; an ingredient's `amountMax`, `note`, `section`, `text`, and its
+/// `amount` and unit now optional; a step's `section`), and keeps the unit under
+/// its v1 name `metric`. So content stored before v2 is exactly what v2 writes for
+/// the same content, and old stores are read as they are (store schema 3 only
+/// keeps code older than v2 away from stores that may hold v2 content).
 enum ContentCoding {
     /// The JSON as bytes, to bind as text without making a String of it first.
     static func utf8(_ content: RecipeContent) -> [UInt8] {
@@ -22,6 +30,12 @@ enum ContentCoding {
         if let servings = content.servings { writer.integer(servings) } else { writer.raw("null") }
         writer.key("image")
         if let image = content.image { writer.string(image) } else { writer.raw("null") }
+        writeIfPresent(content.description, "description", into: &writer)
+        writeIfPresent(content.yield, "yield", into: &writer)
+        writeIfPresent(content.prepTime, "prepTime", into: &writer)
+        writeIfPresent(content.cookTime, "cookTime", into: &writer)
+        writeIfPresent(content.totalTime, "totalTime", into: &writer)
+        writeIfPresent(content.sourceUrl, "sourceUrl", into: &writer)
         writer.key("ingredients")
         writer.raw("[")
         for (index, ingredient) in content.ingredients.enumerated() {
@@ -30,10 +44,18 @@ enum ContentCoding {
             writer.string(ingredient.id)
             writer.key("name")
             writer.string(ingredient.name)
-            writer.key("amount")
-            writer.number(ingredient.amount)
-            writer.key("metric")
-            writer.string(ingredient.metric)
+            if let amount = ingredient.amount {
+                writer.key("amount")
+                writer.number(amount)
+            }
+            if let amountMax = ingredient.amountMax {
+                writer.key("amountMax")
+                writer.number(amountMax)
+            }
+            writeIfPresent(ingredient.unit, "metric", into: &writer)
+            writeIfPresent(ingredient.note, "note", into: &writer)
+            writeIfPresent(ingredient.section, "section", into: &writer)
+            writeIfPresent(ingredient.text, "text", into: &writer)
             writer.raw("}")
         }
         writer.raw("]")
@@ -47,12 +69,20 @@ enum ContentCoding {
             writer.integer(instruction.order)
             writer.key("description")
             writer.string(instruction.description)
+            writeIfPresent(instruction.section, "section", into: &writer)
             writer.raw("}")
         }
         writer.raw("]")
         writer.key("tags")
         write(content.tags, into: &writer)
         writer.raw("}")
+    }
+
+    @inline(__always)
+    private static func writeIfPresent(_ text: String?, _ name: StaticString, into writer: inout JSONWriter) {
+        guard let text else { return }
+        writer.key(name)
+        writer.string(text)
     }
 
     /// The tags of a list entry as JSON text.
@@ -88,23 +118,36 @@ enum ContentCoding {
 
     private static let decoder = JSONDecoder()
 
-    /// The members `write` writes; `servings`, `image` and `payload` are written as null when absent.
+    /// The members `write` writes; `servings`, `image` and `payload` are written as
+    /// null when absent, the members of content v2 left out (so read as absent);
+    /// a member of another type is corrupted all the same.
     private struct StoredContent: Decodable {
-        struct StoredIngredient: Decodable { let id, name: String; let amount: Double; let metric: String }
-        struct StoredInstruction: Decodable { let id: String; let order: Int; let description: String }
+        struct StoredIngredient: Decodable {
+            let id, name: String
+            let amount, amountMax: Double?
+            let metric, note, section, text: String?
+        }
+        struct StoredInstruction: Decodable { let id: String; let order: Int; let description: String; let section: String? }
         struct StoredTag: Decodable { let name: String; let payload: String? }
         let title: String
         let servings: Int?
         let image: String?
+        let description, yield, prepTime, cookTime, totalTime, sourceUrl: String?
         let ingredients: [StoredIngredient]
         let instructions: [StoredInstruction]
         let tags: [StoredTag]
 
         var content: RecipeContent {
             RecipeContent(
-                title: title, servings: servings, image: image,
-                ingredients: ingredients.map { Ingredient(id: $0.id, name: $0.name, amount: $0.amount, metric: $0.metric) },
-                instructions: instructions.map { Instruction(id: $0.id, description: $0.description, order: $0.order) },
+                title: title, servings: servings, image: image, description: description, yield: yield,
+                prepTime: prepTime, cookTime: cookTime, totalTime: totalTime, sourceUrl: sourceUrl,
+                ingredients: ingredients.map {
+                    Ingredient(id: $0.id, name: $0.name, amount: $0.amount, amountMax: $0.amountMax, unit: $0.metric,
+                               note: $0.note, section: $0.section, text: $0.text)
+                },
+                instructions: instructions.map {
+                    Instruction(id: $0.id, description: $0.description, order: $0.order, section: $0.section)
+                },
                 tags: tags.map { Tag(name: $0.name, payload: $0.payload) })
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 /// The read-model tables and their migrations. The version lives in the
 /// store; a store newer than the code is refused rather than misread.
 enum StoreSchema {
-    static let version = 3
+    static let version = 4
 
     /// `migrations[n]` takes a store from version n to n+1.
     static let migrations: [String] = [
@@ -102,6 +102,15 @@ enum StoreSchema {
         CREATE VIEW history(partition, recipe_id, \(HistoryChunk.members.joined(separator: ", "))) AS
             SELECT c.partition, c.recipe_id, \(HistoryChunk.members.map { HistoryChunk.member($0) }.joined(separator: ", "))
             FROM history_chunks c, json_each(c.entries) e;
+        """,
+        // Content version 2 (issue 16): no table changes, and no data to convert,
+        // since content stored before it is exactly what ContentCoding writes for
+        // that content today (the new members are left out when absent). The
+        // version moves so that code older than v2, which would misread a store
+        // holding v2 content (an ingredient without an amount), refuses it.
+        """
+        -- content version 2: stored content may hold its new members
+        SELECT 1;
         """,
     ]
 
