@@ -130,7 +130,10 @@ enum HTTPClient {
         var bytes = Array(head.utf8) + (body ?? [])
         var sent = 0
         while sent < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + sent, $0.count - sent) }
+            // No SIGPIPE: a server that refuses a body it will not read (413) closes while it is sent;
+            // its answer is read below.
+            let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EPIPE || errno == ECONNRESET { break }
             guard n > 0 else { throw ClientError(description: "write failed: \(errno)") }
             sent += n
         }

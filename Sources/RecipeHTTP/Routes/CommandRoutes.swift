@@ -2,6 +2,7 @@ import Dispatch
 import Kafka
 import RecipeDomain
 import RecipeProjection
+import RecipeSchemaOrg
 import RecipeWire
 import Synchronization
 
@@ -31,6 +32,8 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     public static func bodyLimit(for path: String) -> Int {
         if path == BatchRoutes<Log>.path { return BatchRoutes<Log>.maxBodySize }
         if path.hasPrefix("/v1/recipes/") && path.hasSuffix("/commands") { return maxBodySize }
+        // A recipe page is mostly markup: the import reads up to its own limit, and refuses a larger one.
+        if path == ImportRoutes<Reads, Log>.importPath { return SchemaOrgImport.maxHTMLBytes }
         return HTTPServer.defaultMaxBodySize
     }
 

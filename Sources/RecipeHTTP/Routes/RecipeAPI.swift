@@ -42,6 +42,7 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
         commands.register(in: &router)
         RecipeRoutes(reads: readModel, access: access, readYourWrites: readYourWrites).register(in: &router)
         AuditRoutes(reads: readModel, access: access, readYourWrites: readYourWrites).register(in: &router)
+        ImportRoutes<Reads, Log>(log: appender, access: access, source: Self.source).register(in: &router)
         OperationsRoutes(reads: readModel, metrics: metrics, readiness: readiness).register(in: &router)
         ConsoleRoutes().register(in: &router)
         self.router = router

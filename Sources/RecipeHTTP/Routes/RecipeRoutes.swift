@@ -1,3 +1,4 @@
+import RecipeSchemaOrg
 import Synchronization
 import RecipeDomain
 import RecipeProjection
@@ -32,8 +33,18 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
         let guests = try request.int("guests", in: RecipeLimits.guests)
         let units = try request.unitSystem("units")
         try readYourWrites.wait(for: request)
+        // `?format=jsonld`, or an Accept that asks for it: the recipe as schema.org publishes one.
+        let format = try request.text("format")
+        guard format == nil || format == "json" || format == "jsonld" else {
+            throw HTTPError.badParameter("format", "format is json or jsonld, not \(format!)")
+        }
+        let jsonLD = format == "jsonld" || (format == nil && (request.header("accept") ?? "").contains("application/ld+json"))
         try access.checkVisible(request.parameter("id"), to: caller, in: reads)
-        return .json(try reads.detail(request.parameter("id"), version: version, guests: guests, units: units))
+        let detail = try reads.detail(request.parameter("id"), version: version, guests: guests, units: units)
+        guard jsonLD else { return .json(detail) }
+        let document = RecipeDocument(detail)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/ld+json")],
+                            body: Array(SchemaOrgExport.jsonLD(document, version: detail.version)))
     }
 
     func draft(_ request: HTTPRequest) throws -> HTTPResponse {
