@@ -67,6 +67,12 @@ public final class KafkaProducer: Sendable {
         try await sendBatch([message])[0].get()
     }
 
+    /// `send`, blocking the calling thread instead of suspending a task: for threads outside
+    /// Swift concurrency (see `KafkaPendingBatch.wait`). Never call it on a task.
+    public func sendWaiting(_ message: KafkaProducerMessage) throws(KafkaError) -> KafkaDeliveryReport {
+        try enqueue([message]).wait()[0].get()
+    }
+
     public func send(topic: String, key: String, value: [UInt8],
                      headers: [KafkaHeader] = []) async throws -> KafkaDeliveryReport {
         try await send(KafkaProducerMessage(topic: topic, key: key, value: value, headers: headers))
@@ -264,6 +270,14 @@ public struct KafkaPendingBatch: Sendable {
     public func results() async -> [Result<KafkaDeliveryReport, KafkaError>] {
         await batch.results()
     }
+
+    /// The same, blocking the calling thread until then: for threads outside Swift
+    /// concurrency (an HTTP connection thread), which would otherwise start a task to await
+    /// `results()` and wait for it, two more thread wake-ups per batch. Never call it on a
+    /// task: it would hold one of the concurrency pool's few threads for the whole wait.
+    public func wait() -> [Result<KafkaDeliveryReport, KafkaError>] {
+        batch.wait()
+    }
 }
 
 /// The results of one batch, filled in by delivery reports.
@@ -271,60 +285,92 @@ public struct KafkaPendingBatch: Sendable {
 /// Each record's opaque points into `slots`, one allocation per batch, whose
 /// entries name the batch and the record's index. The batch keeps itself
 /// alive (a retain taken at creation) until its last record completes.
+///
+/// A report takes no lock: each record's result is written once, by the one thread that
+/// completes it, into its own cell of `outcomes`, and an atomic count of the records left
+/// tells the thread that completes the last one (whose acquiring decrement sees every
+/// other cell's write). Only that thread takes the lock, once per batch, to hand the
+/// results to whoever waits.
 final class BatchDelivery: @unchecked Sendable {
     typealias Results = [Result<KafkaDeliveryReport, KafkaError>]
     private let messages: [KafkaProducerMessage]
-    private var outcomes: Results
-    private var remaining: Int
-    private var waiter: CheckedContinuation<Results, Never>?
-    private let lock = NSLock()
+    /// One cell per record, initialized by `complete`, moved out by the last one.
+    private let outcomes: UnsafeMutablePointer<Result<KafkaDeliveryReport, KafkaError>>
+    private let remaining: Atomic<Int>
+    private let waiters = Mutex(Waiters())
     private let slots: UnsafeMutablePointer<DeliverySlot>
+
+    private struct Waiters {
+        var results: Results?
+        var tasks: [CheckedContinuation<Results, Never>] = []
+        var threads: [DispatchSemaphore] = []
+    }
 
     init(messages: [KafkaProducerMessage]) {
         self.messages = messages
-        outcomes = Array(repeating: .failure(KafkaError(.deliveryFailed, "no delivery report")), count: messages.count)
-        remaining = messages.count
+        remaining = Atomic(messages.count)
+        outcomes = .allocate(capacity: max(1, messages.count))
         slots = .allocate(capacity: max(1, messages.count))
-        if messages.isEmpty { return }
+        if messages.isEmpty {
+            waiters.withLock { $0.results = [] }
+            return
+        }
         let retained = Unmanaged.passRetained(self)
         for index in messages.indices {
             (slots + index).initialize(to: DeliverySlot(batch: retained, index: index))
         }
     }
 
-    deinit { slots.deallocate() }
+    deinit {
+        // Every cell was moved out by the last `complete` (which ran before the self-retain was dropped).
+        outcomes.deallocate()
+        slots.deallocate()
+    }
 
     /// The opaque to hand librdkafka with record `index`.
     func slot(_ index: Int) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(slots + index) }
 
     func topic(_ index: Int) -> String { messages[index].topic }
 
-    /// Records one result; the last one resumes a waiting caller and drops the self-retain.
+    /// Records one result (once per index); the last one hands the results to the
+    /// waiters and drops the self-retain.
     func complete(_ index: Int, _ result: Result<KafkaDeliveryReport, KafkaError>) {
-        lock.lock()
-        outcomes[index] = result
-        remaining -= 1
-        let done = remaining == 0
-        let waiting = done ? waiter : nil
-        if done { waiter = nil }
-        lock.unlock()
-        if done {
-            waiting?.resume(returning: outcomes)
-            Unmanaged.passUnretained(self).release()
+        (outcomes + index).initialize(to: result)
+        // Releasing: this cell's write is seen by the last one; acquiring: the last one sees all.
+        guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        let results = Results(unsafeUninitializedCapacity: messages.count) { buffer, count in
+            buffer.baseAddress!.moveInitialize(from: outcomes, count: messages.count)
+            count = messages.count
         }
+        let woken = waiters.withLock { waiters in
+            waiters.results = results
+            defer { waiters.tasks = []; waiters.threads = [] }
+            return (waiters.tasks, waiters.threads)
+        }
+        for task in woken.0 { task.resume(returning: results) }
+        for thread in woken.1 { thread.signal() }
+        Unmanaged.passUnretained(self).release()
     }
 
     func results() async -> Results {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if remaining == 0 {
-                lock.unlock()
-                continuation.resume(returning: outcomes)
-            } else {
-                waiter = continuation
-                lock.unlock()
+            let done = waiters.withLock { waiters in
+                if waiters.results == nil { waiters.tasks.append(continuation) }
+                return waiters.results
             }
+            if let done { continuation.resume(returning: done) }
         }
+    }
+
+    func wait() -> Results {
+        let semaphore = waiters.withLock { waiters -> DispatchSemaphore? in
+            guard waiters.results == nil else { return nil }
+            let semaphore = DispatchSemaphore(value: 0)
+            waiters.threads.append(semaphore)
+            return semaphore
+        }
+        semaphore?.wait()
+        return waiters.withLock { $0.results! }
     }
 }
 

@@ -28,6 +28,14 @@ public struct CommandAppender: Sendable {
         return try await producer.send(message)
     }
 
+    /// `append`, blocking the calling thread: what a single POST does on its connection thread,
+    /// without a task and a semaphore in between (each a thread wake-up per request).
+    public func appendWaiting(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport {
+        let message = message(envelope, source: source)
+        try capacity?.admit(message)
+        return try producer.sendWaiting(message)
+    }
+
     public func append(_ records: [(CommandEnvelope, String)]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
         await producer.sendBatch(records.map { message($0.0, source: $0.1) })
     }
