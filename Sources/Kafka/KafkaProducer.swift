@@ -102,23 +102,25 @@ public final class KafkaProducer: Sendable {
             return state.lifecycle == .running
         }
         guard admitted else {
-            for index in messages.indices { batch.complete(index, .failure(KafkaError(.closed, "the producer is shut down"))) }
+            for index in messages.indices { batch.failed(index, KafkaError(.closed, "the producer is shut down")) }
             return KafkaPendingBatch(batch: batch)
         }
         defer { enqueuers.leave() }
         var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?
-        for index in messages.indices {
-            let message = messages[index]
-            if topic?.name != message.topic { topic = (message.topic, topicHandle(message.topic)) }
-            let error: KafkaError?
-            switch topic!.handle {
-            case .success(let handle): error = enqueue(message, topic: handle, opaque: batch.slot(index))
-            case .failure(let failure): error = failure
+        // Read in place: a copy of each message would retain and release its four buffers.
+        messages.withUnsafeBufferPointer { messages in
+            for index in messages.indices {
+                if topic?.name != messages[index].topic { topic = (messages[index].topic, topicHandle(messages[index].topic)) }
+                let error: KafkaError?
+                switch topic!.handle {
+                case .success(let handle): error = enqueue(messages[index], topic: handle, opaque: batch.slot(index))
+                case .failure(let failure): error = failure
+                }
+                if let error { batch.failed(index, error) }
+                // Serving delivery reports here too, as a plain C loop does, frees
+                // records on the thread that allocated them: far less malloc contention.
+                rd_kafka_poll(client.handle, 0)
             }
-            if let error { batch.complete(index, .failure(error)) }
-            // Serving delivery reports here too, as a plain C loop does, frees
-            // records on the thread that allocated them: far less malloc contention.
-            rd_kafka_poll(client.handle, 0)
         }
         return KafkaPendingBatch(batch: batch)
     }
@@ -286,33 +288,55 @@ public struct KafkaPendingBatch: Sendable {
 /// entries name the batch and the record's index. The batch keeps itself
 /// alive (a retain taken at creation) until its last record completes.
 ///
-/// A report takes no lock: each record's result is written once, by the one thread that
-/// completes it, into its own cell of `outcomes`, and an atomic count of the records left
-/// tells the thread that completes the last one (whose acquiring decrement sees every
-/// other cell's write). Only that thread takes the lock, once per batch, to hand the
-/// results to whoever waits.
+/// A delivered record takes no lock and allocates nothing: its partition and offset are
+/// written once, by the one thread that completes it, into its own cell of `cells`, and an
+/// atomic count of the records left tells the thread that completes the last one (whose
+/// acquiring decrement sees every other cell's write). Only failures (rare) take a lock,
+/// and the last record, once per batch, to wake whoever waits. The results themselves (a
+/// `KafkaDeliveryReport` with its topic per record) are built by the waiter, on its own
+/// thread, which also frees them: the producer's poll thread allocates nothing for them.
 final class BatchDelivery: @unchecked Sendable {
     typealias Results = [Result<KafkaDeliveryReport, KafkaError>]
-    private let messages: [KafkaProducerMessage]
-    /// One cell per record, initialized by `complete`, moved out by the last one.
-    private let outcomes: UnsafeMutablePointer<Result<KafkaDeliveryReport, KafkaError>>
+    /// The records' topic when they share one (the usual case), else each record's. The batch
+    /// keeps no message: librdkafka has copied them (`RD_KAFKA_MSG_F_COPY`), so their buffers
+    /// are freed by the caller's thread, not by a delivery report's; and a report reads the
+    /// topic from here, not from a message that has long left the cache.
+    private let topic: String
+    private let topics: [String]
+    private let count: Int
+    /// Where each delivered record landed, written by `delivered`.
+    private let cells: UnsafeMutablePointer<Cell>
     private let remaining: Atomic<Int>
-    private let waiters = Mutex(Waiters())
+    private let state = Mutex(State())
     private let slots: UnsafeMutablePointer<DeliverySlot>
 
-    private struct Waiters {
+    private struct Cell {
+        var partition: Int32
+        var offset: Int64
+    }
+
+    private struct State {
+        var failures: [Int: KafkaError] = [:]
+        var done = false
+        /// Built by the first waiter after `done`, for any later one.
         var results: Results?
-        var tasks: [CheckedContinuation<Results, Never>] = []
+        var tasks: [CheckedContinuation<Void, Never>] = []
         var threads: [DispatchSemaphore] = []
     }
 
     init(messages: [KafkaProducerMessage]) {
-        self.messages = messages
+        count = messages.count
+        let first = messages.first?.topic ?? ""
+        if messages.allSatisfy({ $0.topic == first }) {
+            (topic, topics) = (first, [])
+        } else {
+            (topic, topics) = (first, messages.map(\.topic))
+        }
         remaining = Atomic(messages.count)
-        outcomes = .allocate(capacity: max(1, messages.count))
+        cells = .allocate(capacity: max(1, messages.count))
         slots = .allocate(capacity: max(1, messages.count))
         if messages.isEmpty {
-            waiters.withLock { $0.results = [] }
+            state.withLock { $0.done = true }
             return
         }
         let retained = Unmanaged.passRetained(self)
@@ -322,55 +346,80 @@ final class BatchDelivery: @unchecked Sendable {
     }
 
     deinit {
-        // Every cell was moved out by the last `complete` (which ran before the self-retain was dropped).
-        outcomes.deallocate()
+        cells.deallocate()
         slots.deallocate()
     }
 
     /// The opaque to hand librdkafka with record `index`.
     func slot(_ index: Int) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(slots + index) }
 
-    func topic(_ index: Int) -> String { messages[index].topic }
+    func topic(_ index: Int) -> String { topics.isEmpty ? topic : topics[index] }
 
-    /// Records one result (once per index); the last one hands the results to the
-    /// waiters and drops the self-retain.
-    func complete(_ index: Int, _ result: Result<KafkaDeliveryReport, KafkaError>) {
-        (outcomes + index).initialize(to: result)
+    /// Record `index` (once per index) is in the log at `partition`, `offset`.
+    func delivered(_ index: Int, partition: Int32, offset: Int64) {
+        (cells + index).initialize(to: Cell(partition: partition, offset: offset))
+        completed()
+    }
+
+    /// Record `index` (once per index) failed.
+    func failed(_ index: Int, _ error: KafkaError) {
+        state.withLock { $0.failures[index] = error }
+        completed()
+    }
+
+    /// The last record wakes the waiters and drops the self-retain.
+    private func completed() {
         // Releasing: this cell's write is seen by the last one; acquiring: the last one sees all.
         guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-        let results = Results(unsafeUninitializedCapacity: messages.count) { buffer, count in
-            buffer.baseAddress!.moveInitialize(from: outcomes, count: messages.count)
-            count = messages.count
+        let woken = state.withLock { state in
+            state.done = true
+            defer { state.tasks = []; state.threads = [] }
+            return (state.tasks, state.threads)
         }
-        let woken = waiters.withLock { waiters in
-            waiters.results = results
-            defer { waiters.tasks = []; waiters.threads = [] }
-            return (waiters.tasks, waiters.threads)
-        }
-        for task in woken.0 { task.resume(returning: results) }
+        for task in woken.0 { task.resume() }
         for thread in woken.1 { thread.signal() }
         Unmanaged.passUnretained(self).release()
     }
 
     func results() async -> Results {
         await withCheckedContinuation { continuation in
-            let done = waiters.withLock { waiters in
-                if waiters.results == nil { waiters.tasks.append(continuation) }
-                return waiters.results
+            let done = state.withLock { state in
+                if !state.done { state.tasks.append(continuation) }
+                return state.done
             }
-            if let done { continuation.resume(returning: done) }
+            if done { continuation.resume() }
         }
+        return built()
     }
 
     func wait() -> Results {
-        let semaphore = waiters.withLock { waiters -> DispatchSemaphore? in
-            guard waiters.results == nil else { return nil }
+        let semaphore = state.withLock { state -> DispatchSemaphore? in
+            guard !state.done else { return nil }
             let semaphore = DispatchSemaphore(value: 0)
-            waiters.threads.append(semaphore)
+            state.threads.append(semaphore)
             return semaphore
         }
         semaphore?.wait()
-        return waiters.withLock { $0.results! }
+        return built()
+    }
+
+    /// Once every record has completed (the lock orders this after the last `completed`).
+    private func built() -> Results {
+        state.withLock { state in
+            if let results = state.results { return results }
+            var results = Results()
+            results.reserveCapacity(count)
+            for index in 0..<count {
+                if let failure = state.failures[index] {
+                    results.append(.failure(failure))
+                } else {
+                    let cell = cells[index]
+                    results.append(.success(KafkaDeliveryReport(topic: topic(index), partition: cell.partition, offset: cell.offset)))
+                }
+            }
+            state.results = results
+            return results
+        }
     }
 }
 
@@ -386,14 +435,17 @@ private func deliveryReportCallback(_ rk: OpaquePointer?, _ message: UnsafePoint
                                     _ opaque: UnsafeMutableRawPointer?) {
     guard let message, let raw = message.pointee._private else { return }
     let slot = raw.assumingMemoryBound(to: DeliverySlot.self).pointee
-    let batch = slot.batch.takeUnretainedValue()
-    let topic = batch.topic(slot.index)
     let err = message.pointee.err
     if err == RD_KAFKA_RESP_ERR_NO_ERROR {
-        batch.complete(slot.index, .success(KafkaDeliveryReport(
-            topic: topic, partition: message.pointee.partition, offset: message.pointee.offset)))
+        // The batch's self-retain holds it until this very call completes its last record:
+        // no retain and release of its own per report.
+        slot.batch._withUnsafeGuaranteedRef {
+            $0.delivered(slot.index, partition: message.pointee.partition, offset: message.pointee.offset)
+        }
         return
     }
+    let batch = slot.batch.takeUnretainedValue()
+    let topic = batch.topic(slot.index)
     let persistence: KafkaError.Persistence = switch rd_kafka_message_status(message) {
     case RD_KAFKA_MSG_STATUS_PERSISTED: .persisted
     case RD_KAFKA_MSG_STATUS_POSSIBLY_PERSISTED: .possiblyPersisted
@@ -403,7 +455,7 @@ private func deliveryReportCallback(_ rk: OpaquePointer?, _ message: UnsafePoint
     if let opaque {
         context += " (\(Unmanaged<ClientContext>.fromOpaque(opaque).takeUnretainedValue().diagnosis))"
     }
-    batch.complete(slot.index, .failure(.rdKafka(.deliveryFailed, context, err, persistence: persistence)))
+    batch.failed(slot.index, .rdKafka(.deliveryFailed, context, err, persistence: persistence))
 }
 
 func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
