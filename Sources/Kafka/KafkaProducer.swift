@@ -67,6 +67,12 @@ public final class KafkaProducer: Sendable {
         try await sendBatch([message])[0].get()
     }
 
+    /// `send`, blocking the calling thread instead of suspending a task: for threads outside
+    /// Swift concurrency (see `KafkaPendingBatch.wait`). Never call it on a task.
+    public func sendWaiting(_ message: KafkaProducerMessage) throws(KafkaError) -> KafkaDeliveryReport {
+        try enqueue([message]).wait()[0].get()
+    }
+
     public func send(topic: String, key: String, value: [UInt8],
                      headers: [KafkaHeader] = []) async throws -> KafkaDeliveryReport {
         try await send(KafkaProducerMessage(topic: topic, key: key, value: value, headers: headers))
@@ -96,23 +102,25 @@ public final class KafkaProducer: Sendable {
             return state.lifecycle == .running
         }
         guard admitted else {
-            for index in messages.indices { batch.complete(index, .failure(KafkaError(.closed, "the producer is shut down"))) }
+            for index in messages.indices { batch.failed(index, KafkaError(.closed, "the producer is shut down")) }
             return KafkaPendingBatch(batch: batch)
         }
         defer { enqueuers.leave() }
         var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?
-        for index in messages.indices {
-            let message = messages[index]
-            if topic?.name != message.topic { topic = (message.topic, topicHandle(message.topic)) }
-            let error: KafkaError?
-            switch topic!.handle {
-            case .success(let handle): error = enqueue(message, topic: handle, opaque: batch.slot(index))
-            case .failure(let failure): error = failure
+        // Read in place: a copy of each message would retain and release its four buffers.
+        messages.withUnsafeBufferPointer { messages in
+            for index in messages.indices {
+                if topic?.name != messages[index].topic { topic = (messages[index].topic, topicHandle(messages[index].topic)) }
+                let error: KafkaError?
+                switch topic!.handle {
+                case .success(let handle): error = enqueue(messages[index], topic: handle, opaque: batch.slot(index))
+                case .failure(let failure): error = failure
+                }
+                if let error { batch.failed(index, error) }
+                // Serving delivery reports here too, as a plain C loop does, frees
+                // records on the thread that allocated them: far less malloc contention.
+                rd_kafka_poll(client.handle, 0)
             }
-            if let error { batch.complete(index, .failure(error)) }
-            // Serving delivery reports here too, as a plain C loop does, frees
-            // records on the thread that allocated them: far less malloc contention.
-            rd_kafka_poll(client.handle, 0)
         }
         return KafkaPendingBatch(batch: batch)
     }
@@ -264,6 +272,14 @@ public struct KafkaPendingBatch: Sendable {
     public func results() async -> [Result<KafkaDeliveryReport, KafkaError>] {
         await batch.results()
     }
+
+    /// The same, blocking the calling thread until then: for threads outside Swift
+    /// concurrency (an HTTP connection thread), which would otherwise start a task to await
+    /// `results()` and wait for it, two more thread wake-ups per batch. Never call it on a
+    /// task: it would hold one of the concurrency pool's few threads for the whole wait.
+    public func wait() -> [Result<KafkaDeliveryReport, KafkaError>] {
+        batch.wait()
+    }
 }
 
 /// The results of one batch, filled in by delivery reports.
@@ -271,59 +287,138 @@ public struct KafkaPendingBatch: Sendable {
 /// Each record's opaque points into `slots`, one allocation per batch, whose
 /// entries name the batch and the record's index. The batch keeps itself
 /// alive (a retain taken at creation) until its last record completes.
+///
+/// A delivered record takes no lock and allocates nothing: its partition and offset are
+/// written once, by the one thread that completes it, into its own cell of `cells`, and an
+/// atomic count of the records left tells the thread that completes the last one (whose
+/// acquiring decrement sees every other cell's write). Only failures (rare) take a lock,
+/// and the last record, once per batch, to wake whoever waits. The results themselves (a
+/// `KafkaDeliveryReport` with its topic per record) are built by the waiter, on its own
+/// thread, which also frees them: the producer's poll thread allocates nothing for them.
 final class BatchDelivery: @unchecked Sendable {
     typealias Results = [Result<KafkaDeliveryReport, KafkaError>]
-    private let messages: [KafkaProducerMessage]
-    private var outcomes: Results
-    private var remaining: Int
-    private var waiter: CheckedContinuation<Results, Never>?
-    private let lock = NSLock()
+    /// The records' topic when they share one (the usual case), else each record's. The batch
+    /// keeps no message: librdkafka has copied them (`RD_KAFKA_MSG_F_COPY`), so their buffers
+    /// are freed by the caller's thread, not by a delivery report's; and a report reads the
+    /// topic from here, not from a message that has long left the cache.
+    private let topic: String
+    private let topics: [String]
+    private let count: Int
+    /// Where each delivered record landed, written by `delivered`.
+    private let cells: UnsafeMutablePointer<Cell>
+    private let remaining: Atomic<Int>
+    private let state = Mutex(State())
     private let slots: UnsafeMutablePointer<DeliverySlot>
 
+    private struct Cell {
+        var partition: Int32
+        var offset: Int64
+    }
+
+    private struct State {
+        var failures: [Int: KafkaError] = [:]
+        var done = false
+        /// Built by the first waiter after `done`, for any later one.
+        var results: Results?
+        var tasks: [CheckedContinuation<Void, Never>] = []
+        var threads: [DispatchSemaphore] = []
+    }
+
     init(messages: [KafkaProducerMessage]) {
-        self.messages = messages
-        outcomes = Array(repeating: .failure(KafkaError(.deliveryFailed, "no delivery report")), count: messages.count)
-        remaining = messages.count
+        count = messages.count
+        let first = messages.first?.topic ?? ""
+        if messages.allSatisfy({ $0.topic == first }) {
+            (topic, topics) = (first, [])
+        } else {
+            (topic, topics) = (first, messages.map(\.topic))
+        }
+        remaining = Atomic(messages.count)
+        cells = .allocate(capacity: max(1, messages.count))
         slots = .allocate(capacity: max(1, messages.count))
-        if messages.isEmpty { return }
+        if messages.isEmpty {
+            state.withLock { $0.done = true }
+            return
+        }
         let retained = Unmanaged.passRetained(self)
         for index in messages.indices {
             (slots + index).initialize(to: DeliverySlot(batch: retained, index: index))
         }
     }
 
-    deinit { slots.deallocate() }
+    deinit {
+        cells.deallocate()
+        slots.deallocate()
+    }
 
     /// The opaque to hand librdkafka with record `index`.
     func slot(_ index: Int) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(slots + index) }
 
-    func topic(_ index: Int) -> String { messages[index].topic }
+    func topic(_ index: Int) -> String { topics.isEmpty ? topic : topics[index] }
 
-    /// Records one result; the last one resumes a waiting caller and drops the self-retain.
-    func complete(_ index: Int, _ result: Result<KafkaDeliveryReport, KafkaError>) {
-        lock.lock()
-        outcomes[index] = result
-        remaining -= 1
-        let done = remaining == 0
-        let waiting = done ? waiter : nil
-        if done { waiter = nil }
-        lock.unlock()
-        if done {
-            waiting?.resume(returning: outcomes)
-            Unmanaged.passUnretained(self).release()
+    /// Record `index` (once per index) is in the log at `partition`, `offset`.
+    func delivered(_ index: Int, partition: Int32, offset: Int64) {
+        (cells + index).initialize(to: Cell(partition: partition, offset: offset))
+        completed()
+    }
+
+    /// Record `index` (once per index) failed.
+    func failed(_ index: Int, _ error: KafkaError) {
+        state.withLock { $0.failures[index] = error }
+        completed()
+    }
+
+    /// The last record wakes the waiters and drops the self-retain.
+    private func completed() {
+        // Releasing: this cell's write is seen by the last one; acquiring: the last one sees all.
+        guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        let woken = state.withLock { state in
+            state.done = true
+            defer { state.tasks = []; state.threads = [] }
+            return (state.tasks, state.threads)
         }
+        for task in woken.0 { task.resume() }
+        for thread in woken.1 { thread.signal() }
+        Unmanaged.passUnretained(self).release()
     }
 
     func results() async -> Results {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if remaining == 0 {
-                lock.unlock()
-                continuation.resume(returning: outcomes)
-            } else {
-                waiter = continuation
-                lock.unlock()
+            let done = state.withLock { state in
+                if !state.done { state.tasks.append(continuation) }
+                return state.done
             }
+            if done { continuation.resume() }
+        }
+        return built()
+    }
+
+    func wait() -> Results {
+        let semaphore = state.withLock { state -> DispatchSemaphore? in
+            guard !state.done else { return nil }
+            let semaphore = DispatchSemaphore(value: 0)
+            state.threads.append(semaphore)
+            return semaphore
+        }
+        semaphore?.wait()
+        return built()
+    }
+
+    /// Once every record has completed (the lock orders this after the last `completed`).
+    private func built() -> Results {
+        state.withLock { state in
+            if let results = state.results { return results }
+            var results = Results()
+            results.reserveCapacity(count)
+            for index in 0..<count {
+                if let failure = state.failures[index] {
+                    results.append(.failure(failure))
+                } else {
+                    let cell = cells[index]
+                    results.append(.success(KafkaDeliveryReport(topic: topic(index), partition: cell.partition, offset: cell.offset)))
+                }
+            }
+            state.results = results
+            return results
         }
     }
 }
@@ -340,14 +435,17 @@ private func deliveryReportCallback(_ rk: OpaquePointer?, _ message: UnsafePoint
                                     _ opaque: UnsafeMutableRawPointer?) {
     guard let message, let raw = message.pointee._private else { return }
     let slot = raw.assumingMemoryBound(to: DeliverySlot.self).pointee
-    let batch = slot.batch.takeUnretainedValue()
-    let topic = batch.topic(slot.index)
     let err = message.pointee.err
     if err == RD_KAFKA_RESP_ERR_NO_ERROR {
-        batch.complete(slot.index, .success(KafkaDeliveryReport(
-            topic: topic, partition: message.pointee.partition, offset: message.pointee.offset)))
+        // The batch's self-retain holds it until this very call completes its last record:
+        // no retain and release of its own per report.
+        slot.batch._withUnsafeGuaranteedRef {
+            $0.delivered(slot.index, partition: message.pointee.partition, offset: message.pointee.offset)
+        }
         return
     }
+    let batch = slot.batch.takeUnretainedValue()
+    let topic = batch.topic(slot.index)
     let persistence: KafkaError.Persistence = switch rd_kafka_message_status(message) {
     case RD_KAFKA_MSG_STATUS_PERSISTED: .persisted
     case RD_KAFKA_MSG_STATUS_POSSIBLY_PERSISTED: .possiblyPersisted
@@ -357,7 +455,7 @@ private func deliveryReportCallback(_ rk: OpaquePointer?, _ message: UnsafePoint
     if let opaque {
         context += " (\(Unmanaged<ClientContext>.fromOpaque(opaque).takeUnretainedValue().diagnosis))"
     }
-    batch.complete(slot.index, .failure(.rdKafka(.deliveryFailed, context, err, persistence: persistence)))
+    batch.failed(slot.index, .rdKafka(.deliveryFailed, context, err, persistence: persistence))
 }
 
 func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {

@@ -18,7 +18,7 @@ enum KafkaBenchmark {
             .value("keys", "K", "Distinct keys (recipe-0 … recipe-K-1).", default: "10000"),
             .value("only", "raw|swift", "Run one producer only, e.g. under a profiler."),
         ],
-        discussion: "Both producers use the same settings (idempotent, acks=all, murmur2_random, lz4, linger.ms=5), keys, value bytes and header, and count every delivery report.")
+        discussion: "CPU s is the whole process's (the embedded brokers too) from the producer's creation to its destruction. Both producers use the same settings (idempotent, acks=all, murmur2_random, lz4, linger.ms=5), keys, value bytes and header, and count every delivery report.")
 
     static func run(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: spec)
@@ -44,13 +44,17 @@ enum KafkaBenchmark {
             try kafka.createTopic(swiftTopic, partitions: partitions, replicationFactor: min(3, brokers))
 
             if only != "swift" {
+                let cpu = AppendBenchmark.cpuSeconds()
                 let raw = try produceRaw(kafka, topic: rawTopic, records: records, value: value, keys: keys)
-                say(String(format: "  round %d  raw librdkafka (C)    %10.0f records/s  (%.2f s)", round, raw.rate, raw.seconds))
+                say(String(format: "  round %d  raw librdkafka (C)    %10.0f records/s  (%.2f s, CPU %.2f s)", round, raw.rate, raw.seconds,
+                           AppendBenchmark.cpuSince(cpu)))
                 best.raw = max(best.raw, raw.rate)
             }
             if only != "raw" {
+                let cpu = AppendBenchmark.cpuSeconds()
                 let swift = try await produceSwift(kafka, topic: swiftTopic, records: records, value: value, keys: keys)
-                say(String(format: "  round %d  Swift KafkaProducer   %10.0f records/s  (%.2f s)", round, swift.rate, swift.seconds))
+                say(String(format: "  round %d  Swift KafkaProducer   %10.0f records/s  (%.2f s, CPU %.2f s)", round, swift.rate, swift.seconds,
+                           AppendBenchmark.cpuSince(cpu)))
                 best.swift = max(best.swift, swift.rate)
             }
         }

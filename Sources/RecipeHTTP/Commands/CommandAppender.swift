@@ -28,6 +28,14 @@ public struct CommandAppender: Sendable {
         return try await producer.send(message)
     }
 
+    /// `append`, blocking the calling thread: what a single POST does on its connection thread,
+    /// without a task and a semaphore in between (each a thread wake-up per request).
+    public func appendWaiting(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport {
+        let message = message(envelope, source: source)
+        try capacity?.admit(message)
+        return try producer.sendWaiting(message)
+    }
+
     public func append(_ records: [(CommandEnvelope, String)]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
         await producer.sendBatch(records.map { message($0.0, source: $0.1) })
     }
@@ -35,23 +43,39 @@ public struct CommandAppender: Sendable {
     /// Appends commands of one source in the order given (so each recipe's keep
     /// their order): one result per command, in that order.
     public func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>] {
+        let (admitted, refusals, count) = admit(envelopes, source: source)
+        return results(count: count, refusals: refusals, reports: await producer.sendBatch(admitted))
+    }
+
+    public func appendWaiting(_ envelopes: [CommandEnvelope], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
+        let (admitted, refusals, count) = admit(envelopes, source: source)
+        return results(count: count, refusals: refusals, reports: producer.enqueue(admitted).wait())
+    }
+
+    /// The records of the commands, those the log's capacity admits, each counted with those
+    /// before it (the journal has not seen any of them yet), and the refusals by index.
+    private func admit(_ envelopes: [CommandEnvelope], source: String) -> ([KafkaProducerMessage], [Int: LogFull], Int) {
         let encoder = RecordEncoder(source: source)
         let header = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
         let messages = envelopes.map {
             KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0), headers: header)
         }
-        guard let capacity else { return await producer.sendBatch(messages).map { $0.mapError { $0 } } }
-        // Admitted in order, each counted with those before it: the journal has not seen any of them yet.
+        guard let capacity else { return (messages, [:], messages.count) }
         var pending = LogCapacity.Pending()
         var refusals: [Int: LogFull] = [:]
         var admitted: [KafkaProducerMessage] = []
         for (index, message) in messages.enumerated() {
             do { try capacity.admit(message, after: &pending); admitted.append(message) } catch { refusals[index] = error }
         }
-        var reports = await producer.sendBatch(admitted).makeIterator()
-        return messages.indices.map { index in
+        return (admitted, refusals, messages.count)
+    }
+
+    private func results(count: Int, refusals: [Int: LogFull],
+                         reports: [Result<KafkaDeliveryReport, KafkaError>]) -> [Result<KafkaDeliveryReport, any Error>] {
+        var next = reports.makeIterator()
+        return (0..<count).map { index in
             if let refusal = refusals[index] { return .failure(refusal) }
-            return reports.next()!.mapError { $0 }
+            return next.next()!.mapError { $0 }
         }
     }
 }

@@ -60,7 +60,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
             return .json(BatchRejected(error: error, items: results), status: 422)
         }
         let log = self.log, source = builder.source, toAppend = envelopes
-        let reports = try blocking { await log.append(toAppend, source: source) }
+        let reports = log.appendWaiting(toAppend, source: source)
         for (index, report) in zip(appendedIndices, reports) {
             switch report {
             case .success(let report):
@@ -82,7 +82,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
         guard failed < results.count else {
             throw HTTPError(503, "unavailable", "no command of the batch could be appended to the log: \(results[0].error!.message)")
         }
-        return .json(BatchReceipt(appended: results.count - failed, failed: failed, items: results), status: 202)
+        return BatchReceipt(appended: results.count - failed, failed: failed, items: results).accepted
     }
 
     enum BatchForm {
@@ -141,6 +141,50 @@ struct BatchReceipt: Encodable {
     var appended: Int
     var failed: Int
     var items: [BatchItem]
+}
+
+extension BatchReceipt {
+    /// The 202 answer, the JSON `HTTPResponse.json` would write (sorted keys, no nil members)
+    /// but without `JSONEncoder`, which took about as long for the 1,000 items as validating them.
+    var accepted: HTTPResponse {
+        var writer = JSONWriter(capacity: 64 + items.count * 160)
+        writer.key("appended", first: true); writer.integer(appended)
+        writer.key("failed"); writer.integer(failed)
+        writer.key("items"); writer.raw("[")
+        for (position, item) in items.enumerated() {
+            if position > 0 { writer.raw(",") }
+            item.write(to: &writer)
+        }
+        writer.raw("]}")
+        return HTTPResponse(status: 202, headers: [("Content-Type", "application/json")], body: writer.bytes)
+    }
+}
+
+extension BatchItem {
+    /// Members in sorted order, as `JSONCoding.encoder` writes them; nil members left out
+    /// (`index` is always there, so the object is never empty).
+    func write(to writer: inout JSONWriter) {
+        var first = true
+        func key(_ name: StaticString) {
+            writer.key(name, first: first) // the first opens the object
+            first = false
+        }
+        if let commandId { key("commandId"); writer.string(commandId) }
+        if let error {
+            key("error")
+            writer.key("code", first: true); writer.string(error.code)
+            if let field = error.field { writer.key("field"); writer.string(field) }
+            writer.key("message"); writer.string(error.message)
+            writer.raw("}")
+        }
+        key("index"); writer.integer(index)
+        if let line { key("line"); writer.integer(line) }
+        if let offset { key("offset"); writer.integer(Int(offset)) }
+        if let partition { key("partition"); writer.integer(Int(partition)) }
+        if let position { key("position"); writer.string(position) }
+        if let recipeId { key("recipeId"); writer.string(recipeId) }
+        writer.raw("}")
+    }
 }
 
 /// The answer when no command was valid: an error, with each command's.

@@ -56,22 +56,30 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         return try submit(envelope, wait: wait)
     }
 
+    /// Appends from a task (`RecipeAPI.append`: `dev --seed`).
     func append(_ envelope: CommandEnvelope) async throws -> CommandReceipt {
-        let report: KafkaDeliveryReport
-        do {
-            report = try await log.append(envelope, source: builder.source)
-        } catch let refusal as LogFull {
-            throw refusal
-        } catch {
-            throw HTTPError(503, "unavailable", "the command could not be appended to the log: \(error)")
-        }
-        return CommandReceipt(commandId: envelope.commandID, recipeId: envelope.recipeID, partition: report.partition,
-                              offset: report.offset, position: report.description)
+        do { return receipt(envelope, try await log.append(envelope, source: builder.source)) } catch { throw Self.answer(error) }
+    }
+
+    /// Appends from a connection thread, blocking it until the log has answered.
+    func appendWaiting(_ envelope: CommandEnvelope) throws -> CommandReceipt {
+        do { return receipt(envelope, try log.appendWaiting(envelope, source: builder.source)) } catch { throw Self.answer(error) }
+    }
+
+    private func receipt(_ envelope: CommandEnvelope, _ report: KafkaDeliveryReport) -> CommandReceipt {
+        CommandReceipt(commandId: envelope.commandID, recipeId: envelope.recipeID, partition: report.partition,
+                       offset: report.offset, position: report.description)
+    }
+
+    /// A refusal answers for itself (`LogFull`); any other failure of the log is 503.
+    private static func answer(_ error: any Error) -> any Error {
+        if error is LogFull { return error }
+        return HTTPError(503, "unavailable", "the command could not be appended to the log: \(error)")
     }
 
     private func submit(_ envelope: CommandEnvelope, wait: Bool) throws -> HTTPResponse {
-        var receipt = try blocking { [self] in try await append(envelope) }
-        guard wait else { return .json(receipt, status: 202) }
+        var receipt = try appendWaiting(envelope)
+        guard wait else { return receipt.accepted }
         // Not projected in time: the command is in the log all the same.
         // The entry at that position must be this command's: a store that folded another log
         // holds someone else's there, and its outcome is not this command's.
@@ -97,6 +105,21 @@ public struct CommandReceipt: Codable, Sendable, Equatable {
     public var outcome: RecordOutcome?
     public var revision: Int?
     public var reason: ReasonView?
+}
+
+extension CommandReceipt {
+    /// The 202 answer, written as `HTTPResponse.json` would (sorted keys) but without
+    /// `JSONEncoder`, which cost a single POST as much CPU as building its command.
+    var accepted: HTTPResponse {
+        var writer = JSONWriter(capacity: 192)
+        writer.key("commandId", first: true); writer.string(commandId)
+        writer.key("offset"); writer.integer(Int(offset))
+        writer.key("partition"); writer.integer(Int(partition))
+        writer.key("position"); writer.string(position)
+        writer.key("recipeId"); writer.string(recipeId)
+        writer.raw("}")
+        return HTTPResponse(status: 202, headers: [("Content-Type", "application/json")], body: writer.bytes)
+    }
 }
 
 /// Runs async work from a connection thread (never a Swift concurrency thread) and waits for it.

@@ -46,14 +46,13 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         let envelope = CommandEnvelope(commandID: CommandBuilder.newCommandID(), recipeID: recipeID, actor: caller.actor,
                                        time: .now, actorRole: caller.role, command: .draftContentSet(imported.document.draftContent))
         try Self.check(envelope, source: source)
-        let (log, source) = (self.log, self.source)
-        let report = try appended { try await log.append(envelope, source: source) }
+        let report = try appended { try log.appendWaiting(envelope, source: source) }
         var receipt = ImportReceipt(recipeId: recipeID, commandId: envelope.commandID, position: report.description,
                                     omissions: imported.omissions.map(\.description))
         if save {
             let saving = CommandEnvelope(commandID: CommandBuilder.newCommandID(), recipeID: recipeID, actor: caller.actor,
                                          time: .now, actorRole: caller.role, command: .recipeSaved)
-            receipt.savedPosition = try appended { try await log.append(saving, source: source) }.description
+            receipt.savedPosition = try appended { try log.appendWaiting(saving, source: source) }.description
         }
         return .json(receipt, status: 202)
     }
@@ -67,9 +66,11 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         }
     }
 
-    private func appended(_ body: @escaping @Sendable () async throws -> KafkaDeliveryReport) throws -> KafkaDeliveryReport {
+    /// Appends from the connection thread, which waits for the log's answer (no task: the
+    /// server's threads never wait on the Swift concurrency pool).
+    private func appended(_ append: () throws -> KafkaDeliveryReport) throws -> KafkaDeliveryReport {
         do {
-            return try blocking(body)
+            return try append()
         } catch let refusal as HTTPResponseError {
             throw refusal
         } catch {

@@ -54,12 +54,26 @@ extension ReadModel: RecipeReads {
 public protocol CommandLog: Sendable {
     /// Appends one command as a record of `source`; the report says where it landed.
     func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport
+    /// The same, blocking the calling thread (an HTTP connection thread, never a task) until it is answered.
+    func appendWaiting(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport
     /// Appends commands in the order given (`POST /v1/commands`): one result per command.
     /// A failure is the log's (`KafkaError`) or a refusal that answers for itself (`HTTPResponseError`, e.g. `LogFull`).
     func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>]
+    /// The same, blocking the calling thread (an HTTP connection thread) until every command is answered.
+    func appendWaiting(_ envelopes: [CommandEnvelope], source: String) -> [Result<KafkaDeliveryReport, any Error>]
 }
 
 extension CommandLog {
+    /// Through a task, for logs that only append asynchronously (the tests' fakes).
+    public func appendWaiting(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport {
+        try blocking { [self] in try await append(envelope, source: source) }
+    }
+
+    /// Through a task, for logs that only append asynchronously (the tests' fakes).
+    public func appendWaiting(_ envelopes: [CommandEnvelope], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
+        (try? blocking { [self] in await append(envelopes, source: source) }) ?? []
+    }
+
     /// One at a time, for logs without a batch of their own (the tests' fakes).
     public func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>] {
         var results: [Result<KafkaDeliveryReport, any Error>] = []

@@ -25,6 +25,10 @@ public final class RecipeService: Sendable {
         /// How long an append may wait for the brokers before it is answered 503 (librdkafka's
         /// `message.timeout.ms`, unless the Kafka config sets it): a POST never hangs while they are away.
         public var appendTimeout: Duration = .seconds(5)
+        /// The appending producer's `linger.ms` (unless the Kafka config sets it): how long librdkafka
+        /// holds a record for others to share its request. A POST waits for its own record's
+        /// acknowledgement, so the linger is added to every POST's latency; nil: the producer's default.
+        public var appendLinger: Duration? = nil
         /// 0 picks a free port.
         public var port: UInt16 = 8080
         /// Listen on 127.0.0.1 only (dev, tests), else on every address.
@@ -107,6 +111,9 @@ public final class RecipeService: Sendable {
         }
         for (property, value) in EditsTopicSettings.producerProperties where producerConfig[property] == nil {
             producerConfig[property] = value
+        }
+        if producerConfig["linger.ms"] == nil, let linger = options.appendLinger {
+            producerConfig["linger.ms"] = String(linger.milliseconds)
         }
         producer = try KafkaProducer(config: producerConfig)
         let metrics = Metrics()
