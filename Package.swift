@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "RecipeCLI"),
         .executableTarget(
             name: "recipes",
-            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit", "RecipeSchemaOrg"]
         ),
         // The benchmarks, apart from the program users run: only they link the raw C baseline.
         .executableTarget(

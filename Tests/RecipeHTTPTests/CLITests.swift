@@ -232,4 +232,17 @@ struct CLITests {
         #expect(empty.items.isEmpty)
         _ = try await third.interrupt()
     }
+
+    @Test("recipes parse reads ingredient lines from stdin as the import does")
+    func parseLines() async throws {
+        let parsed = try await runRecipes(["parse", "--json"], input: "2–3 cloves garlic, crushed\nSalt, to taste\n")
+        #expect(parsed.status == 0, "\(parsed.err)")
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(parsed.out.utf8)) as? [[String: Any]])
+        #expect(items.count == 2)
+        #expect(items[0]["amount"] as? Double == 2 && items[0]["amountMax"] as? Double == 3 && items[0]["unit"] as? String == "clove")
+        #expect(items[0]["name"] as? String == "garlic" && items[0]["note"] as? String == "crushed")
+        #expect(items[1]["amount"] == nil && items[1]["note"] as? String == "to taste")
+        let missing = try await runRecipes(["import"])
+        #expect(missing.status == 2 && missing.err.hasPrefix("recipes: error: "), "\(missing.err)")
+    }
 }

@@ -45,7 +45,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         let recipeID = CommandBuilder.newCommandID()
         let envelope = CommandEnvelope(commandID: CommandBuilder.newCommandID(), recipeID: recipeID, actor: caller.actor,
                                        time: .now, actorRole: caller.role, command: .draftContentSet(imported.document.draftContent))
-        try Self.check(envelope, source: source)
+        try ImportCheck.check(envelope, source: source)
         let report = try appended { try log.appendWaiting(envelope, source: source) }
         var receipt = ImportReceipt(recipeId: recipeID, commandId: envelope.commandID, position: report.description,
                                     omissions: imported.omissions.map(\.description))
@@ -55,15 +55,6 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
             receipt.savedPosition = try appended { try log.appendWaiting(saving, source: source) }.description
         }
         return .json(receipt, status: 202)
-    }
-
-    /// The record the command becomes must pass the decoder every projector runs: size and field limits.
-    static func check(_ envelope: CommandEnvelope, source: String) throws {
-        let record = RecordEncoder(source: source).encode(envelope)
-        if case .failure(let error) = RecordDecoder().decode(key: RecordKey.key(forRecipe: envelope.recipeID), value: record) {
-            throw HTTPError(error.code == .tooLarge ? 413 : 422, error.code.rawValue,
-                            "the imported recipe cannot be one record: \(error.message)", field: error.field)
-        }
     }
 
     /// Appends from the connection thread, which waits for the log's answer (no task: the
@@ -125,7 +116,7 @@ struct ImportRefused: HTTPResponseError {
 
 extension RecipeDocument {
     /// The document of a recipe as the detail shows it, for `?format=jsonld`.
-    init(_ detail: RecipeDetail) {
+    public init(_ detail: RecipeDetail) {
         self.init(title: detail.title, servings: detail.servings, image: detail.image, description: detail.description,
                   yield: detail.yield, prepTime: detail.prepTime, cookTime: detail.cookTime, totalTime: detail.totalTime,
                   sourceUrl: detail.sourceUrl, tags: detail.tags.map(\.name),
@@ -135,5 +126,16 @@ extension RecipeDocument {
                        item.display.isEmpty ? nil : item.display)
                   },
                   instructions: detail.instructions.map { ($0.description, $0.section) })
+    }
+}
+
+/// The record an imported recipe becomes must pass the decoder every projector runs: size and field limits.
+public enum ImportCheck {
+    public static func check(_ envelope: CommandEnvelope, source: String = RecipeAPI.source) throws {
+        let record = RecordEncoder(source: source).encode(envelope)
+        if case .failure(let error) = RecordDecoder().decode(key: RecordKey.key(forRecipe: envelope.recipeID), value: record) {
+            throw HTTPError(error.code == .tooLarge ? 413 : 422, error.code.rawValue,
+                            "the imported recipe cannot be one record: \(error.message)", field: error.field)
+        }
     }
 }

@@ -1,0 +1,123 @@
+import Foundation
+import Kafka
+import RecipeCLI
+import RecipeDomain
+import RecipeHTTP
+import RecipeProjection
+import RecipeSchemaOrg
+import RecipeWire
+
+/// `recipes parse | import | export`: recipes as cooks and the web write them.
+enum RecipeFileCommands {
+    static let parse = CommandSpec(
+        name: "recipes parse", summary: "Read ingredient lines from stdin, as the import does, and print what each says.",
+        abstract: "Parse ingredient lines (stdin).",
+        options: [StoreOptions.json],
+        discussion: """
+            One line in, one out: amount, range, unit, name and note ("1 ½ cups flour, sifted" →
+            1.5 cup flour, note "sifted"). The rules: docs/ingredients.md.
+            Example:
+              printf '2–3 cloves garlic, crushed\\nSalt, to taste\\n' | recipes parse
+            """)
+
+    static let importSpec = CommandSpec(
+        name: "recipes import", summary: "Import schema.org recipes (JSON-LD files, or HTML pages holding them) as new recipes.",
+        abstract: "Import schema.org recipes from files.",
+        arguments: "FILE…",
+        options: KafkaOptions.specs + [
+            .flag("save", "Commit each imported draft as version 1 (RecipeSaved)."),
+            .value("actor", "NAME", "Who the commands are from.", default: "recipes-cli"),
+        ],
+        discussion: """
+            Each recipe is one DraftContentSet record of a new recipe, so nothing is half-imported; a file
+            that cannot be read is reported with its name and the others go on (exit 1 if any failed).
+            A file ending in .html or .htm is read as a page; anything else as JSON-LD.
+            """)
+
+    static let export = CommandSpec(
+        name: "recipes export", summary: "Write recipes of a store as schema.org Recipe JSON-LD, one per line.",
+        abstract: "Export recipes as schema.org JSON-LD.",
+        arguments: "[ID…]",
+        options: [StoreOptions.db],
+        discussion: "Without IDs, every committed recipe of the store (in title order).")
+
+    static func runParse(_ arguments: [String]) async throws {
+        let args = try ParsedArguments(arguments, spec: parse)
+        try args.expectNoPositionals()
+        var rows: [[String]] = []
+        var items: [Parsed] = []
+        while let line = readLine() {
+            let item = IngredientLineParser.parse(line)
+            items.append(Parsed(text: item.text, amount: item.amount, amountMax: item.amountMax, unit: item.unit, name: item.name,
+                                note: item.note))
+            rows.append([item.text, item.quantity.text ?? "", item.name, item.note ?? ""])
+        }
+        if args.flag("json") { return try printJSON(items) }
+        printTable(["LINE", "QUANTITY", "NAME", "NOTE"], rows)
+    }
+
+    struct Parsed: Encodable {
+        var text: String
+        var amount: Double?
+        var amountMax: Double?
+        var unit: String?
+        var name: String
+        var note: String?
+    }
+
+    static func runImport(_ arguments: [String]) async throws {
+        let args = try ParsedArguments(arguments, spec: importSpec)
+        let files = args.positionals
+        guard !files.isEmpty else { throw UsageError("give one or more FILEs to import (see recipes import --help)") }
+        let actor = args.string("actor")!
+        let topic = try KafkaOptions.topics(args).edits
+        var config = try KafkaOptions.config(args)
+        for (property, value) in EditsTopicSettings.producerProperties where config[property] == nil { config[property] = value }
+        let producer = try KafkaProducer(config: config)
+        let appender = CommandAppender(producer: producer, topic: topic)
+        var failures = 0
+        for file in files {
+            do {
+                guard let data = FileManager.default.contents(atPath: file) else { throw UsageError("cannot read \(file)") }
+                let html = file.hasSuffix(".html") || file.hasSuffix(".htm")
+                for imported in try SchemaOrgImport.recipes(from: data, contentType: html ? "text/html" : "application/ld+json") {
+                    let recipeID = UUID().uuidString.lowercased()
+                    let set = CommandEnvelope(commandID: UUID().uuidString.lowercased(), recipeID: recipeID, actor: actor, time: .now,
+                                              command: .draftContentSet(imported.document.draftContent))
+                    try ImportCheck.check(set)
+                    var line = "\(file): \(imported.document.name) recipe \(recipeID) at \(try await appender.append(set, source: "recipes-cli"))"
+                    if args.flag("save") {
+                        let save = CommandEnvelope(commandID: UUID().uuidString.lowercased(), recipeID: recipeID, actor: actor,
+                                                   time: .now, command: .recipeSaved)
+                        line += ", saved at \(try await appender.append(save, source: "recipes-cli"))"
+                    }
+                    say(line)
+                    for omission in imported.omissions { say("  \(omission)") }
+                }
+            } catch {
+                failures += 1
+                FileHandle.standardError.write(Data("\(file): \(error)\n".utf8))
+            }
+        }
+        try await producer.shutdown()
+        if failures > 0 { throw CommandFailed(status: 1, "\(failures) of \(files.count) files not imported") }
+    }
+
+    static func runExport(_ arguments: [String]) async throws {
+        let args = try ParsedArguments(arguments, spec: export)
+        let model = try ReadModel(path: args.string("db")!)
+        var ids = args.positionals
+        if ids.isEmpty {
+            var cursor: String?
+            repeat {
+                let page = try model.list(limit: 500, cursor: cursor)
+                ids += page.items.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil
+        }
+        for id in ids {
+            let detail = try model.detail(id)
+            FileHandle.standardOutput.write(SchemaOrgExport.jsonLD(RecipeDocument(detail), version: detail.version) + Data("\n".utf8))
+        }
+    }
+}
