@@ -45,24 +45,14 @@ enum RecipeFileCommands {
         let args = try ParsedArguments(arguments, spec: parse)
         try args.expectNoPositionals()
         var rows: [[String]] = []
-        var items: [Parsed] = []
+        var items: [ParsedLineView] = []
         while let line = readLine() {
             let item = IngredientLineParser.parse(line)
-            items.append(Parsed(text: item.text, amount: item.amount, amountMax: item.amountMax, unit: item.unit, name: item.name,
-                                note: item.note))
+            items.append(ParsedLineView(item))
             rows.append([item.text, item.quantity.text ?? "", item.name, item.note ?? ""])
         }
         if args.flag("json") { return try printJSON(items) }
         printTable(["LINE", "QUANTITY", "NAME", "NOTE"], rows)
-    }
-
-    struct Parsed: Encodable {
-        var text: String
-        var amount: Double?
-        var amountMax: Double?
-        var unit: String?
-        var name: String
-        var note: String?
     }
 
     static func runImport(_ arguments: [String]) async throws {

@@ -70,14 +70,6 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     struct ParseRequest: Decodable { var lines: [String] }
-    struct ParsedLine: Encodable {
-        var text: String
-        var amount: Double?
-        var amountMax: Double?
-        var unit: String?
-        var name: String
-        var note: String?
-    }
 
     func parseIngredients(_ request: HTTPRequest) throws -> HTTPResponse {
         let parsed: ParseRequest
@@ -89,11 +81,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         guard parsed.lines.count <= Self.maxParsedLines else {
             throw HTTPError(413, "tooManyLines", "at most \(Self.maxParsedLines) lines a request, not \(parsed.lines.count)")
         }
-        return .json(Items(items: parsed.lines.map { line in
-            let item = IngredientLineParser.parse(line)
-            return ParsedLine(text: item.text, amount: item.amount, amountMax: item.amountMax, unit: item.unit, name: item.name,
-                              note: item.note)
-        }))
+        return .json(Items(items: parsed.lines.map { ParsedLineView(IngredientLineParser.parse($0)) }))
     }
 }
 
@@ -137,5 +125,19 @@ public enum ImportCheck {
             throw HTTPError(error.code == .tooLarge ? 413 : 422, error.code.rawValue,
                             "the imported recipe cannot be one record: \(error.message)", field: error.field)
         }
+    }
+}
+
+/// What an ingredient line says, as `POST /v1/parse/ingredients` and `recipes parse --json` show it.
+public struct ParsedLineView: Encodable, Sendable {
+    public var text: String
+    public var amount: Double?
+    public var amountMax: Double?
+    public var unit: String?
+    public var name: String
+    public var note: String?
+
+    public init(_ parsed: ParsedIngredient) {
+        (text, amount, amountMax, unit, name, note) = (parsed.text, parsed.amount, parsed.amountMax, parsed.unit, parsed.name, parsed.note)
     }
 }
