@@ -32,3 +32,19 @@ struct ReceiptJSONTests {
         #expect(String(decoding: response.body, as: UTF8.self) == (try encoded(receipt)))
     }
 }
+
+/// Command ids: version 4 UUIDs from 128 random bits each.
+@Suite("Command ids")
+struct CommandIDTests {
+    @Test func idsAreDistinctVersion4UUIDs() {
+        let ids = (0..<5_000).map { _ in CommandBuilder.newCommandID() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids.prefix(600) {
+            let uuid = UUID(uuidString: id)
+            #expect(uuid != nil && uuid!.uuidString.lowercased() == id)
+            let characters = Array(id)
+            #expect(characters[14] == "4")
+            #expect("89ab".contains(characters[19]))
+        }
+    }
+}
