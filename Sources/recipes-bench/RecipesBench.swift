@@ -14,6 +14,7 @@ enum RecipesBench {
             .run(ReplayBenchmark.spec, ReplayBenchmark.run),
             .run(HTTPBenchmark.spec, HTTPBenchmark.run),
             .run(AppendBenchmark.spec, AppendBenchmark.run),
+            .run(ImportBenchmark.spec, ImportBenchmark.run),
         ])
 }
 
