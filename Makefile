@@ -36,6 +36,7 @@ bench: release
 	$(BENCH_BIN) replay
 	$(BENCH_BIN) http
 	$(BENCH_BIN) append
+	$(BENCH_BIN) import
 
 # libFuzzer on the record decoder (FUZZ_SECONDS, default 60).
 fuzz: deps

@@ -148,7 +148,9 @@ public final class EmbeddedKafkaJournal: Sendable {
         var files: [Int32: FileHandle] = [:]
         for partition in 0..<Int32(partitions) {
             let path = Self.path(folder, topic, partition)
-            if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+            if !FileManager.default.fileExists(atPath: path), !FileManager.default.createFile(atPath: path, contents: nil) {
+                throw KafkaError(.embeddedBroker, "cannot create \(path)")
+            }
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             try handle.seekToEnd()
             files[partition] = handle

@@ -34,7 +34,7 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
         let units = try request.unitSystem("units")
         try readYourWrites.wait(for: request)
         // `?format=jsonld`, or an Accept that asks for it: the recipe as schema.org publishes one.
-        let format = try request.text("format")
+        let format = request.text("format")
         guard format == nil || format == "json" || format == "jsonld" else {
             throw HTTPError.badParameter("format", "format is json or jsonld, not \(format!)")
         }
