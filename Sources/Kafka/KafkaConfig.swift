@@ -31,6 +31,12 @@ public struct KafkaConfig: Sendable, Equatable {
         set { properties[property] = newValue }
     }
 
+    /// Sets each of `properties` the config does not set itself: defaults of a use (a topic's
+    /// record size, say) that the caller's own config may still override.
+    public mutating func setDefaults(_ properties: [String: String]) {
+        for (property, value) in properties where self.properties[property] == nil { self.properties[property] = value }
+    }
+
     /// The properties in the order they are applied: defaults of the client
     /// kind first, then the typed settings, then the pass-through properties.
     func resolved(defaults: [(String, String)]) -> [(String, String)] {

@@ -62,7 +62,7 @@ enum RecipeFileCommands {
         let actor = args.string("actor")!
         let topic = try KafkaOptions.topics(args).edits
         var config = try KafkaOptions.config(args)
-        for (property, value) in EditsTopicSettings.producerProperties where config[property] == nil { config[property] = value }
+        config.setDefaults(EditsTopicSettings.producerProperties)
         let producer = try KafkaProducer(config: config)
         let appender = CommandAppender(producer: producer, topic: topic)
         var failures = 0

@@ -74,7 +74,7 @@ enum SendCommand {
         let line = String(decoding: try JSONSerialization.data(withJSONObject: members), as: UTF8.self)
 
         var config = try KafkaOptions.config(args)
-        for (property, value) in EditsTopicSettings.producerProperties where config[property] == nil { config[property] = value }
+        config.setDefaults(EditsTopicSettings.producerProperties)
         let producer = try KafkaProducer(config: config)
         let sender = CommandSender(appender: CommandAppender(producer: producer, topic: topic))
         let outcome = await sender.send([(1, line)], actor: actor)
@@ -91,7 +91,7 @@ enum SendCommand {
 
     private static func sendLines(config: KafkaConfig, topic: String, actor: String, quiet: Bool) async throws {
         var config = config
-        for (property, value) in EditsTopicSettings.producerProperties where config[property] == nil { config[property] = value }
+        config.setDefaults(EditsTopicSettings.producerProperties)
         let producer = try KafkaProducer(config: config)
         let stream = CommandStream(appender: CommandAppender(producer: producer, topic: topic))
         let summary: CommandStream.Summary

@@ -109,9 +109,7 @@ public final class RecipeService: Sendable {
         if producerConfig["message.timeout.ms"] == nil, producerConfig["delivery.timeout.ms"] == nil {
             producerConfig["message.timeout.ms"] = String(options.appendTimeout.milliseconds)
         }
-        for (property, value) in EditsTopicSettings.producerProperties where producerConfig[property] == nil {
-            producerConfig[property] = value
-        }
+        producerConfig.setDefaults(EditsTopicSettings.producerProperties)
         if producerConfig["linger.ms"] == nil, let linger = options.appendLinger {
             producerConfig["linger.ms"] = String(linger.milliseconds)
         }
