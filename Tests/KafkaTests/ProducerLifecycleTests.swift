@@ -51,6 +51,10 @@ struct ProducerLifecycleTests {
         try kafka.createTopic(topic, partitions: 1)
         let producer = try KafkaProducer(config: .embedded(kafka))
         _ = try await producer.send(topic: topic, key: "warm", value: [0])
+        // Every produce request fails with an error librdkafka retries: the records stay undelivered
+        // however soon they are sent (a round-trip delay is applied by the broker's own thread, so a
+        // fast enqueue could beat it).
+        kafka.pushRequestErrors(.produce, Array(repeating: .notEnoughReplicas, count: 500))
         kafka.setRoundTripTime(1, milliseconds: 5_000)
         async let results = producer.sendBatch((0..<10).map { KafkaProducerMessage(topic: topic, key: "k", value: [UInt8($0)]) })
         try await waitUntilAsync("records are queued") { producer.outstandingCount > 0 }
