@@ -11,7 +11,7 @@ enum ServerFlags {
         .value("max-connections", "N", "HTTP connections at once, in all.", default: "1000"),
         .value("max-connections-per-client", "N", "HTTP connections at once from one IP address.", default: "64"),
         .value("connection-timeout", "SECONDS", "Close a connection idle this long (slow or idle clients).", default: "15"),
-        .value("max-waiters", "N", "Queries waiting for `after=` at once; more are 503 busy with Retry-After.", default: "64"),
+        .value("max-waiters", "N", "Requests waiting for the read model at once (`after=`, `?wait=true`); more are 503 busy with Retry-After.", default: "64"),
         .value("append-rate", "PER_SECOND", "Appends per actor per second (a token bucket); 0: unlimited.", default: "50"),
         .value("append-burst", "N", "Appends per actor at once before --append-rate applies.", default: "200"),
         .value("tls-cert", "FILE", "Serve HTTPS with this PEM certificate chain (with --tls-key)."),

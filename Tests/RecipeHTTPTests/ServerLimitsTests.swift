@@ -41,6 +41,43 @@ struct ServerLimitsTests {
         #expect(try await waiting.status == 200)
     }
 
+    @Test func commandsThatWaitForTheirOutcomeTakeAWaiterSlotToo() async throws {
+        let reads = FakeReads()
+        let log = FakeLog()
+        log.next.withLock { $0 = (0, 5) }
+        var options = RecipeAPIOptions(waitTimeout: .seconds(60))
+        options.maxWaiters = 1
+        let api = RecipeAPIHandler(readModel: reads, appender: log, options: options)
+        // A command waiting for its outcome holds the one slot...
+        async let waiting = api.answer(HTTPRequest(method: "POST", uri: "/v1/drafts?wait=true"))
+        try await onThread { try reads.waitForPositionReads(1) }
+        // ...so a query that must wait is busy at once, and so is another command that would wait,
+        // which is not appended; a command that does not wait is appended as ever.
+        let query = try await api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes?after=0:5"))
+        #expect(query.status == 503)
+        #expect(try query.error()["code"] == "busy")
+        #expect(query.header("retry-after") == "1")
+        let command = HTTPRequest(method: "POST", uri: "/v1/recipes/r1/commands?wait=true",
+                                  body: Array(#"{"type":"TitleChanged","data":{"title":"Soup"}}"#.utf8))
+        let busy = try await api.answer(command)
+        #expect(busy.status == 503)
+        #expect(try busy.error()["code"] == "busy")
+        #expect(busy.header("retry-after") == "1")
+        #expect(log.appended.withLock { $0.count } == 1)
+        let notWaiting = try await api.answer(HTTPRequest(method: "POST", uri: "/v1/drafts"))
+        #expect(notWaiting.status == 202)
+        #expect(log.appended.withLock { $0.count } == 2)
+        // Projected: the slot is free again, and the same command waits for its outcome.
+        reads.advance(0, to: 6)
+        #expect(try await waiting.status == 202)
+        log.next.withLock { $0 = (0, 6) }
+        async let again = api.answer(command)
+        try await onThread { try reads.waitForPositionReads(3) }
+        reads.advance(0, to: 7)
+        #expect(try await again.status == 202)
+        #expect(log.appended.withLock { $0.count } == 3)
+    }
+
     @Test func idleConnectionsOfOneClientDoNotLockOthersOut() async throws {
         let fixture = try ServiceFixture()
         // 1,100 idle connections from another loopback address (one "client"): the

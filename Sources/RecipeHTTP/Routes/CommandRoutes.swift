@@ -15,6 +15,8 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     let access: Access
     /// How long `?wait=true` waits for the outcome; then 202 without it.
     let waitTimeout: Duration
+    /// The slots of requests that wait for the read model, shared with `after=`.
+    let waiters: WaiterLimit
     let builder: CommandBuilder
 
     func register(in router: inout Router<RouteHandler>) {
@@ -78,8 +80,14 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     private func submit(_ envelope: CommandEnvelope, wait: Bool) throws -> HTTPResponse {
+        guard wait else { return try appendWaiting(envelope).accepted }
+        // The slot is taken before the append: a command refused as `busy` is not on the log,
+        // so trying again cannot append it twice.
+        return try waiters.holding { try appendAndWait(envelope) }
+    }
+
+    private func appendAndWait(_ envelope: CommandEnvelope) throws -> HTTPResponse {
         var receipt = try appendWaiting(envelope)
-        guard wait else { return receipt.accepted }
         // Not projected in time: the command is in the log all the same.
         // The entry at that position must be this command's: a store that folded another log
         // holds someone else's there, and its outcome is not this command's.

@@ -34,9 +34,10 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
         self.options = options
         let access = Access(tokens: options.tokens, privateReads: options.privateReads, anonymousActor: options.anonymousActor,
                             appendLimiter: options.appendRate.map { RateLimiter(perSecond: $0.perSecond, burst: $0.burst) })
-        let readYourWrites = ReadYourWrites(reads: readModel, timeout: options.waitTimeout, maxWaiters: options.maxWaiters)
+        let waiters = WaiterLimit(max: options.maxWaiters)
+        let readYourWrites = ReadYourWrites(reads: readModel, timeout: options.waitTimeout, waiters: waiters)
         commands = CommandRoutes(log: appender, reads: readModel, access: access, waitTimeout: options.waitTimeout,
-                                 builder: CommandBuilder(source: Self.source))
+                                 waiters: waiters, builder: CommandBuilder(source: Self.source))
         var router = Router<RouteHandler>()
         // The order counts where patterns overlap (the first match wins) and in `Allow`.
         commands.register(in: &router)
@@ -89,7 +90,8 @@ public struct RecipeAPIOptions: Sendable {
     public var waitTimeout: Duration = .seconds(5)
     /// The actor of commands when there are no tokens.
     public var anonymousActor = "anonymous"
-    /// At most this many requests wait for `after=` at once; more are 503 `busy` with `Retry-After`.
+    /// At most this many requests wait for the read model at once (`after=`, `?wait=true`);
+    /// more are 503 `busy` with `Retry-After`.
     public var maxWaiters = 64
     /// Appends per actor: a token bucket refilled at `perSecond`, `burst` deep; nil: unlimited.
     public var appendRate: (perSecond: Double, burst: Int)? = nil

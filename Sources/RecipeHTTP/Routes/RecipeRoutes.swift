@@ -72,64 +72,63 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
 /// `after=p:o[,p:o…]`, read your writes: a query answers once the read side has
 /// applied those positions, or 503 `stale` when `timeout` passes first. A
 /// position not on the log yet (at or past its end, or in no partition) is 409
-/// `positionAhead` at once: only true lag waits. At most `maxWaiters` requests
-/// wait at once; one more is 503 `busy` with `Retry-After`, at once, so waits
-/// cannot take every connection thread.
+/// `positionAhead` at once: only true lag waits. A query that waits takes one of the
+/// `waiters` slots (shared with `?wait=true` on commands); one whose positions are
+/// applied already takes none (where the log's ends are known, as in the service).
 struct ReadYourWrites<Reads: RecipeReads>: Sendable {
     let reads: Reads
     let timeout: Duration
     let waiters: WaiterLimit
 
-    init(reads: Reads, timeout: Duration, maxWaiters: Int) {
-        self.reads = reads
-        self.timeout = timeout
-        waiters = WaiterLimit(max: maxWaiters)
-    }
-
     func wait(for request: HTTPRequest) throws {
         guard let positions = try request.positions("after") else { return }
         let arrived = ContinuousClock.now
-        // Not applied yet: lag, or a position no one has written. Asked of the log as it
-        // is now, not as it was: the client may have just written that very position.
-        if reads.tellsLogEnds, try !reads.waitUntilReached(positions, deadline: arrived),
-           let ends = try reads.logEnds(of: positions.keys.sorted(), notBefore: arrived) {
-            let ahead = positions.sorted { $0.key < $1.key }.filter { partition, offset in offset >= (ends[partition] ?? 0) }
-            if !ahead.isEmpty {
-                let named = ahead.map { "\($0.key):\($0.value)" }.joined(separator: ",")
-                let end = ahead.map { "\($0.key):\(ends[$0.key].map(String.init) ?? "none")" }.joined(separator: ",")
-                throw HTTPError(409, "positionAhead",
-                                "\(named) is not on the log: it ends before it (next offset \(end)); pass a position a write answered",
-                                field: "after")
+        if reads.tellsLogEnds {
+            // Applied already: no slot taken. Else lag, or a position no one has written, asked of
+            // the log as it is now, not as it was: the client may have just written that very position.
+            if try reads.waitUntilReached(positions, deadline: arrived) { return }
+            if let ends = try reads.logEnds(of: positions.keys.sorted(), notBefore: arrived) {
+                let ahead = positions.sorted { $0.key < $1.key }.filter { partition, offset in offset >= (ends[partition] ?? 0) }
+                if !ahead.isEmpty {
+                    let named = ahead.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+                    let end = ahead.map { "\($0.key):\(ends[$0.key].map(String.init) ?? "none")" }.joined(separator: ",")
+                    throw HTTPError(409, "positionAhead",
+                                    "\(named) is not on the log: it ends before it (next offset \(end)); pass a position a write answered",
+                                    field: "after")
+                }
             }
         }
-        guard waiters.enter() else {
-            throw HTTPError(503, "busy", "\(waiters.max) queries are waiting for the read model already; try again",
-                            headers: [("Retry-After", "1")])
-        }
-        defer { waiters.leave() }
-        guard try reads.waitUntilReached(positions, deadline: arrived + timeout) else {
+        let reached = try waiters.holding { try reads.waitUntilReached(positions, deadline: arrived + timeout) }
+        guard reached else {
             throw HTTPError.stale("the read model has not reached \(request.query["after"] ?? "") within \(timeout); try again",
                                   retryAfter: 1)
         }
     }
 }
 
-/// How many requests may wait for the read model at once.
+/// How many requests may wait for the read model at once (`--max-waiters`): queries with
+/// `after=` and commands with `?wait=true` alike. One more is 503 `busy` with `Retry-After`,
+/// at once, so waits cannot take every connection thread.
 final class WaiterLimit: Sendable {
     let max: Int
     private let count = Mutex(0)
 
     init(max: Int) { self.max = max }
 
-    func enter() -> Bool {
-        count.withLock { count in
+    /// `body`, run holding a slot; 503 `busy` without running it when every slot is taken.
+    func holding<T>(_ body: () throws -> T) throws -> T {
+        let entered = count.withLock { count in
             guard count < max else { return false }
             count += 1
             return true
         }
+        guard entered else {
+            throw HTTPError(503, "busy", "\(max) requests are waiting for the read model already; try again",
+                            headers: [("Retry-After", "1")])
+        }
+        defer { count.withLock { $0 -= 1 } }
+        return try body()
     }
-
-    func leave() { count.withLock { $0 -= 1 } }
 }
 
 /// A page of a collection without a cursor: `{"items":[…]}`.
