@@ -111,6 +111,35 @@ struct AccessRulesTests {
         await fixture.service.shutdown()
     }
 
+    @Test func privateRejectionsAreThoseOfTheRecipesTheCallerMaySee() async throws {
+        let fixture = try ServiceFixture(api: .init(tokens: Self.tokens, privateReads: true))
+        let alices = try await fixture.newRecipe(headers: Self.alice)
+        let bobs = try await fixture.newRecipe(headers: Self.bob)
+        // Saved too early, each by its owner; and bob tries alice's recipe.
+        #expect(try await Self.outcome(fixture, alices, #"{"type":"RecipeSaved"}"#, Self.alice) == ("rejected", "notSavable"))
+        #expect(try await Self.outcome(fixture, bobs, #"{"type":"RecipeSaved"}"#, Self.bob) == ("rejected", "notSavable"))
+        #expect(try await Self.outcome(fixture, alices, #"{"type":"TitleChanged","data":{"title":"Mine"}}"#, Self.bob)
+                == ("rejected", "forbidden"))
+        func rejections(_ headers: [String: String]) async throws -> [String] {
+            let response = try await fixture.get("/v1/rejections", headers: headers)
+            try #require(response.status == 200, "\(response.text)")
+            return response.items.map { "\($0["key"] as? String ?? "-") \(($0["reason"] as? [String: Any])?["code"] as? String ?? "-")" }
+        }
+        // Newest first (one recipe: one partition); bob's forbidden command is in alice's recipe,
+        // which bob may not see.
+        #expect(try await rejections(Self.alice) == ["\(alices) forbidden", "\(alices) notSavable"])
+        #expect(try await rejections(Self.bob) == ["\(bobs) notSavable"])
+        #expect(try await rejections(Self.rita).isEmpty)
+        let every: Set = ["\(alices) forbidden", "\(bobs) notSavable", "\(alices) notSavable"]
+        #expect(Set(try await rejections(Self.root)) == every)
+        #expect(try await fixture.get("/v1/rejections").status == 401)
+        // Shared with bob as a viewer: alice's recipe's rejections are his to see too.
+        #expect(try await Self.outcome(fixture, alices, #"{"type":"AccessGranted","data":{"grantee":"bob","role":"viewer"}}"#,
+                                       Self.alice) == ("accepted", nil))
+        #expect(Set(try await rejections(Self.bob)) == every)
+        await fixture.service.shutdown()
+    }
+
     @Test func withoutTokensNobodyIsForbidden() async throws {
         let id = try await shared.newRecipe()
         let receipt = try await shared.command(id, #"{"type":"TitleChanged","data":{"title":"Open soup"}}"#, wait: true)

@@ -220,7 +220,7 @@ final class FakeReads: RecipeReads {
     func drafts(limit: Int, visibleTo: String?) throws -> [DraftView] { try served([]) }
     func access(_ id: String) throws -> RecipeAccessView? { nil }
     func history(_ id: String) throws -> RecipeHistory { try served(RecipeHistory(items: [])) }
-    func rejections(limit: Int) throws -> [RejectionItem] { try served([]) }
+    func rejections(limit: Int, visibleTo: String?) throws -> [RejectionItem] { try served([]) }
 
     func outcome(partition: Int32, offset: Int64) throws -> HistoryItem? {
         outcomes.withLock { $0["\(partition):\(offset)"] }

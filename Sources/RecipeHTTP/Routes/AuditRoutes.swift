@@ -1,5 +1,6 @@
 /// What the projector refused: `GET /v1/rejections`, the most recent rejected or
-/// undecodable records, newest first. Answers after `after=`.
+/// undecodable records, newest first. Answers after `after=`. Under `--private` a caller
+/// sees only the rejections of recipes it may see (`Access.listFilter`).
 struct AuditRoutes<Reads: RecipeReads>: Sendable {
     let reads: Reads
     let access: Access
@@ -10,9 +11,9 @@ struct AuditRoutes<Reads: RecipeReads>: Sendable {
     }
 
     func rejections(_ request: HTTPRequest) throws -> HTTPResponse {
-        try access.reader(request)
+        let caller = try access.reader(request)
         let limit = try request.int("limit", in: 1...1000) ?? 100
         try readYourWrites.wait(for: request)
-        return .json(Items(items: try reads.rejections(limit: limit)))
+        return .json(Items(items: try reads.rejections(limit: limit, visibleTo: access.listFilter(caller))))
     }
 }

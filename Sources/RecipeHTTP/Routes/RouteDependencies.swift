@@ -14,7 +14,8 @@ public protocol RecipeReads: Sendable {
     /// A recipe's owner and grants, nil when the log never touched it.
     func access(_ id: String) throws -> RecipeAccessView?
     func history(_ id: String) throws -> RecipeHistory
-    func rejections(limit: Int) throws -> [RejectionItem]
+    /// With `visibleTo`, only the rejections of recipes that actor owns or holds a grant on (`--private`).
+    func rejections(limit: Int, visibleTo: String?) throws -> [RejectionItem]
     /// The outcome of the record at a position, once the read side has it.
     func outcome(partition: Int32, offset: Int64) throws -> HistoryItem?
     /// The next offset of every partition the read side has applied.

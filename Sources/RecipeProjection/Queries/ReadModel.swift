@@ -122,7 +122,7 @@ public final class ReadModel: @unchecked Sendable {
             values.append(.text(ListOrder.titleKey(query)))
         }
         if let actor {
-            sql += " AND (r.owner = ? OR EXISTS (SELECT 1 FROM json_each(r.grants) g WHERE g.key = ?))"
+            sql += " AND " + Self.recipe("r", isVisibleTo: "?")
             values += [.text(actor), .text(actor)]
         }
         sql += " ORDER BY r.title_key, r.recipe_id LIMIT ?"
@@ -201,13 +201,20 @@ public final class ReadModel: @unchecked Sendable {
             return try db.statement("""
                 SELECT d.recipe_id, d.content, d.base_version, d.revision, d.updated_at, d.last_rejection
                 FROM drafts d JOIN recipes r ON r.recipe_id = d.recipe_id
-                WHERE r.owner = ?2 OR EXISTS (SELECT 1 FROM json_each(r.grants) g WHERE g.key = ?2)
+                WHERE \(Self.recipe("r", isVisibleTo: "?2"))
                 ORDER BY d.updated_at DESC, d.recipe_id LIMIT ?1
                 """).bind(.int(limit), .text(actor)).rows(Self.draft)
         }
     }
 
     // MARK: - Access
+
+    /// Whether the `recipes` row `alias` may be seen by the actor bound at `parameter` (`?`
+    /// twice, or a numbered one): it owns the recipe or holds a grant on it. The rule of
+    /// `visibleTo` for every query, as `RecipeAccessView.isVisible(to:)` is for one recipe.
+    private static func recipe(_ alias: String, isVisibleTo parameter: String) -> String {
+        "(\(alias).owner = \(parameter) OR EXISTS (SELECT 1 FROM json_each(\(alias).grants) g WHERE g.key = \(parameter)))"
+    }
 
     /// The recipe's owner and grants, or nil when the log never touched it.
     public func access(_ id: String) throws -> RecipeAccessView? {
@@ -268,17 +275,25 @@ public final class ReadModel: @unchecked Sendable {
                            actorRole: row.optionalText(10))
     }
 
-    /// The most recent rejected or undecodable records, newest first.
-    public func rejections(limit: Int = 100) throws -> [RejectionItem] {
+    /// The most recent rejected or undecodable records, newest first; with `visibleTo`, only
+    /// those keyed by a recipe that actor owns or holds a grant on (none without a key).
+    public func rejections(limit: Int = 100, visibleTo actor: String? = nil) throws -> [RejectionItem] {
         try read {
-            try db.statement("""
-                SELECT partition, offset, key, command_id, type, reason_code, reason_message FROM rejections
-                ORDER BY log_time DESC, partition, offset DESC LIMIT ?
-                """).bind(.int(limit)).rows { row in
-                    RejectionItem(position: "\(row.int(0)):\(row.int64(1))", key: row.optionalText(2),
-                                  commandId: row.optionalText(3), type: row.text(4),
-                                  reason: ReasonView(code: row.text(5), message: row.text(6)))
-                }
+            let columns = "j.partition, j.offset, j.key, j.command_id, j.type, j.reason_code, j.reason_message"
+            let order = "ORDER BY j.log_time DESC, j.partition, j.offset DESC LIMIT ?1"
+            let statement = if let actor {
+                try db.statement("""
+                    SELECT \(columns) FROM rejections j JOIN recipes r ON r.recipe_id = j.key
+                    WHERE \(Self.recipe("r", isVisibleTo: "?2")) \(order)
+                    """).bind(.int(limit), .text(actor))
+            } else {
+                try db.statement("SELECT \(columns) FROM rejections j \(order)").bind(.int(limit))
+            }
+            return try statement.rows { row in
+                RejectionItem(position: "\(row.int(0)):\(row.int64(1))", key: row.optionalText(2),
+                              commandId: row.optionalText(3), type: row.text(4),
+                              reason: ReasonView(code: row.text(5), message: row.text(6)))
+            }
         }
     }
 
