@@ -106,6 +106,16 @@ struct ServerLimitsTests {
         #expect(try await fixture.get("/healthz").status == 200)
     }
 
+    /// Past the connection's memory libmicrohttpd answers by itself (docs/operations.md says why it
+    /// cannot be JSON): still a 431 that closes the connection, and the server goes on serving.
+    @Test func aHeadPastTheConnectionMemoryIsLibmicrohttpds431AndTheServerGoesOn() async throws {
+        let fixture = shared
+        let huge = try await fixture.get("/v1/recipes", headers: ["X-Padding": String(repeating: "b", count: 10_000_000)])
+        #expect(huge.status == 431)
+        #expect(huge.headers["connection"] == "close")
+        #expect(try await fixture.get("/healthz").status == 200)
+    }
+
     @Test func aChunkedBodyOverTheLimitIsCutOffAsItPassesIt() async throws {
         let port = shared.port
         let answer = try await onThread { () throws -> String in

@@ -13,8 +13,9 @@ public protocol HTTPHandler: Sendable {
 /// passes the limit, chunked or not, and the connection closed), every request
 /// handed whole to the handler. The URI, the query and the headers are checked
 /// against `Limits` first, and answered with the API's JSON errors (414, 400,
-/// 431); only a request too large for a connection's memory at all
-/// (`connectionMemoryLimit`) gets libmicrohttpd's own answer.
+/// 431); only a request head too large for a connection's memory at all
+/// (`connectionMemoryLimit`) gets libmicrohttpd's own answer, an HTML 431 or 414 that no
+/// callback of libmicrohttpd 0.9.75 can replace (docs/operations.md, "Limits").
 ///
 /// ```swift
 /// let server = try HTTPServer(handler: api, port: 0, loopbackOnly: true)
