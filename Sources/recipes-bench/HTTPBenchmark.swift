@@ -11,7 +11,9 @@ import Glibc
 
 /// `recipes-bench http`: requests/s and latency of the detail and list routes
 /// over real sockets (keep-alive connections), next to the same queries made on
-/// the read model directly; and append → visible latency through the API.
+/// the read model directly; append → visible latency through the API; and a
+/// detail query's latency while other clients hold the server (far-future `after=`
+/// queries in flight, idle connections held open), next to the same query unloaded.
 enum HTTPBenchmark {
     static let spec = CommandSpec(
         name: "recipes-bench http",
@@ -22,8 +24,15 @@ enum HTTPBenchmark {
             .value("connections", "C", "Concurrent keep-alive connections.", default: "8"),
             .value("seconds", "S", "Duration of each request phase.", default: "5"),
             .value("appends", "A", "Append→visible round trips measured.", default: "300"),
+            .value("load-rounds", "R", "Paired rounds of a detail query's latency: unloaded, under far-future `after=` queries, beside idle connections (0: none).", default: "2"),
+            .value("far-future", "N", "Connections sending `after=` far past the log's end (and, as a control, plain detail queries), one query after another, in the load rounds.", default: "300"),
+            .value("idle", "N", "Idle connections held open in the load rounds.", default: "1100"),
         ],
-        discussion: "The client is in-process (one thread per connection), so client and server share the cores.")
+        discussion: """
+            The client is in-process (one thread per connection), so client and server share the cores.
+            The load rounds connect from several loopback addresses (at most 60 connections each, under the
+            per-client limit of 64) and raise the server's connection limit to hold every idle connection.
+            """)
 
     static func run(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: spec)
@@ -32,6 +41,9 @@ enum HTTPBenchmark {
         let connections = try args.int("connections", in: 1...512)!
         let seconds = try args.int("seconds", in: 1...600)!
         let appends = try args.int("appends", in: 1...100_000)!
+        let loadRounds = try args.int("load-rounds", in: 0...100)!
+        let farFuture = try args.int("far-future", in: 1...5_000)!
+        let idle = try args.int("idle", in: 1...10_000)!
 
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = RecipeTopics().edits
@@ -41,6 +53,8 @@ enum HTTPBenchmark {
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic, storePath: store)
         options.port = 0
         options.fetchWaitMilliseconds = 10
+        // Room for every idle connection of the load rounds, and the others: the server holds them all.
+        options.server.maxConnections = max(options.server.maxConnections, idle + farFuture + connections + 64)
         let service = try RecipeService(options: options)
         let port = service.port
         say("bench http: \(recipes) recipes, \(connections) connections, \(seconds) s per phase, port \(port)")
@@ -102,8 +116,144 @@ enum HTTPBenchmark {
         say(String(format: "  append→visible (POST, then GET ?after=): p50 %.2f ms, p99 %.2f ms over %d round trips (the POST alone: p50 %.2f ms, p99 %.2f ms)",
                    percentile(visible, 0.5) * 1000, percentile(visible, 0.99) * 1000, appends,
                    percentile(appended, 0.5) * 1000, percentile(appended, 0.99) * 1000))
+
+        if loadRounds > 0 {
+            try measureUnderLoad(port: port, paths: paths, seconds: seconds, rounds: loadRounds, farFuture: farFuture, idle: idle)
+        }
         await service.shutdown()
         withExtendedLifetime(kafka) {}
+    }
+
+    /// A detail query on one keep-alive connection, one request after another, in paired rounds:
+    /// unloaded; while `farFuture` connections each send `after=` far past the log's end (answered
+    /// 409 `positionAhead` once the brokers said where the log ends) one after another; while as many
+    /// send plain detail queries (the control); and beside `idle` connections that send nothing.
+    /// Each loaded figure is set against its round's unloaded one.
+    static func measureUnderLoad(port: UInt16, paths: [String], seconds: Int, rounds: Int, farFuture: Int, idle: Int) throws {
+        say("  a detail query's latency on one connection, \(seconds) s per phase, \(rounds) paired rounds:")
+        let probe = try KeepAliveClient(port: port)
+        func detail() throws -> Measure {
+            let measure = run(seconds: seconds, threads: 1) { _ in
+                { index in
+                    let response = try probe.request("GET", paths[index % paths.count])
+                    guard response.status == 200 else { throw UsageError("GET detail under load: \(response.status)") }
+                }
+            }
+            guard measure.requests > 0 else { throw UsageError("no detail query succeeded") }
+            return measure
+        }
+        func line(_ name: String, _ measure: Measure, against quiet: Measure?, _ extra: String = "") -> String {
+            var text = String(format: "    %@: p50 %.2f ms, p99 %.2f ms (%d queries)", name, percentile(measure.latencies, 0.5) * 1000,
+                              percentile(measure.latencies, 0.99) * 1000, measure.requests)
+            if let quiet {
+                text += String(format: "; ×%.2f p50, ×%.2f p99 of unloaded", percentile(measure.latencies, 0.5) / percentile(quiet.latencies, 0.5),
+                               percentile(measure.latencies, 0.99) / percentile(quiet.latencies, 0.99))
+            }
+            return text + extra
+        }
+        for round in 1...rounds {
+            let quiet = try detail()
+            say("   round \(round)")
+            say(line("unloaded", quiet, against: nil))
+
+            // The same number of connections sending plain detail queries: what any load of that
+            // shape costs the probe on these cores, against which the far-future load is judged.
+            let loads: [(String, @Sendable (Int, Int) -> String, Int)] = [
+                ("far-future after= queries", { index, count in "/v1/recipes?after=\(index % 6):\(1_000_000_000 + count)" }, 409),
+                ("plain detail queries (control)", { index, count in paths[(index * 7919 + count) % paths.count] }, 200),
+            ]
+            for (name, path, status) in loads {
+                let load = try ClosedLoopLoad(port: port, connections: farFuture, path: path, status: status)
+                let cpu = AppendBenchmark.cpuSeconds().own
+                let loaded = try detail()
+                let answered = load.stop()
+                let used = AppendBenchmark.cpuSeconds().own - cpu
+                say(line("\(farFuture) \(name) in flight", loaded, against: quiet,
+                         String(format: "; they were answered %.0f/s, %.0f µs of CPU each (the whole process's: server, brokers, clients)",
+                                Double(answered) / loaded.elapsed, used / Double(max(answered, 1)) * 1e6)))
+            }
+
+            let sockets = try (0..<idle).map { try openSocket(port: port, from: loopbackSource(for: $0, net: 1)) }
+            let beside = try detail()
+            let held = sockets.count { isOpen($0) }
+            sockets.forEach { close($0) }
+            say(line("\(idle) idle connections open", beside, against: quiet, "; \(held) still held by the server after the phase"))
+        }
+    }
+
+    /// A source address for the `index`th connection of a load: 60 per address from 127.0.`net`.1 on,
+    /// so that no address passes the server's per-client limit (64) and none is the probe's 127.0.0.1.
+    static func loopbackSource(for index: Int, net: Int) -> String {
+        "127.0.\(net).\(1 + index / 60)"
+    }
+
+    /// Connections that each send `path(connection, count)` one after another until stopped, each
+    /// answer expected to be `status`.
+    final class ClosedLoopLoad: @unchecked Sendable {
+        private let stopped = NSLock()
+        private var isStopped = false
+        private let group = DispatchGroup()
+        private let answers = ResultsBox()
+
+        init(port: UInt16, connections: Int, path: @escaping @Sendable (Int, Int) -> String, status: Int) throws {
+            let clients = try (0..<connections).map { try KeepAliveClient(port: port, from: HTTPBenchmark.loopbackSource(for: $0, net: 2)) }
+            let started = DispatchSemaphore(value: 0)
+            for (index, client) in clients.enumerated() {
+                group.enter()
+                Thread.detachNewThread { [self] in
+                    var count = 0
+                    var first = true
+                    while !stopped.withLock({ isStopped }) {
+                        let response = try? client.request("GET", path(index, count))
+                        if first { started.signal(); first = false }
+                        guard response?.status == status else { break }
+                        count += 1
+                    }
+                    answers.add([Double(count)])
+                    group.leave()
+                }
+            }
+            // Measure once every connection has had its first answer: all of them are in flight.
+            for _ in clients { started.wait() }
+        }
+
+        /// Stops the load and waits for it; how many queries were answered in all.
+        func stop() -> Int {
+            stopped.withLock { isStopped = true }
+            group.wait()
+            return Int(answers.all.reduce(0, +))
+        }
+    }
+
+    /// A connected TCP socket to the server from `source`.
+    static func openSocket(port: UInt16, from source: String) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw UsageError("socket failed: \(errno)") }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, connected == 0 else {
+            close(fd)
+            throw UsageError("cannot connect to 127.0.0.1:\(port) from \(source): \(errno)")
+        }
+        return fd
+    }
+
+    /// Whether the server still holds the connection: a closed one reads as the end at once.
+    static func isOpen(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
     }
 
     struct Measure {
@@ -192,23 +342,12 @@ final class KeepAliveClient: @unchecked Sendable {
         var body: [UInt8]
     }
 
-    init(port: UInt16) throws {
+    /// `source`: the loopback address to connect from (the server limits connections per address).
+    init(port: UInt16, from source: String = "127.0.0.1") throws {
         self.port = port
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw UsageError("socket failed") }
+        fd = try HTTPBenchmark.openSocket(port: port, from: source)
         var yes: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            close(fd)
-            throw UsageError("cannot connect to 127.0.0.1:\(port)")
-        }
     }
 
     deinit { close(fd) }
