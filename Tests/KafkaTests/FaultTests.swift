@@ -16,11 +16,10 @@ struct FaultTests {
         }
         // An outage as the producer meets one: brokers dropping the connection on its requests (as one
         // that goes away does) and refusing them with errors it retries. The first produce requests meet
-        // these, so no record is taken before the outage is over.
-        let outage: [EmbeddedKafka.BrokerError] = [.connectionDropped, .notLeaderForPartition, .connectionDropped,
-                                                   .requestTimedOut, .notEnoughReplicas, .connectionDropped,
-                                                   .leaderNotAvailable, .connectionDropped, .requestTimedOut]
-        kafka.pushRequestErrors(.produce, outage + outage)
+        // these, so no record is taken before the outage is over. (Three drops: each doubles librdkafka's
+        // pause before it connects again, up to 10 s.)
+        kafka.pushRequestErrors(.produce, [.connectionDropped, .notLeaderForPartition, .requestTimedOut, .connectionDropped,
+                                           .notEnoughReplicas, .leaderNotAvailable, .connectionDropped, .requestTimedOut])
         let firstResults = await producer.sendBatch(Array(messages[..<1_500]))
         kafka.pushRequestErrors(.produce, [.notLeaderForPartition, .notEnoughReplicasAfterAppend])
         async let second = producer.sendBatch(Array(messages[1_500...]))
