@@ -65,16 +65,22 @@ struct ExportTests {
             (IngredientLine(name: "sugar", amount: 1.0 / 3, unit: "cup"), "⅓ cup"),
             (IngredientLine(name: "salt", note: "to taste"), nil),
         ]
-        let document = RecipeDocument(title: "Bread", servings: nil, image: nil, description: nil, yield: nil, prepTime: nil,
-                                      cookTime: nil, totalTime: nil, sourceUrl: nil, tags: [], ingredients: lines, instructions: [])
-        #expect(document.ingredients.map(\.text) == ["250g flour (sifted)", "300 g flour", "1.2345 piece eggs", "0.004 kg yeast",
-                                                     "0.6666666666666666–1 l milk, warm", "⅓ cup sugar", "salt, to taste"])
-        for (ingredient, (line, _)) in zip(document.ingredients, lines) {
+        func exported(_ lines: [(line: IngredientLine, quantity: String?)]) -> [DocumentIngredient] {
+            RecipeDocument(title: "Bread", servings: nil, image: nil, description: nil, yield: nil, prepTime: nil, cookTime: nil,
+                           totalTime: nil, sourceUrl: nil, tags: [], ingredients: lines, instructions: []).ingredients
+        }
+        let written = exported(lines)
+        #expect(written.map(\.text) == ["250g flour (sifted)", "300 g flour", "1.2345 piece eggs", "0.004 kg yeast",
+                                        "0.6666666666666666–1 l milk, warm", "⅓ cup sugar", "salt, to taste"])
+        for (ingredient, (line, _)) in zip(written, lines) {
             let parsed = ingredient.parsed
             let readBack = (parsed.name, parsed.amount, parsed.amountMax, parsed.unit, parsed.note)
                 == (line.name, line.amount, line.amountMax, line.unit, line.note)
             #expect(readBack, "\(ingredient.text) reads as \(parsed)")
         }
+        // What no line can say: a range whose ends are equal is one amount, written and read so.
+        let equalEnds = exported([(IngredientLine(name: "eggs", amount: 2, amountMax: 2), "2")])
+        #expect(equalEnds.map(\.text) == ["2 eggs"] && equalEnds[0].parsed.amountMax == nil)
     }
 
     @Test func theScriptElementCannotBeClosedByItsText() throws {
