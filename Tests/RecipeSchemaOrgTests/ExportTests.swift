@@ -51,6 +51,38 @@ struct ExportTests {
         #expect(node["recipeYield"] == written)
     }
 
+    @Test func anIngredientIsWrittenAsALineTheImportReadsAsItsFields() {
+        let lines: [(line: IngredientLine, quantity: String?)] = [
+            // Imported and not edited since: the text as written.
+            (IngredientLine(name: "flour", amount: 250, unit: "g", note: "sifted", text: "250g flour (sifted)"), "250 g"),
+            // Its amount edited since: the text would still say 250 g.
+            (IngredientLine(name: "flour", amount: 300, unit: "g", text: "250 g flour"), "300 g"),
+            // Amounts that the quantity as people read it rounds.
+            (IngredientLine(name: "eggs", amount: 1.2345, unit: "piece"), "1.23 pieces"),
+            (IngredientLine(name: "yeast", amount: 0.004, unit: "kg"), "0 kg"),
+            (IngredientLine(name: "milk", amount: 2.0 / 3, amountMax: 1, unit: "l", note: "warm"), "0.67–1 l"),
+            // Amounts it reads back exactly.
+            (IngredientLine(name: "sugar", amount: 1.0 / 3, unit: "cup"), "⅓ cup"),
+            (IngredientLine(name: "salt", note: "to taste"), nil),
+        ]
+        func exported(_ lines: [(line: IngredientLine, quantity: String?)]) -> [DocumentIngredient] {
+            RecipeDocument(title: "Bread", servings: nil, image: nil, description: nil, yield: nil, prepTime: nil, cookTime: nil,
+                           totalTime: nil, sourceUrl: nil, tags: [], ingredients: lines, instructions: []).ingredients
+        }
+        let written = exported(lines)
+        #expect(written.map(\.text) == ["250g flour (sifted)", "300 g flour", "1.2345 piece eggs", "0.004 kg yeast",
+                                        "0.6666666666666666–1 l milk, warm", "⅓ cup sugar", "salt, to taste"])
+        for (ingredient, (line, _)) in zip(written, lines) {
+            let parsed = ingredient.parsed
+            let readBack = (parsed.name, parsed.amount, parsed.amountMax, parsed.unit, parsed.note)
+                == (line.name, line.amount, line.amountMax, line.unit, line.note)
+            #expect(readBack, "\(ingredient.text) reads as \(parsed)")
+        }
+        // What no line can say: a range whose ends are equal is one amount, written and read so.
+        let equalEnds = exported([(IngredientLine(name: "eggs", amount: 2, amountMax: 2), "2")])
+        #expect(equalEnds.map(\.text) == ["2 eggs"] && equalEnds[0].parsed.amountMax == nil)
+    }
+
     @Test func theScriptElementCannotBeClosedByItsText() throws {
         let document = RecipeDocument(name: "Tricky </script><b> & more")
         let element = SchemaOrgExport.scriptElement(document)

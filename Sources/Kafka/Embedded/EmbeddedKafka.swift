@@ -1,6 +1,4 @@
 import CRdKafka
-import Glibc
-import Synchronization
 
 /// librdkafka's mock cluster: N brokers speaking the real Kafka protocol on
 /// loopback TCP, for tests and `recipes dev`. Other processes and other
@@ -13,7 +11,7 @@ import Synchronization
 /// ```swift
 /// let kafka = try EmbeddedKafka(brokers: 3)
 /// try kafka.createTopic("recipes.edits", partitions: 6)
-/// kafka.setBrokerDown(2)   // fault injection
+/// kafka.pushRequestErrors(.produce, [.notEnoughReplicas])   // fault injection
 /// ```
 ///
 /// Threads: the mock cluster runs on its own thread inside librdkafka; the
@@ -23,8 +21,6 @@ public final class EmbeddedKafka: Sendable {
     private nonisolated(unsafe) let cluster: OpaquePointer
     /// `host:port,…` of the mock brokers.
     public let bootstrapServers: String
-    /// Sockets holding the ports of brokers that are down (see `setBrokerDown`).
-    private let reservedPorts = Mutex<[Int32: Int32]>([:])
     /// What the embedded broker keeps of a partition: past either, it drops the
     /// oldest records without a word (librdkafka's mock, not configurable in 2.0.2).
     public static let retainedBytesPerPartition = 5 << 20
@@ -47,7 +43,6 @@ public final class EmbeddedKafka: Sendable {
     }
 
     deinit {
-        for socket in reservedPorts.withLock({ $0.values }) { close(socket) }
         rd_kafka_mock_cluster_destroy(cluster)
         client.destroy()
     }
@@ -63,9 +58,10 @@ public final class EmbeddedKafka: Sendable {
 
     // MARK: - Fault injection
 
-    /// Kafka protocol request kinds that errors can be pushed for.
+    /// Kafka protocol request kinds that errors can be pushed for. Not Metadata (3): the
+    /// 2.0.2 mock answers it without looking at pushed errors.
     public enum Request: Int16, Sendable {
-        case produce = 0, fetch = 1, listOffsets = 2, metadata = 3
+        case produce = 0, fetch = 1, listOffsets = 2
         case offsetCommit = 8, offsetFetch = 9, findCoordinator = 10
         case joinGroup = 11, heartbeat = 12, leaveGroup = 13, syncGroup = 14
         case initProducerId = 22
@@ -79,6 +75,9 @@ public final class EmbeddedKafka: Sendable {
         case notEnoughReplicas = 19
         case notEnoughReplicasAfterAppend = 20
         case leaderNotAvailable = 5
+        /// Not an answer: the broker closes the connection on the request, as one that goes
+        /// away does (librdkafka's `RD_KAFKA_RESP_ERR__TRANSPORT`). Nothing of it is appended.
+        case connectionDropped = -195
     }
 
     /// The next `errors.count` requests of this kind, on any broker, fail
@@ -88,66 +87,11 @@ public final class EmbeddedKafka: Sendable {
         rd_kafka_mock_push_request_errors_array(cluster, request.rawValue, codes.count, codes)
     }
 
-    /// Takes a broker off the network: its connections close and it
-    /// accepts none until `setBrokerUp`. Its port stays reserved meanwhile:
-    /// the broker listens on it again when it comes up, and librdkafka aborts
-    /// the process if another socket took it in between (once nothing listens
-    /// there, any new connection may get it as its local port).
-    public func setBrokerDown(_ brokerID: Int32) {
-        rd_kafka_mock_broker_set_down(cluster, brokerID)
-        guard let port = port(of: brokerID), let socket = Self.reserve(port: port, within: .seconds(10)) else { return }
-        reservedPorts.withLock { $0[brokerID] = socket }
-    }
-
-    public func setBrokerUp(_ brokerID: Int32) {
-        if let socket = reservedPorts.withLock({ $0.removeValue(forKey: brokerID) }) {
-            close(socket)
-        } else if let port = port(of: brokerID), let socket = Self.reserve(port: port, within: .seconds(10)) {
-            // Not reserved when it went down (its closing connections still held the port):
-            // wait until the port is free again, as librdkafka cannot listen on a port in use.
-            close(socket)
-        }
-        rd_kafka_mock_broker_set_up(cluster, brokerID)
-    }
-
-    /// `reserve(port:)`, tried again while the port is in use (connections that are
-    /// closing hold it a moment): binding is a retry, the kernel tells no one when a port frees.
-    private static func reserve(port: UInt16, within timeout: Duration) -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if let socket = reserve(port: port) { return socket }
-            if ContinuousClock.now >= deadline { return nil }
-            usleep(1_000)
-        }
-    }
-
-    /// The port of a broker: `bootstrapServers` lists the brokers in id order.
-    private func port(of brokerID: Int32) -> UInt16? {
-        let addresses = bootstrapServers.split(separator: ",")
-        guard brokerID >= 1, Int(brokerID) <= addresses.count else { return nil }
-        return addresses[Int(brokerID) - 1].split(separator: ":").last.flatMap { UInt16($0) }
-    }
-
-    /// A socket bound to the loopback port (not listening), or nil if it is taken.
-    private static func reserve(port: UInt16) -> Int32? {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return nil }
-        // The closed broker connections linger in TIME_WAIT on this port.
-        var reuse: Int32 = 1
-        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else {
-            close(socket)
-            return nil
-        }
-        return socket
-    }
+    // There is no broker down and up: librdkafka 2.0.2's mock closes the broker's listener and
+    // binds its port again at once, and aborts the process when another socket took the port in
+    // that instant (rdkafka_mock.c, "Failed to create mock broker listener"). A broker away is
+    // injected instead: errors and dropped connections (`pushRequestErrors`), or no answers at
+    // all (`setRoundTripTime`).
 
     /// Delays every answer of a broker.
     public func setRoundTripTime(_ brokerID: Int32, milliseconds: Int) {
