@@ -1,26 +1,15 @@
 import Foundation
 import Kafka
+import RecipeTestSupport
 import Testing
 
 /// Runs a program to completion, feeding it `input`, and returns its standard output.
-func run(_ executable: String, _ arguments: [String], input: String = "") throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw InteropError(description: "\(executable) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
+func run(_ executable: String, _ arguments: [String], input: String = "") async throws -> String {
+    let run = try await runProcess(executable, arguments, input: input)
+    guard run.status == 0 else {
+        throw InteropError(description: "\(executable) exited \(run.status): \(run.err)")
     }
-    return String(decoding: output, as: UTF8.self)
+    return run.out
 }
 
 struct InteropError: Error, CustomStringConvertible { let description: String }
@@ -42,7 +31,7 @@ struct InteropTests {
                 print(key, metadata.partition)
             producer.flush()
             """
-        let output = try run("/usr/bin/python3", ["-c", script, kafka.bootstrapServers, topic], input: keys.joined(separator: "\n"))
+        let output = try await run("/usr/bin/python3", ["-c", script, kafka.bootstrapServers, topic], input: keys.joined(separator: "\n"))
         let pythonPartitions = Dictionary(uniqueKeysWithValues: output.split(separator: "\n").map { line in
             let parts = line.split(separator: " ")
             return (String(parts[0]), Int32(parts[1])!)
@@ -66,7 +55,7 @@ struct InteropTests {
         let topic = uniqueTopic()
         try kafka.createTopic(topic, partitions: 3)
         let lines = (0..<20).map { "key-\($0):value-\($0)" }.joined(separator: "\n") + "\n"
-        _ = try run("/usr/bin/kcat", ["-b", kafka.bootstrapServers, "-t", topic, "-P", "-K:",
+        _ = try await run("/usr/bin/kcat", ["-b", kafka.bootstrapServers, "-t", topic, "-P", "-K:",
                                       "-H", "source=kcat", "-H", "note=é"], input: lines)
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         try consumer.assign(topic: topic)
@@ -90,7 +79,7 @@ struct InteropTests {
                                         headers: [KafkaHeader(key: "content-type", value: "application/json")])
         }
         try await producer.shutdown()
-        let output = try run("/usr/bin/kcat", ["-b", kafka.bootstrapServers, "-t", topic, "-C", "-e", "-q",
+        let output = try await run("/usr/bin/kcat", ["-b", kafka.bootstrapServers, "-t", topic, "-C", "-e", "-q",
                                                "-f", "%k=%s|%h\\n"])
         let lines = Set(output.split(separator: "\n").map(String.init))
         #expect(lines == Set((0..<10).map { "k\($0)=v\($0)|content-type=application/json" }))

@@ -40,8 +40,8 @@ struct AppendFaultTests {
         let body = Array(#"{"type":"TitleChanged","id":"retried-1","data":{"title":"Soup"}}"#.utf8)
 
         // Every produce request fails with an error librdkafka retries, until the append timeout gives up
-        // on the record: a broker that takes no writes (the embedded broker's own down/up re-listens on its
-        // port, which another socket may hold for a moment).
+        // on the record: a broker that takes no writes. (Not a broker taken down: librdkafka 2.0.2's mock
+        // re-listens on the same port when it comes back, and aborts if another socket holds it.)
         kafka.pushRequestErrors(.produce, Array(repeating: .notEnoughReplicas, count: 60))
         let refused = try await HTTPClient.request(port: port, method: "POST", path: "/v1/recipes/\(id)/commands", body: body)
         #expect(refused.status == 503, "\(refused.text)")

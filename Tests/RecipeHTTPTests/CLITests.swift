@@ -141,7 +141,7 @@ struct CLITests {
             while process.isRunning, ContinuousClock.now < exited { try await Task.sleep(for: .milliseconds(50)) }
             #expect(!process.isRunning)
             #expect(process.terminationStatus == 0)
-            return String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return String(decoding: readToEnd(stdout.fileHandleForReading), as: UTF8.self)
         }
     }
 

@@ -60,10 +60,24 @@ public func runProcess(_ executable: String, _ arguments: [String], input: Strin
         try stdin.fileHandleForWriting.close()
         // Both pipes are drained at once: a full one would block the program.
         let err = Drained(stderr.fileHandleForReading)
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let out = readToEnd(stdout.fileHandleForReading)
         process.waitUntilExit()
         return ProcessRun(status: process.terminationStatus, out: String(decoding: out, as: UTF8.self),
                           err: String(decoding: err.data(), as: UTF8.self))
+    }
+}
+
+/// Reads a pipe to its end. Foundation's `readDataToEndOfFile` traps when a signal
+/// interrupts its read (EINTR, seen under load while other tests start and stop
+/// processes); this read starts again instead.
+public func readToEnd(_ handle: FileHandle) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if count > 0 { data.append(contentsOf: buffer[..<count]); continue }
+        if count < 0 && errno == EINTR { continue }
+        return data
     }
 }
 
@@ -74,7 +88,7 @@ private final class Drained: @unchecked Sendable {
 
     init(_ handle: FileHandle) {
         Thread { [self] in
-            bytes = handle.readDataToEndOfFile()
+            bytes = readToEnd(handle)
             done.signal()
         }.start()
     }
@@ -120,8 +134,8 @@ public func runSystemPython(_ script: String, _ arguments: [String]) throws -> D
     process.standardOutput = output
     process.standardError = errors
     try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let data = readToEnd(output.fileHandleForReading)
+    let errorText = String(decoding: readToEnd(errors.fileHandleForReading), as: UTF8.self)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
         throw PythonFailed(description: "/usr/bin/python3 exited with \(process.terminationStatus): \(errorText)")
