@@ -62,6 +62,31 @@ struct ConsoleTests {
         #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes")).status == 401)
     }
 
+    /// The commands the editor sends are the contract's, in their current shapes: every command name
+    /// in the script has a schema in Schemas/commands, and ingredients go as v2 (`unit`, not v1's `metric`).
+    @Test func theScriptSendsTheContractsCommandsInTheirCurrentShapes() throws {
+        let script = String(decoding: try Self.file("console.js"), as: UTF8.self)
+        let pattern = try Regex(#"'([A-Z][A-Za-z]+(?:Started|Changed|Added|Updated|Removed|Moved|Set|Saved|Discarded|Deleted))'"#)
+        let sent = Set(script.matches(of: pattern).map { String($0.output[1].substring ?? "") })
+        let schemas = Self.folder.appendingPathComponent("../../../Schemas/commands").standardizedFileURL
+        let named = Set(try FileManager.default.contentsOfDirectory(atPath: schemas.path).compactMap { $0.split(separator: ".").first.map(String.init) })
+        #expect(sent.isSubset(of: named), "no schema for \(sent.subtracting(named).sorted())")
+        // Every content field of version 2 has its control.
+        for command in ["DescriptionChanged", "YieldChanged", "TimesChanged", "SourceChanged", "DraftContentSet", "IngredientAdded",
+                        "IngredientUpdated", "InstructionAdded", "InstructionUpdated"] {
+            #expect(sent.contains(command), "the editor never sends \(command)")
+        }
+        #expect(!script.contains("metric:"), "an ingredient body in v1's shape (metric)")
+        #expect(script.contains("'v1/parse/ingredients'") && script.contains("'v1/import'"))
+    }
+
+    @Test func thePageLinksEveryPageOfTheConsole() throws {
+        let html = String(decoding: try Self.file("index.html"), as: UTF8.self)
+        for page in ["#/", "#/drafts", "#/new", "#/import", "#/rejections", "#/operations"] {
+            #expect(html.contains(#"href="\#(page)""#), "no link to \(page)")
+        }
+    }
+
     @Test func theScriptKeepsTheTokenForTheTabOnlyAndOutOfURLs() throws {
         let script = String(decoding: try Self.file("console.js"), as: UTF8.self)
         #expect(script.contains("sessionStorage"))
