@@ -26,7 +26,8 @@ enum DevCommand {
             Prints `kafka: <bootstrap servers>` (any Kafka client can connect) and `http: <base URL>`.
             Every record appended to the edits topic is journaled in --data and appended back, at its
             partition and offset, when dev starts again, so the recipes and the store survive a restart.
-            The embedded broker keeps at most 5 MiB per partition: beyond it appends are refused (507).
+            The embedded broker keeps at most 5 MiB and 100,000 records a partition and drops the oldest
+            beyond; appends are refused (507 logFull) before a partition gets there.
             Example:
               recipes dev --seed
               curl -s localhost:8080/v1/recipes
