@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "recipes-bench",
             dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit",
-                           "CRdKafkaBaseline"]
+                           "RecipeSchemaOrg", "CRdKafkaBaseline"]
         ),
 
         // What the test suites share: running programs, waiting off the cooperative pool.
