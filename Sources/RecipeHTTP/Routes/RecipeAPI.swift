@@ -7,9 +7,9 @@ public typealias RecipeAPI = RecipeAPIHandler<ReadModel, CommandAppender>
 
 /// The HTTP API v1: the query routes over a read side and the command gateway
 /// over a command log. Each resource registers its routes, with their
-/// handlers, in its own file (`CommandRoutes`, `RecipeRoutes`, `AuditRoutes`,
-/// `OperationsRoutes`); whatever a handler throws is answered by
-/// `HTTPResponse(error:)`.
+/// handlers, in its own file (`CommandRoutes` with `BatchRoutes`, `RecipeRoutes`,
+/// `AuditRoutes`, `ImportRoutes`, `OperationsRoutes`, `ConsoleRoutes`); whatever a
+/// handler throws is answered by `HTTPResponse(error:)`.
 public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHandler {
     public typealias Options = RecipeAPIOptions
     public typealias Readiness = ServiceReadiness
