@@ -78,7 +78,15 @@ final class RecordSource: @unchecked Sendable {
     }
 
     private func read(_ records: [KafkaConsumerRecord]) -> [RecordJudge.Reading] {
-        records.lazy.filter { $0.topic == self.topic }.map(judge.read)
+        // A plain loop into an array of the right size: the lazy filter and map copied
+        // every record (a retain and a release of its topic, key, value and headers) and
+        // grew the array of readings step by step.
+        var readings: [RecordJudge.Reading] = []
+        readings.reserveCapacity(records.count)
+        for record in records where record.topic == topic {
+            readings.append(judge.read(record))
+        }
+        return readings
     }
 
     private func readAhead() {
