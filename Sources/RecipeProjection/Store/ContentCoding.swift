@@ -36,59 +36,45 @@ enum ContentCoding {
         writeIfPresent(content.cookTime, "cookTime", into: &writer)
         writeIfPresent(content.totalTime, "totalTime", into: &writer)
         writeIfPresent(content.sourceUrl, "sourceUrl", into: &writer)
-        // The lists are read in place through their buffers: `for item in list` copies
-        // each item out, a retain and a release of every string of the recipe.
         writer.key("ingredients")
         writer.raw("[")
-        content.ingredients.withUnsafeBufferPointer { ingredients in
-            for index in ingredients.indices {
-                if index > 0 { writer.raw(",") }
-                write(ingredients.baseAddress! + index, into: &writer)
+        for (index, ingredient) in content.ingredients.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.key("id", first: true)
+            writer.string(ingredient.id)
+            writer.key("name")
+            writer.string(ingredient.name)
+            if let amount = ingredient.amount {
+                writer.key("amount")
+                writer.number(amount)
             }
+            if let amountMax = ingredient.amountMax {
+                writer.key("amountMax")
+                writer.number(amountMax)
+            }
+            writeIfPresent(ingredient.unit, "metric", into: &writer)
+            writeIfPresent(ingredient.note, "note", into: &writer)
+            writeIfPresent(ingredient.section, "section", into: &writer)
+            writeIfPresent(ingredient.text, "text", into: &writer)
+            writer.raw("}")
         }
         writer.raw("]")
         writer.key("instructions")
         writer.raw("[")
-        content.instructions.withUnsafeBufferPointer { instructions in
-            for index in instructions.indices {
-                if index > 0 { writer.raw(",") }
-                write(instructions.baseAddress! + index, into: &writer)
-            }
+        for (index, instruction) in content.instructions.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.key("id", first: true)
+            writer.string(instruction.id)
+            writer.key("order")
+            writer.integer(instruction.order)
+            writer.key("description")
+            writer.string(instruction.description)
+            writeIfPresent(instruction.section, "section", into: &writer)
+            writer.raw("}")
         }
         writer.raw("]")
         writer.key("tags")
         write(content.tags, into: &writer)
-        writer.raw("}")
-    }
-
-    private static func write(_ ingredient: UnsafePointer<Ingredient>, into writer: inout JSONWriter) {
-        writer.key("id", first: true)
-        writer.string(ingredient.pointee.id)
-        writer.key("name")
-        writer.string(ingredient.pointee.name)
-        if let amount = ingredient.pointee.amount {
-            writer.key("amount")
-            writer.number(amount)
-        }
-        if let amountMax = ingredient.pointee.amountMax {
-            writer.key("amountMax")
-            writer.number(amountMax)
-        }
-        writeIfPresent(ingredient.pointee.unit, "metric", into: &writer)
-        writeIfPresent(ingredient.pointee.note, "note", into: &writer)
-        writeIfPresent(ingredient.pointee.section, "section", into: &writer)
-        writeIfPresent(ingredient.pointee.text, "text", into: &writer)
-        writer.raw("}")
-    }
-
-    private static func write(_ instruction: UnsafePointer<Instruction>, into writer: inout JSONWriter) {
-        writer.key("id", first: true)
-        writer.string(instruction.pointee.id)
-        writer.key("order")
-        writer.integer(instruction.pointee.order)
-        writer.key("description")
-        writer.string(instruction.pointee.description)
-        writeIfPresent(instruction.pointee.section, "section", into: &writer)
         writer.raw("}")
     }
 
@@ -109,15 +95,13 @@ enum ContentCoding {
     /// `[{"name","payload"}, …]`: the tags of content, and of a list entry.
     static func write(_ tags: [Tag], into writer: inout JSONWriter) {
         writer.raw("[")
-        tags.withUnsafeBufferPointer { tags in
-            for index in tags.indices {
-                if index > 0 { writer.raw(",") }
-                writer.key("name", first: true)
-                writer.string(tags[index].name)
-                writer.key("payload")
-                if let payload = tags[index].payload { writer.string(payload) } else { writer.raw("null") }
-                writer.raw("}")
-            }
+        for (index, tag) in tags.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.key("name", first: true)
+            writer.string(tag.name)
+            writer.key("payload")
+            if let payload = tag.payload { writer.string(payload) } else { writer.raw("null") }
+            writer.raw("}")
         }
         writer.raw("]")
     }
