@@ -19,8 +19,9 @@ struct DataFields {
     /// The members by field index, held inline: no allocation per record.
     private var slots = InlineArray<12, JSONToken?>(repeating: nil)
 
-    /// `data`, or `data.<array>[<index>]`: named only in messages, so made into text
-    /// only for one (a path per item of a `DraftContentSet` was an allocation each).
+    /// `data`, or `data.<array>[<index>]` (items are of `data`'s arrays: no format nests
+    /// deeper): named only in messages, so made into text only for one (a path per item
+    /// of a `DraftContentSet` was an allocation each).
     private enum Place {
         case data
         case item(array: StaticString, index: Int)

@@ -78,9 +78,8 @@ final class RecordSource: @unchecked Sendable {
     }
 
     private func read(_ records: [KafkaConsumerRecord]) -> [RecordJudge.Reading] {
-        // A plain loop into an array of the right size: the lazy filter and map copied
-        // every record (a retain and a release of its topic, key, value and headers) and
-        // grew the array of readings step by step.
+        // A plain loop into an array of the poll's size: filled from the lazy filter and
+        // map, the array of readings grew step by step, copying the readings so far each time.
         var readings: [RecordJudge.Reading] = []
         readings.reserveCapacity(records.count)
         for record in records where record.topic == topic {
