@@ -14,35 +14,63 @@ struct DataFields {
 
     private let scanner: JSONScanner
     private let fields: [DataField]
-    /// Where the object is, for messages: `data`, or `data.ingredients[2]` for an item.
-    private let place: String
+    /// Where the object is, for messages: `data`, or an item of one of its arrays.
+    private let place: Place
     /// The members by field index, held inline: no allocation per record.
     private var slots = InlineArray<12, JSONToken?>(repeating: nil)
 
-    /// Reads the object `token` found in `bytes`; the envelope pass has already
-    /// checked it is well-formed JSON. `depth` is the object's nesting depth
-    /// (`data` is 2, an item of one of its arrays 4), `path` its place in messages.
-    init(
-        object token: JSONToken, in bytes: UnsafeRawBufferPointer, fields: [DataField], path: String = "data",
-        depth: Int = 2
-    ) throws(WireError) {
+    /// `data`, or `data.<array>[<index>]` (items are of `data`'s arrays: no format nests
+    /// deeper): named only in messages, so made into text only for one (a path per item
+    /// of a `DraftContentSet` was an allocation each).
+    private enum Place {
+        case data
+        case item(array: StaticString, index: Int)
+
+        var path: String {
+            switch self {
+            case .data: "data"
+            case .item(let array, let index): "data.\(array)[\(index)]"
+            }
+        }
+    }
+
+    /// Reads `data`, the object `token` found in `bytes`; the envelope pass has
+    /// already checked it is well-formed JSON.
+    init(object token: JSONToken, in bytes: UnsafeRawBufferPointer, fields: [DataField]) throws(WireError) {
+        var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
+        try self.init(reading: &reader, fields: fields, place: .data, depth: 2)
+    }
+
+    /// Reads the object at `reader`'s offset and leaves the reader after it; the
+    /// tokens point into `reader`'s bytes. `depth` is the object's nesting depth
+    /// (`data` is 2, an item of one of its arrays 4).
+    private init(reading reader: inout JSONScanner, fields: [DataField], place: Place, depth: Int) throws(WireError) {
         self.fields = fields
-        place = path
-        scanner = JSONScanner(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
-        var reader = scanner
+        self.place = place
+        scanner = JSONScanner(reader.bytes)
         try reader.openObject(depth: depth)
         var first = true
+        // Canonical records list the fields in their declared order: guessing the
+        // next one first makes matching a single comparison for them.
+        var expected = 0
         while let key = try reader.nextKey(first: &first) {
             let value = try reader.value(depth: depth &+ 1)
-            guard let index = fields.firstIndex(where: { reader.text(key, equals: $0.key) }) else {
+            let index: Int
+            if expected < fields.count, reader.text(key, equals: fields[expected].key) {
+                index = expected
+            } else if let found = fields.firstIndex(where: { reader.text(key, equals: $0.key) }) {
+                index = found
+            } else {
                 let known = fields.isEmpty ? "none" : fields.map(\.name).joined(separator: ", ")
                 throw .malformed(
-                    "\(path) has an unknown field \(quoted(reader.text(key))) (fields of this type: \(known)).", field: path)
+                    "\(place.path) has an unknown field \(quoted(reader.text(key))) (fields of this type: \(known)).",
+                    field: place.path)
             }
             guard slots[index] == nil else {
-                throw .malformed("\(path).\(fields[index].key) appears twice.", field: "\(path).\(fields[index].key)")
+                throw .malformed("\(place.path).\(fields[index].key) appears twice.", field: "\(place.path).\(fields[index].key)")
             }
             slots[index] = value
+            expected = index &+ 1
         }
     }
 
@@ -112,14 +140,17 @@ struct DataFields {
     func objects(_ name: StaticString, fields itemFields: [DataField]) throws(WireError) -> [DataFields] {
         guard let token = token(name, .array, .required) else { throw .missing(path(name)) }
         guard token.kind == .array else { throw wrongType(token, name, "an array") }
-        let bytes = UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end])
+        var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
         var items: [DataFields] = []
-        for (index, element) in try Self.elements(of: bytes).enumerated() {
-            let place = "\(path(name))[\(index)]"
-            guard element.kind == .object else {
-                throw .wrongType(place, expected: "an object, not \(element.kind.article)")
+        var first = true
+        // Each item is read where it lies, in the same pass that steps over it.
+        while try reader.nextElementStart(first: &first, depth: 3) {
+            let place = Place.item(array: name, index: items.count)
+            guard reader.nextIsObject() else {
+                let element = try reader.value(depth: 4)
+                throw .wrongType(place.path, expected: "an object, not \(element.kind.article)")
             }
-            items.append(try DataFields(object: element, in: bytes, fields: itemFields, path: place, depth: 4))
+            items.append(try DataFields(reading: &reader, fields: itemFields, place: place, depth: 4))
         }
         return items
     }
@@ -128,27 +159,16 @@ struct DataFields {
     func strings(_ name: StaticString) throws(WireError) -> [String] {
         guard let token = token(name, .array, .required) else { throw .missing(path(name)) }
         guard token.kind == .array else { throw wrongType(token, name, "an array") }
-        let bytes = UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end])
-        let reader = JSONScanner(bytes)
+        var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
         var texts: [String] = []
-        for (index, element) in try Self.elements(of: bytes).enumerated() {
+        var first = true
+        while let element = try reader.nextElement(first: &first, depth: 3) {
             guard element.kind == .string else {
-                throw .wrongType("\(path(name))[\(index)]", expected: "a string, not \(element.kind.article)")
+                throw .wrongType("\(path(name))[\(texts.count)]", expected: "a string, not \(element.kind.article)")
             }
             texts.append(reader.text(element))
         }
         return texts
-    }
-
-    /// The elements of an array the envelope pass has checked, as tokens into `bytes`.
-    private static func elements(of bytes: UnsafeRawBufferPointer) throws(WireError) -> [JSONToken] {
-        var reader = JSONScanner(bytes)
-        var elements: [JSONToken] = []
-        var first = true
-        while let element = try reader.nextElement(first: &first, depth: 3) {
-            elements.append(element)
-        }
-        return elements
     }
 
     // MARK: - Conversion
@@ -196,7 +216,7 @@ struct DataFields {
         UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end])
     }
 
-    private func path(_ name: StaticString) -> String { "\(place).\(name)" }
+    private func path(_ name: StaticString) -> String { "\(place.path).\(name)" }
 
     private func wrongType(_ token: JSONToken, _ name: StaticString, _ expected: String) -> WireError {
         .wrongType(path(name), expected: "\(expected), not \(token.kind.article)")

@@ -198,6 +198,22 @@ struct JSONPartsTests {
         #expect(written(.nan) == "null")
     }
 
+    /// Tokens keep their offsets in 32 bits: a value that ends at the last byte of the
+    /// largest record the scanner may read keeps its exact place.
+    @Test func tokensAtTheEndOfTheLargestRecordKeepTheirOffsets() throws {
+        let count = WireFormat.maxRecordSize
+        let json = [UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: " "), count: count - 6) + Array(#""é"]"#.utf8)
+        #expect(json.count == count)
+        try json.withUnsafeBytes { bytes in
+            var scanner = JSONScanner(bytes)
+            var first = true
+            let element = try #require(try scanner.nextElement(first: &first, depth: 1))
+            #expect(element.kind == .string && element.start == count - 4 && element.end == count - 2)
+            #expect(scanner.text(element) == "é")
+            #expect(try scanner.nextElement(first: &first, depth: 1) == nil)
+        }
+    }
+
     @Test func escapedTextIsDecoded() throws {
         let record = WrongExamples.record("TitleChanged", data: #"{"title":"\u00e9\ud83c\udf70\n\"\/\\"}"#)
         #expect(try WireTestSupport.decode(record).get().envelope.command == .titleChanged(title: "é🍰\n\"/\\"))

@@ -86,16 +86,21 @@ final class ProjectionWriter {
     func judge(_ readings: [RecordJudge.Reading], positions: inout [Int32: Int64],
                into batch: inout PendingBatch) throws -> BatchSummary {
         var summary = BatchSummary()
-        for index in readings.indices {
-            let (partition, offset) = (readings[index].entry.partition, readings[index].entry.offset)
-            if let next = positions[partition], offset < next {
-                summary.skipped += 1
-                continue
+        // Each reading is handed on as a pointer into the buffer, valid for this closure:
+        // passed as a value it was copied first, a retain and a release of each of its
+        // two dozen references per record, on objects the reading thread made.
+        try readings.withUnsafeBufferPointer { readings in
+            for index in readings.indices {
+                let (partition, offset) = (readings[index].entry.partition, readings[index].entry.offset)
+                if let next = positions[partition], offset < next {
+                    summary.skipped += 1
+                    continue
+                }
+                try project(readings.baseAddress! + index, into: &batch, summary: &summary)
+                positions[partition] = offset + 1
+                batch.positions[partition] = offset + 1
+                batch.records += 1
             }
-            try project(readings[index], into: &batch, summary: &summary)
-            positions[partition] = offset + 1
-            batch.positions[partition] = offset + 1
-            batch.records += 1
         }
         return summary
     }
@@ -128,12 +133,13 @@ final class ProjectionWriter {
         cache = cache.filter { $0.value.batch == sealed }
     }
 
-    private func project(_ reading: RecordJudge.Reading, into batch: inout PendingBatch, summary: inout BatchSummary) throws {
-        switch reading.content {
+    private func project(_ reading: UnsafePointer<RecordJudge.Reading>, into batch: inout PendingBatch,
+                         summary: inout BatchSummary) throws {
+        switch reading.pointee.content {
         case .rejected(let rejection):
-            let entry = reading.entry
+            let entry = reading.pointee.entry
             // A record that breaks the schema is still the last word on an open draft.
-            if let recipeID = reading.marksDraftOf, let cached = try cached(recipeID, for: &batch, creating: false) {
+            if let recipeID = reading.pointee.marksDraftOf, let cached = try cached(recipeID, for: &batch, creating: false) {
                 cached.projected.noteRejection(rejection, entry: entry)
                 cached.record(entry, strays: &batch.strayHistory)
             } else {
@@ -142,15 +148,14 @@ final class ProjectionWriter {
             batch.rejections.append(entry)
             summary.rejected += 1
         case .command(let decoded):
-            var entry = reading.entry
-            let envelope = decoded.envelope
-            let cached = try cached(envelope.recipeID, for: &batch, creating: true)!
+            var entry = reading.pointee.entry
+            let cached = try cached(decoded.envelope.recipeID, for: &batch, creating: true)!
             // Folded where it lies in the cache: in place, without copying the recipe.
             var saved: [RecipeVersion] = []
             var listingChanged = false
-            switch cached.projected.apply(envelope, entry: &entry, saved: &saved, listingChanged: &listingChanged) {
+            switch cached.projected.apply(decoded.envelope, entry: &entry, saved: &saved, listingChanged: &listingChanged) {
             case .accepted:
-                for version in saved { batch.newVersions.append(SavedVersion(recipeID: envelope.recipeID, version)) }
+                for version in saved { batch.newVersions.append(SavedVersion(recipeID: decoded.envelope.recipeID, version)) }
                 if listingChanged { cached.listingChanged = true }
                 summary.accepted += 1
             case .duplicate:

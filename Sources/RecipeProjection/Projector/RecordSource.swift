@@ -78,7 +78,14 @@ final class RecordSource: @unchecked Sendable {
     }
 
     private func read(_ records: [KafkaConsumerRecord]) -> [RecordJudge.Reading] {
-        records.lazy.filter { $0.topic == self.topic }.map(judge.read)
+        // A plain loop into an array of the poll's size: filled from the lazy filter and
+        // map, the array of readings grew step by step, copying the readings so far each time.
+        var readings: [RecordJudge.Reading] = []
+        readings.reserveCapacity(records.count)
+        for record in records where record.topic == topic {
+            readings.append(judge.read(record))
+        }
+        return readings
     }
 
     private func readAhead() {
