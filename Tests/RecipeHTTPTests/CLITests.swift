@@ -233,6 +233,30 @@ struct CLITests {
         _ = try await third.interrupt()
     }
 
+    @Test("recipes dev refuses a store built from another log before it serves: one line naming both, exit 3, the store unchanged")
+    func devRefusesAnotherLogsStore() async throws {
+        let (first, second) = (temporaryFolder(), temporaryFolder())
+        defer { for folder in [first, second] { try? FileManager.default.removeItem(atPath: folder) } }
+        let store = first + "/recipes.db"
+        let seeded = try await startDev(["--seed", "--data", first])
+        defer { if seeded.process.isRunning { seeded.process.terminate() } }
+        _ = try await seeded.interrupt()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+
+        // Another folder is another journal: another log.
+        let refused = try recipesProcess(["dev", "--port", "0", "--data", second, "--db", store])
+        let stdout = Pipe()
+        refused.standardOutput = stdout
+        try refused.run()
+        defer { if refused.isRunning { refused.terminate() } }
+        try await onThread { try waitFor("dev to stop on another log's store", deadline: .seconds(60)) { !refused.isRunning } }
+        let errors = stderrOf(refused, lines: 50).components(separatedBy: " | ").filter { $0.hasPrefix("recipes: error:") }
+        #expect(refused.terminationStatus == 3, "\(stderrOf(refused))")
+        #expect(errors.count == 1 && errors[0].contains("another cluster's log"), "\(stderrOf(refused))")
+        #expect(!String(decoding: readToEnd(stdout.fileHandleForReading), as: UTF8.self).contains("ready"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+
     @Test("recipes parse reads ingredient lines from stdin as the import does")
     func parseLines() async throws {
         let parsed = try await runRecipes(["parse", "--json"], input: "2–3 cloves garlic, crushed\nSalt, to taste\n")

@@ -89,8 +89,11 @@ public final class RecipeService: Sendable {
             try Projector(storePath: options.storePath, kafka: consumerConfig, topic: options.topic, mode: options.mode,
                           logName: options.logName, commits: commits)
         }
-        // The first is made here, so that a store that cannot be used (another log, a newer schema) stops the start.
-        let first = Mutex<Projector?>(try makeProjector())
+        // The first is made and checked here, so that a store that cannot be used (another log, a newer
+        // schema) stops the start: `serve` and `dev` exit 3 on another log, as `project` and `replay` do.
+        let firstProjector = try makeProjector()
+        try firstProjector.checkLog()
+        let first = Mutex<Projector?>(firstProjector)
         // The log's end at start: `/readyz` turns 200 when the store has applied it all. The same
         // consumer answers later where the log ends, for `after=` positions beyond it.
         let probe = try KafkaConsumer(config: options.kafka)

@@ -160,6 +160,14 @@ public final class Projector: Sendable {
         progress(try report(pipeline, partitions: partitions))
     }
 
+    /// Checks, before `run`, that the log is the one the store was built from
+    /// (`run` checks again), so that a service refuses to start on another log
+    /// instead of serving a store that would never show what it appends.
+    /// It only reads the store: what the store must record, `run` writes.
+    public func checkLog() throws {
+        _ = try checkLog(try consumer.partitions(of: topic), recording: false)
+    }
+
     /// Applies the log up to `end` and returns once every partition's stored
     /// position reaches it, or when `stop` is set (after its transaction).
     /// A store already past `end` cannot go back: that throws.
@@ -260,18 +268,18 @@ public final class Projector: Sendable {
     /// holds every record the store has not read, and records the log in the
     /// store (under the write lock, so that group members starting together
     /// agree). Returns each partition's watermarks.
-    private func checkLog(_ partitions: [Int32]) throws -> [Int32: KafkaWatermarks] {
+    private func checkLog(_ partitions: [Int32], recording: Bool = true) throws -> [Int32: KafkaWatermarks] {
         let log = LogIdentity(cluster: try logName ?? consumer.clusterID(), topic: topic, partitions: partitions.count)
         var watermarks: [Int32: KafkaWatermarks] = [:]
         for partition in partitions {
             watermarks[partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition))
         }
         try writer.withLock { box in
-            try box.writer.db.transaction {
+            try box.writer.db.transaction(writing: recording) {
                 let stored = try StoreLog.read(from: box.writer.db)
                 let checked = try StoreLog.check(store: storePath, stored: stored, positions: try box.writer.storedPositions(),
                                                  log: log, watermarks: watermarks, allowMissingHead: allowMissingHead)
-                if checked != stored { try checked.write(to: box.writer.db) }
+                if recording && checked != stored { try checked.write(to: box.writer.db) }
             }
         }
         return watermarks
