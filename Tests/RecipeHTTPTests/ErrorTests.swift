@@ -149,7 +149,9 @@ struct ErrorTests {
         let response = try await fixture.get("/v1/recipes?after=0:1000000")
         #expect(response.status == 409)
         #expect(response.errorCode == "positionAhead")
-        #expect(try await fixture.get("/v1/recipes?after=999:0").errorCode == "positionAhead")
+        let noSuchPartition = try await fixture.get("/v1/recipes?after=999:0")
+        #expect(noSuchPartition.errorCode == "positionAhead")
+        #expect(noSuchPartition.text.contains("it has no partition 999"), "\(noSuchPartition.text)")
         await fixture.service.shutdown()
     }
 

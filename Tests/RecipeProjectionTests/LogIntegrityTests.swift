@@ -95,7 +95,7 @@ struct LogIntegrityTests {
         let recorded = try #require(try fixture.readModel().storeLog())
         #expect(recorded.identity.topic == fixture.topic && recorded.identity.partitions == 2 && !recorded.isPartial)
 
-        // A new, empty cluster with the same topic: what `recipes dev --db FILE` started twice met.
+        // A new, empty cluster with the same topic: what a store kept beside another dev journal meets.
         let other = try EmbeddedKafka(brokers: 1)
         try other.createTopic(fixture.topic, partitions: 2)
         let otherConfig = KafkaConfig(bootstrapServers: other.bootstrapServers)

@@ -91,7 +91,12 @@ struct ReadYourWrites<Reads: RecipeReads>: Sendable {
                 let ahead = positions.sorted { $0.key < $1.key }.filter { partition, offset in offset >= (ends[partition] ?? 0) }
                 if !ahead.isEmpty {
                     let named = ahead.map { "\($0.key):\($0.value)" }.joined(separator: ",")
-                    let end = ahead.map { "\($0.key):\(ends[$0.key].map(String.init) ?? "none")" }.joined(separator: ",")
+                    let missing = ahead.filter { ends[$0.key] == nil }.map { String($0.key) }
+                    guard missing.isEmpty else {
+                        throw HTTPError(409, "positionAhead", "\(named) is not on the log: it has no partition "
+                                        + missing.joined(separator: ",") + "; pass a position a write answered", field: "after")
+                    }
+                    let end = ahead.compactMap { partition, _ in ends[partition].map { "\(partition):\($0)" } }.joined(separator: ",")
                     throw HTTPError(409, "positionAhead",
                                     "\(named) is not on the log: it ends before it (next offset \(end)); pass a position a write answered",
                                     field: "after")
