@@ -209,34 +209,43 @@ public struct CommandBuilder: Sendable {
         func raw(_ range: Range<Int>, into writer: inout JSONWriter) {
             writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
         }
-        let version = WireFormat.currentVersion(of: kind)
-        var writer = JSONWriter(capacity: bytes.count + 320)
-        writer.key("specversion", first: true)
-        writer.string(WireFormat.specVersion)
-        writer.key("id")
-        if let id { raw(id, into: &writer) } else { writer.string(Self.newCommandID()) }
-        writer.key("source")
-        writer.string(source)
-        writer.key("type")
-        writer.string(WireFormat.typeName(kind, version: version))
-        writer.key("subject")
-        writer.string(recipeID)
-        writer.key("time")
-        writer.string(RFC3339.string(time))
-        writer.key("datacontenttype")
-        writer.string(WireFormat.dataContentType)
-        writer.key("dataschema")
-        writer.string(WireFormat.dataSchema(kind, version: version))
-        writer.key("actor")
-        writer.string(actor)
-        if let expectedRevision {
-            writer.key("expectedrevision")
-            raw(expectedRevision, into: &writer)
+        let commandID = id == nil ? Self.newCommandID() : nil
+        func event(version: Int) -> [UInt8] {
+            var writer = JSONWriter(capacity: bytes.count + 320)
+            writer.key("specversion", first: true)
+            writer.string(WireFormat.specVersion)
+            writer.key("id")
+            if let id { raw(id, into: &writer) } else { writer.string(commandID!) }
+            writer.key("source")
+            writer.string(source)
+            writer.key("type")
+            writer.string(WireFormat.typeName(kind, version: version))
+            writer.key("subject")
+            writer.string(recipeID)
+            writer.key("time")
+            writer.string(RFC3339.string(time))
+            writer.key("datacontenttype")
+            writer.string(WireFormat.dataContentType)
+            writer.key("dataschema")
+            writer.string(WireFormat.dataSchema(kind, version: version))
+            writer.key("actor")
+            writer.string(actor)
+            if let expectedRevision {
+                writer.key("expectedrevision")
+                raw(expectedRevision, into: &writer)
+            }
+            writer.key("data")
+            if let data { raw(data, into: &writer) } else { writer.raw("{}") }
+            writer.raw("}")
+            return writer.bytes
         }
-        writer.key("data")
-        if let data { raw(data, into: &writer) } else { writer.raw("{}") }
-        writer.raw("}")
-        return try? RecordDecoder().decode(key: RecordKey.key(forRecipe: recipeID), value: writer.bytes).get().envelope
+        let key = RecordKey.key(forRecipe: recipeID)
+        // Today's version first; a body in an earlier shape (v1's `metric`) is read as the log reads
+        // an old record, as the slow path does, so that clients of v1 stay on this path.
+        for version in WireFormat.knownVersions(of: kind).reversed() {
+            if let decoded = try? RecordDecoder().decode(key: key, value: event(version: version)).get() { return decoded.envelope }
+        }
+        return nil
     }
 
     /// A random (version 4) UUID in lowercase, as `UUID().uuidString.lowercased()` makes, from
