@@ -18,9 +18,16 @@ public struct CommandAppender: Sendable {
 
     public func message(_ envelope: CommandEnvelope, source: String) -> KafkaProducerMessage {
         KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: envelope.recipeID),
-                             value: RecordEncoder(source: source).encode(envelope),
-                             headers: [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)])
+                             value: RecordEncoder(source: source).encode(envelope), headers: Self.headers)
     }
+
+    /// A built command's record: the builder's bytes when they are canonical, else encoded.
+    public func message(_ command: CommandBuilder.Command) -> KafkaProducerMessage {
+        KafkaProducerMessage(topic: topic, key: command.key, value: command.value, headers: Self.headers)
+    }
+
+    /// Every record's: one array shared by all messages rather than one built for each.
+    static let headers = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
 
     public func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport {
         let message = message(envelope, source: source)
@@ -56,9 +63,8 @@ public struct CommandAppender: Sendable {
     /// before it (the journal has not seen any of them yet), and the refusals by index.
     private func admit(_ envelopes: [CommandEnvelope], source: String) -> ([KafkaProducerMessage], [Int: LogFull], Int) {
         let encoder = RecordEncoder(source: source)
-        let header = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
         let messages = envelopes.map {
-            KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0), headers: header)
+            KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0), headers: Self.headers)
         }
         guard let capacity else { return (messages, [:], messages.count) }
         var pending = LogCapacity.Pending()

@@ -35,7 +35,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
         }
         guard !items.isEmpty else { throw HTTPError(400, "emptyBatch", "the batch has no command") }
 
-        let time = Timestamp.now
+        var chunk = CommandBuilder.Chunk(time: .now, commands: items.count)
         var results: [BatchItem] = []
         results.reserveCapacity(items.count)
         var envelopes: [CommandEnvelope] = []
@@ -45,7 +45,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
                 let line = form == .ndjson ? item.line : nil
                 do throws(CommandInputError) {
                     var envelope = try builder.envelope(batchItem: UnsafeRawBufferPointer(rebasing: body[item.range]),
-                                                        actor: caller.actor, time: time)
+                                                        actor: caller.actor, chunk: &chunk)
                     envelope.actorRole = caller.role
                     envelopes.append(envelope)
                     appendedIndices.append(index)
