@@ -107,8 +107,14 @@ public struct CommandBuilder: Sendable {
     /// A line of `recipes send --stdin`, one of `chunk`'s, with its record when the bytes the
     /// builder spliced together are already the canonical record (see `Command.record`).
     public func command(line bytes: [UInt8], actor: String, chunk: inout Chunk) throws(CommandInputError) -> Command {
+        try bytes.withUnsafeBytes { line in Result { () throws(CommandInputError) in try command(line: line, actor: actor, chunk: &chunk) } }.get()
+    }
+
+    /// The same, from a line in a larger buffer (a chunk's).
+    public func command(line: UnsafeRawBufferPointer, actor: String, chunk: inout Chunk) throws(CommandInputError) -> Command {
         let time = chunk.time
-        if let command = bytes.withUnsafeBytes({ splicedLine($0, actor: actor, chunk: &chunk) }) { return command }
+        if let command = splicedLine(line, actor: actor, chunk: &chunk) { return command }
+        let bytes = Array(line)
         let members = try Self.object(bytes)
         if members["specversion"] != nil {
             switch RecordDecoder().decode(value: bytes) {
@@ -235,16 +241,23 @@ public struct CommandBuilder: Sendable {
             if let id { raw(id.value, into: &writer) } else { writer.string(commandID!) }
             writer.key("source")
             writer.string(source)
-            writer.key("type")
-            writer.string(WireFormat.typeName(kind, version: version))
+            // The type and schema names as the encoder writes them (plain ASCII), without making a String of each.
+            writer.raw(#","type":"recipes."#)
+            writer.bytes.append(contentsOf: kind.rawValue.utf8)
+            writer.raw(".v")
+            writer.integer(version)
+            writer.raw("\"")
             writer.key("subject")
             writer.string(recipeID)
             writer.key("time")
             writer.string(timeText)
             writer.key("datacontenttype")
             writer.string(WireFormat.dataContentType)
-            writer.key("dataschema")
-            writer.string(WireFormat.dataSchema(kind, version: version))
+            writer.raw(#","dataschema":"Schemas/commands/"#)
+            writer.bytes.append(contentsOf: kind.rawValue.utf8)
+            writer.raw(".v")
+            writer.integer(version)
+            writer.raw(#".schema.json""#)
             writer.key("actor")
             writer.string(actor)
             if let expectedRevision {
@@ -260,25 +273,28 @@ public struct CommandBuilder: Sendable {
         // Today's version first; a body in an earlier shape (v1's `metric`) is read as the log reads
         // an old record, as the slow path does, so that clients of v1 stay on this path.
         let current = WireFormat.currentVersion(of: kind)
-        for version in WireFormat.knownVersions(of: kind).reversed() {
+        func decoded(_ version: Int) -> (DecodedRecord, [UInt8])? {
             let value = event(version: version)
-            guard let decoded = try? RecordDecoder().decode(key: key, value: value).get() else { continue }
-            // The bytes just read are the record itself when each member the producer wrote is
-            // already as the encoder writes it (everything else was written here the encoder's way):
-            // then they are appended as they are, without encoding the decoded command again.
-            let canonical = version == current
-                && (id.map { Self.isPlain(bytes, $0, equalTo: decoded.envelope.commandID) } ?? true)
-                && (expectedRevision.map { Self.isCanonical(bytes[$0], integer: decoded.envelope.expectedRevision) } ?? true)
-                && RecordEncoder(source: source).isCanonicalData(
-                    data.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) }
-                        ?? UnsafeRawBufferPointer(start: Self.emptyObject.utf8Start, count: Self.emptyObject.utf8CodeUnitCount),
-                    of: decoded.envelope.command)
-            let record = canonical ? value : nil
-            assert(record == nil || record == RecordEncoder(source: source).encode(decoded.envelope),
-                   "a spliced record taken as canonical is not what the encoder writes")
-            return Command(decoded, key: key, record: record)
+            return (try? RecordDecoder().decode(key: key, value: value).get()).map { ($0, value) }
         }
-        return nil
+        guard let (decoded, value) = decoded(current)
+                ?? WireFormat.knownVersions(of: kind).reversed().lazy.filter({ $0 < current }).compactMap(decoded).first else {
+            return nil
+        }
+        // The bytes just read are the record itself when each member the producer wrote is
+        // already as the encoder writes it (everything else was written here the encoder's way):
+        // then they are appended as they are, without encoding the decoded command again.
+        let canonical = decoded.typeVersion == current
+            && (id.map { Self.isPlain(bytes, $0, equalTo: decoded.envelope.commandID) } ?? true)
+            && (expectedRevision.map { Self.isCanonical(bytes[$0], integer: decoded.envelope.expectedRevision) } ?? true)
+            && RecordEncoder(source: source).isCanonicalData(
+                data.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) }
+                    ?? UnsafeRawBufferPointer(start: Self.emptyObject.utf8Start, count: Self.emptyObject.utf8CodeUnitCount),
+                of: decoded.envelope.command)
+        let record = canonical ? value : nil
+        assert(record == nil || record == RecordEncoder(source: source).encode(decoded.envelope),
+               "a spliced record taken as canonical is not what the encoder writes")
+        return Command(decoded, key: key, record: record)
     }
 
     private static let emptyObject: StaticString = "{}"

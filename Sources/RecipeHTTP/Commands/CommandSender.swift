@@ -137,14 +137,16 @@ public struct CommandStream: Sendable {
             var shared = CommandBuilder.Chunk(time: .now, commands: chunk.lines.count)
             messages.reserveCapacity(chunk.lines.count)
             sources.reserveCapacity(chunk.lines.count)
-            for (offset, line) in chunk.lines.enumerated() where !line.allSatisfy(Self.isWhitespace) {
-                let number = chunk.firstLine + offset
-                do {
-                    let command = try builder.command(line: line, actor: actor, chunk: &shared)
-                    messages.append(appender.message(command))
-                    sources.append((number, command.decoded.envelope.commandID, command.decoded.envelope.recipeID))
-                } catch {
-                    failures.append(.failed(line: number, message: error.description))
+            chunk.bytes.withUnsafeBytes { bytes in
+                for (offset, range) in chunk.lines.enumerated() where !bytes[range].allSatisfy(Self.isWhitespace) {
+                    let number = chunk.firstLine + offset
+                    do throws(CommandInputError) {
+                        let command = try builder.command(line: UnsafeRawBufferPointer(rebasing: bytes[range]), actor: actor, chunk: &shared)
+                        messages.append(appender.message(command))
+                        sources.append((number, command.decoded.envelope.commandID, command.decoded.envelope.recipeID))
+                    } catch {
+                        failures.append(.failed(line: number, message: error.description))
+                    }
                 }
             }
         }
@@ -189,8 +191,10 @@ public struct CommandStream: Sendable {
 struct LineChunk: Sendable {
     /// The 1-based number of `lines[0]`.
     var firstLine: Int
-    /// Without their `\n` (and a `\r` before it).
-    var lines: [[UInt8]]
+    /// The lines one after another, without their `\n` (and a `\r` before it): one allocation per chunk.
+    var bytes: [UInt8] = []
+    /// Each line's range in `bytes`.
+    var lines: [Range<Int>] = []
 }
 
 /// Reads a file descriptor in large blocks on a thread of its own and hands out
@@ -248,16 +252,21 @@ final class LineChunks: @unchecked Sendable {
     private func read(_ descriptor: Int32, linesPerChunk: Int) {
         var block = [UInt8](repeating: 0, count: 1 << 20)
         var partial: [UInt8] = []
-        var chunk = LineChunk(firstLine: 1, lines: [])
+        var chunk = LineChunk(firstLine: 1)
         var number = 0
         func add(_ line: ArraySlice<UInt8>) {
             var line = line
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            chunk.lines.append(Array(line))
+            let start = chunk.bytes.count
+            chunk.bytes += line
+            chunk.lines.append(start..<chunk.bytes.count)
             number += 1
             if chunk.lines.count == linesPerChunk {
+                // The next chunk's bytes are about as many as this one's.
+                let size = chunk.bytes.count
                 hand(chunk)
-                chunk = LineChunk(firstLine: number + 1, lines: [])
+                chunk = LineChunk(firstLine: number + 1)
+                chunk.bytes.reserveCapacity(size + size / 8)
                 chunk.lines.reserveCapacity(linesPerChunk)
             }
         }
