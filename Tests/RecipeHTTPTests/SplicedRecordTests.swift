@@ -71,6 +71,24 @@ struct SplicedRecordTests {
         #expect(spliced >= 20)
     }
 
+    @Test func aBatchItemIsAppendedAsTheGoldenRecordWithItsActorRole() throws {
+        var spliced = 0
+        for golden in try Self.goldens() {
+            let envelope = golden.decoded.envelope
+            let builder = CommandBuilder(source: golden.decoded.source)
+            var chunk = CommandBuilder.Chunk(time: envelope.time, commands: 1)
+            let command = try Self.line(golden, data: golden.data).withUnsafeBytes { item in
+                try builder.command(batchItem: item, actor: envelope.actor, actorRole: envelope.actorRole, chunk: &chunk)
+            }
+            #expect(command.decoded.envelope.actorRole == envelope.actorRole, "\(golden.name)")
+            #expect(command.value == RecordEncoder(source: builder.source).encode(command.decoded.envelope), "\(golden.name)")
+            guard golden.decoded.typeVersion == WireFormat.currentVersion(of: envelope.command.kind) else { continue }
+            #expect(command.record == golden.bytes, "\(golden.name)")
+            spliced += 1
+        }
+        #expect(spliced >= 20)
+    }
+
     @Test func aLineWrittenAnotherWayIsEncodedAgainToTheSameBytes() throws {
         for golden in try Self.goldens() {
             let envelope = golden.decoded.envelope

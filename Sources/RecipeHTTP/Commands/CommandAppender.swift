@@ -59,13 +59,22 @@ public struct CommandAppender: Sendable {
         return results(count: count, refusals: refusals, reports: producer.enqueue(admitted).wait())
     }
 
-    /// The records of the commands, those the log's capacity admits, each counted with those
-    /// before it (the journal has not seen any of them yet), and the refusals by index.
+    /// Built commands (a batch): their records as the builder holds them, or encoded.
+    public func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
+        let (admitted, refusals, count) = admit(commands.map(message))
+        return results(count: count, refusals: refusals, reports: producer.enqueue(admitted).wait())
+    }
+
     private func admit(_ envelopes: [CommandEnvelope], source: String) -> ([KafkaProducerMessage], [Int: LogFull], Int) {
         let encoder = RecordEncoder(source: source)
-        let messages = envelopes.map {
+        return admit(envelopes.map {
             KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0), headers: Self.headers)
-        }
+        })
+    }
+
+    /// The records the log's capacity admits, each counted with those before it (the journal
+    /// has not seen any of them yet), the refusals by index, and how many there were.
+    private func admit(_ messages: [KafkaProducerMessage]) -> ([KafkaProducerMessage], [Int: LogFull], Int) {
         guard let capacity else { return (messages, [:], messages.count) }
         var pending = LogCapacity.Pending()
         var refusals: [Int: LogFull] = [:]

@@ -131,28 +131,26 @@ public struct CommandBuilder: Sendable {
     }
 
     /// One command of a batch (`POST /v1/commands`): `{"type","recipe","data"}` with
-    /// optional `id` and `expectedRevision`, written by `actor`. As in the single
-    /// POST an `actor` member is ignored; a whole CloudEvent is not a command here.
-    public func envelope(batchItem bytes: UnsafeRawBufferPointer, actor: String,
-                         time: Timestamp = .now) throws(CommandInputError) -> CommandEnvelope {
-        var chunk = Chunk(time: time, commands: 1)
-        return try envelope(batchItem: bytes, actor: actor, chunk: &chunk)
-    }
-
-    /// One command of a batch whose commands share `chunk` (their time, their ids' random bits).
-    public func envelope(batchItem bytes: UnsafeRawBufferPointer, actor: String,
-                         chunk: inout Chunk) throws(CommandInputError) -> CommandEnvelope {
+    /// optional `id` and `expectedRevision`, written by `actor` in `actorRole`. As in the single
+    /// POST an `actor` member is ignored; a whole CloudEvent is not a command here. The batch's
+    /// commands share `chunk` (their time, their ids' random bits); the record comes with the
+    /// command when the spliced bytes are canonical.
+    public func command(batchItem bytes: UnsafeRawBufferPointer, actor: String, actorRole: ActorRole?,
+                        chunk: inout Chunk) throws(CommandInputError) -> Command {
         let time = chunk.time
         if let members = JSONSlices.members(bytes), let recipe = Self.recipeMember(bytes, members),
-           let command = spliced(bytes, members: members, recipeID: recipe, actor: actor, chunk: &chunk, allowsRecipe: true) {
-            return command.decoded.envelope
+           let command = spliced(bytes, members: members, recipeID: recipe, actor: actor, actorRole: actorRole,
+                                 chunk: &chunk, allowsRecipe: true) {
+            return command
         }
         let members = try Self.object(Array(bytes))
         guard case .string(let recipe)? = members["recipe"] else {
             throw .invalid(WireError(.malformed, "recipe must be a string: the recipe id.", field: "recipe"))
         }
-        return try envelope(members, recipeID: recipe, recipeField: "recipe", actor: actor, time: time,
-                            allowed: ["type", "recipe", "data", "id", "expectedRevision", "actor"])
+        var envelope = try envelope(members, recipeID: recipe, recipeField: "recipe", actor: actor, time: time,
+                                    allowed: ["type", "recipe", "data", "id", "expectedRevision", "actor"])
+        envelope.actorRole = actorRole
+        return Command(DecodedRecord(envelope: envelope, source: source, typeVersion: WireFormat.currentVersion(of: envelope.command.kind)))
     }
 
     /// A command of `kind` with `data` given as a JSON object's members.
@@ -208,7 +206,7 @@ public struct CommandBuilder: Sendable {
     }
 
     private func spliced(_ bytes: UnsafeRawBufferPointer, members: [JSONSlices.Member], recipeID: String, actor: String,
-                         chunk: inout Chunk, allowsRecipe: Bool) -> Command? {
+                         actorRole: ActorRole? = nil, chunk: inout Chunk, allowsRecipe: Bool) -> Command? {
         var kind: RecipeCommand.Kind?
         var data: Range<Int>?, id: JSONSlices.Member?, expectedRevision: Range<Int>?
         for member in members {
@@ -260,6 +258,10 @@ public struct CommandBuilder: Sendable {
             writer.raw(#".schema.json""#)
             writer.key("actor")
             writer.string(actor)
+            if let actorRole {
+                writer.key("actorrole")
+                writer.string(actorRole.rawValue)
+            }
             if let expectedRevision {
                 writer.key("expectedrevision")
                 raw(expectedRevision, into: &writer)
