@@ -52,6 +52,15 @@ public struct RecordEncoder: Sendable {
         swap(&writer.bytes, &buffer)
     }
 
+    /// Whether `bytes` are exactly the `data` object this encoder writes for `command`: a producer
+    /// that spliced a record around data it was given (`CommandBuilder`) appends its bytes as they
+    /// are when they are, instead of encoding the decoded command again.
+    public func isCanonicalData(_ bytes: UnsafeRawBufferPointer, of command: RecipeCommand) -> Bool {
+        var writer = JSONWriter(capacity: bytes.count)
+        writeData(command, to: &writer)
+        return writer.bytes.elementsEqual(bytes)
+    }
+
     // MARK: - Envelope
 
     private func write(_ envelope: CommandEnvelope, to writer: inout JSONWriter) {

@@ -56,12 +56,13 @@ enum AppendBenchmark {
 
         // The commands: NDJSON lines as `recipes send` and the batch take them, and the
         // CloudEvents records they become (what kcat, the C loop and KafkaProducer send).
+        // Today's shape of IngredientAdded (v2 `unit`; v1's `metric` is still taken, upcast).
         let recipes = (0..<recipeCount).map { _ in UUID().uuidString.lowercased() }
         let lines = (0..<count).map { index -> [UInt8] in
             let recipe = recipes[index % recipeCount]
             return Array((index < recipeCount
                 ? #"{"type":"DraftStarted","recipe":"\#(recipe)","data":{}}"#
-                : #"{"type":"IngredientAdded","recipe":"\#(recipe)","data":{"name":"Flour \#(index)","amount":250,"metric":"g"}}"#).utf8)
+                : #"{"type":"IngredientAdded","recipe":"\#(recipe)","data":{"name":"Flour \#(index)","amount":250,"unit":"g"}}"#).utf8)
         }
         let builder = CommandBuilder(source: "recipes-cli")
         let envelopes = try lines.map { try builder.envelope(line: $0, actor: "bench").envelope }

@@ -93,7 +93,8 @@ enum SendCommand {
         var config = config
         config.setDefaults(EditsTopicSettings.producerProperties)
         let producer = try KafkaProducer(config: config)
-        let stream = CommandStream(appender: CommandAppender(producer: producer, topic: topic))
+        var stream = CommandStream(appender: CommandAppender(producer: producer, topic: topic))
+        stream.reportsAppended = !quiet
         let summary: CommandStream.Summary
         do {
             summary = try await stream.send(readingFrom: STDIN_FILENO, actor: actor) { outcomes in
@@ -101,7 +102,7 @@ enum SendCommand {
                 var out = "", err = ""
                 for outcome in outcomes {
                     switch outcome {
-                    case .appended(let line, let position, _, _): if !quiet { out += "line \(line): \(position)\n" }
+                    case .appended(let line, let position, _, _): out += "line \(line): \(position)\n"
                     case .failed(let line, let message): err += "line \(line): \(message)\n"
                     }
                 }

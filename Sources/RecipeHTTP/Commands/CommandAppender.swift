@@ -18,9 +18,16 @@ public struct CommandAppender: Sendable {
 
     public func message(_ envelope: CommandEnvelope, source: String) -> KafkaProducerMessage {
         KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: envelope.recipeID),
-                             value: RecordEncoder(source: source).encode(envelope),
-                             headers: [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)])
+                             value: RecordEncoder(source: source).encode(envelope), headers: Self.headers)
     }
+
+    /// A built command's record: the builder's bytes when they are canonical, else encoded.
+    public func message(_ command: CommandBuilder.Command) -> KafkaProducerMessage {
+        KafkaProducerMessage(topic: topic, key: command.key, value: command.value, headers: Self.headers)
+    }
+
+    /// Every record's: one array shared by all messages rather than one built for each.
+    static let headers = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
 
     public func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport {
         let message = message(envelope, source: source)
@@ -52,14 +59,22 @@ public struct CommandAppender: Sendable {
         return results(count: count, refusals: refusals, reports: producer.enqueue(admitted).wait())
     }
 
-    /// The records of the commands, those the log's capacity admits, each counted with those
-    /// before it (the journal has not seen any of them yet), and the refusals by index.
+    /// Built commands (a batch): their records as the builder holds them, or encoded.
+    public func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
+        let (admitted, refusals, count) = admit(commands.map(message))
+        return results(count: count, refusals: refusals, reports: producer.enqueue(admitted).wait())
+    }
+
     private func admit(_ envelopes: [CommandEnvelope], source: String) -> ([KafkaProducerMessage], [Int: LogFull], Int) {
         let encoder = RecordEncoder(source: source)
-        let header = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
-        let messages = envelopes.map {
-            KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0), headers: header)
-        }
+        return admit(envelopes.map {
+            KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0), headers: Self.headers)
+        })
+    }
+
+    /// The records the log's capacity admits, each counted with those before it (the journal
+    /// has not seen any of them yet), the refusals by index, and how many there were.
+    private func admit(_ messages: [KafkaProducerMessage]) -> ([KafkaProducerMessage], [Int: LogFull], Int) {
         guard let capacity else { return (messages, [:], messages.count) }
         var pending = LogCapacity.Pending()
         var refusals: [Int: LogFull] = [:]

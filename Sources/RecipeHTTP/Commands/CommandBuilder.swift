@@ -100,11 +100,25 @@ public struct CommandBuilder: Sendable {
 
     /// A line of `recipes send --stdin` as bytes (see `envelope(line:actor:time:)`).
     public func envelope(line bytes: [UInt8], actor: String, time: Timestamp = .now) throws(CommandInputError) -> DecodedRecord {
-        if let decoded = bytes.withUnsafeBytes({ splicedLine($0, actor: actor, time: time) }) { return decoded }
+        var chunk = Chunk(time: time, commands: 1)
+        return try command(line: bytes, actor: actor, chunk: &chunk).decoded
+    }
+
+    /// A line of `recipes send --stdin`, one of `chunk`'s, with its record when the bytes the
+    /// builder spliced together are already the canonical record (see `Command.record`).
+    public func command(line bytes: [UInt8], actor: String, chunk: inout Chunk) throws(CommandInputError) -> Command {
+        try bytes.withUnsafeBytes { line in Result { () throws(CommandInputError) in try command(line: line, actor: actor, chunk: &chunk) } }.get()
+    }
+
+    /// The same, from a line in a larger buffer (a chunk's).
+    public func command(line: UnsafeRawBufferPointer, actor: String, chunk: inout Chunk) throws(CommandInputError) -> Command {
+        let time = chunk.time
+        if let command = splicedLine(line, actor: actor, chunk: &chunk) { return command }
+        let bytes = Array(line)
         let members = try Self.object(bytes)
         if members["specversion"] != nil {
             switch RecordDecoder().decode(value: bytes) {
-            case .success(let decoded): return decoded
+            case .success(let decoded): return Command(decoded)
             case .failure(let error): throw .invalid(error)
             }
         }
@@ -113,24 +127,30 @@ public struct CommandBuilder: Sendable {
         }
         let envelope = try envelope(members, recipeID: recipe, recipeField: "recipe", actor: actor, time: time,
                                     allowed: ["type", "recipe", "data", "id", "expectedRevision"])
-        return DecodedRecord(envelope: envelope, source: source, typeVersion: WireFormat.currentVersion(of: envelope.command.kind))
+        return Command(DecodedRecord(envelope: envelope, source: source, typeVersion: WireFormat.currentVersion(of: envelope.command.kind)))
     }
 
     /// One command of a batch (`POST /v1/commands`): `{"type","recipe","data"}` with
-    /// optional `id` and `expectedRevision`, written by `actor`. As in the single
-    /// POST an `actor` member is ignored; a whole CloudEvent is not a command here.
-    public func envelope(batchItem bytes: UnsafeRawBufferPointer, actor: String,
-                         time: Timestamp = .now) throws(CommandInputError) -> CommandEnvelope {
+    /// optional `id` and `expectedRevision`, written by `actor` in `actorRole`. As in the single
+    /// POST an `actor` member is ignored; a whole CloudEvent is not a command here. The batch's
+    /// commands share `chunk` (their time, their ids' random bits); the record comes with the
+    /// command when the spliced bytes are canonical.
+    public func command(batchItem bytes: UnsafeRawBufferPointer, actor: String, actorRole: ActorRole?,
+                        chunk: inout Chunk) throws(CommandInputError) -> Command {
+        let time = chunk.time
         if let members = JSONSlices.members(bytes), let recipe = Self.recipeMember(bytes, members),
-           let envelope = spliced(bytes, members: members, recipeID: recipe, actor: actor, time: time, allowsRecipe: true) {
-            return envelope
+           let command = spliced(bytes, members: members, recipeID: recipe, actor: actor, actorRole: actorRole,
+                                 chunk: &chunk, allowsRecipe: true) {
+            return command
         }
         let members = try Self.object(Array(bytes))
         guard case .string(let recipe)? = members["recipe"] else {
             throw .invalid(WireError(.malformed, "recipe must be a string: the recipe id.", field: "recipe"))
         }
-        return try envelope(members, recipeID: recipe, recipeField: "recipe", actor: actor, time: time,
-                            allowed: ["type", "recipe", "data", "id", "expectedRevision", "actor"])
+        var envelope = try envelope(members, recipeID: recipe, recipeField: "recipe", actor: actor, time: time,
+                                    allowed: ["type", "recipe", "data", "id", "expectedRevision", "actor"])
+        envelope.actorRole = actorRole
+        return Command(DecodedRecord(envelope: envelope, source: source, typeVersion: WireFormat.currentVersion(of: envelope.command.kind)))
     }
 
     /// A command of `kind` with `data` given as a JSON object's members.
@@ -156,21 +176,21 @@ public struct CommandBuilder: Sendable {
     /// An HTTP body for `recipeID`; nil: take the slow path.
     private func spliced(_ bytes: UnsafeRawBufferPointer, recipeID: String, actor: String, time: Timestamp) -> CommandEnvelope? {
         guard let members = JSONSlices.members(bytes) else { return nil }
-        return spliced(bytes, members: members, recipeID: recipeID, actor: actor, time: time, allowsRecipe: false)
+        var chunk = Chunk(time: time, commands: 1)
+        return spliced(bytes, members: members, recipeID: recipeID, actor: actor, chunk: &chunk, allowsRecipe: false)?.decoded.envelope
     }
 
     /// A `recipes send` line: a whole CloudEvent is decoded as it is.
-    private func splicedLine(_ bytes: UnsafeRawBufferPointer, actor: String, time: Timestamp) -> DecodedRecord? {
+    private func splicedLine(_ bytes: UnsafeRawBufferPointer, actor: String, chunk: inout Chunk) -> Command? {
         guard let members = JSONSlices.members(bytes) else { return nil }
         if members.contains(where: { JSONSlices.equal(bytes, $0.key, "specversion") }) {
-            return try? RecordDecoder().decode(value: bytes).get()
+            return (try? RecordDecoder().decode(value: bytes).get()).map { Command($0) }
         }
         guard members.allSatisfy({ !JSONSlices.equal(bytes, $0.key, "actor") }),
-              let recipe = Self.recipeMember(bytes, members),
-              let envelope = spliced(bytes, members: members, recipeID: recipe, actor: actor, time: time, allowsRecipe: true) else {
+              let recipe = Self.recipeMember(bytes, members) else {
             return nil
         }
-        return DecodedRecord(envelope: envelope, source: source, typeVersion: WireFormat.currentVersion(of: envelope.command.kind))
+        return spliced(bytes, members: members, recipeID: recipe, actor: actor, chunk: &chunk, allowsRecipe: true)
     }
 
     private static func recipeMember(_ bytes: UnsafeRawBufferPointer, _ members: [JSONSlices.Member]) -> String? {
@@ -186,9 +206,9 @@ public struct CommandBuilder: Sendable {
     }
 
     private func spliced(_ bytes: UnsafeRawBufferPointer, members: [JSONSlices.Member], recipeID: String, actor: String,
-                         time: Timestamp, allowsRecipe: Bool) -> CommandEnvelope? {
+                         actorRole: ActorRole? = nil, chunk: inout Chunk, allowsRecipe: Bool) -> Command? {
         var kind: RecipeCommand.Kind?
-        var data: Range<Int>?, id: Range<Int>?, expectedRevision: Range<Int>?
+        var data: Range<Int>?, id: JSONSlices.Member?, expectedRevision: Range<Int>?
         for member in members {
             if JSONSlices.equal(bytes, member.key, "type") {
                 guard let name = Self.plainString(bytes, member), let known = RecipeCommand.Kind(rawValue: name) else { return nil }
@@ -196,7 +216,7 @@ public struct CommandBuilder: Sendable {
             } else if JSONSlices.equal(bytes, member.key, "data") {
                 data = member.value
             } else if JSONSlices.equal(bytes, member.key, "id") {
-                id = member.value
+                id = member
             } else if JSONSlices.equal(bytes, member.key, "expectedRevision") {
                 expectedRevision = member.value
             } else if JSONSlices.equal(bytes, member.key, "actor") || (allowsRecipe && JSONSlices.equal(bytes, member.key, "recipe")) {
@@ -209,47 +229,106 @@ public struct CommandBuilder: Sendable {
         func raw(_ range: Range<Int>, into writer: inout JSONWriter) {
             writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
         }
-        let version = WireFormat.currentVersion(of: kind)
-        var writer = JSONWriter(capacity: bytes.count + 320)
-        writer.key("specversion", first: true)
-        writer.string(WireFormat.specVersion)
-        writer.key("id")
-        if let id { raw(id, into: &writer) } else { writer.string(Self.newCommandID()) }
-        writer.key("source")
-        writer.string(source)
-        writer.key("type")
-        writer.string(WireFormat.typeName(kind, version: version))
-        writer.key("subject")
-        writer.string(recipeID)
-        writer.key("time")
-        writer.string(RFC3339.string(time))
-        writer.key("datacontenttype")
-        writer.string(WireFormat.dataContentType)
-        writer.key("dataschema")
-        writer.string(WireFormat.dataSchema(kind, version: version))
-        writer.key("actor")
-        writer.string(actor)
-        if let expectedRevision {
-            writer.key("expectedrevision")
-            raw(expectedRevision, into: &writer)
+        let commandID = id == nil ? chunk.newCommandID() : nil
+        let timeText = chunk.timeText
+        func event(version: Int) -> [UInt8] {
+            var writer = JSONWriter(capacity: bytes.count + 320)
+            writer.key("specversion", first: true)
+            writer.string(WireFormat.specVersion)
+            writer.key("id")
+            if let id { raw(id.value, into: &writer) } else { writer.string(commandID!) }
+            writer.key("source")
+            writer.string(source)
+            // The type and schema names as the encoder writes them (plain ASCII), without making a String of each.
+            writer.raw(#","type":"recipes."#)
+            writer.bytes.append(contentsOf: kind.rawValue.utf8)
+            writer.raw(".v")
+            writer.integer(version)
+            writer.raw("\"")
+            writer.key("subject")
+            writer.string(recipeID)
+            writer.key("time")
+            writer.string(timeText)
+            writer.key("datacontenttype")
+            writer.string(WireFormat.dataContentType)
+            writer.raw(#","dataschema":"Schemas/commands/"#)
+            writer.bytes.append(contentsOf: kind.rawValue.utf8)
+            writer.raw(".v")
+            writer.integer(version)
+            writer.raw(#".schema.json""#)
+            writer.key("actor")
+            writer.string(actor)
+            if let actorRole {
+                writer.key("actorrole")
+                writer.string(actorRole.rawValue)
+            }
+            if let expectedRevision {
+                writer.key("expectedrevision")
+                raw(expectedRevision, into: &writer)
+            }
+            writer.key("data")
+            if let data { raw(data, into: &writer) } else { writer.raw("{}") }
+            writer.raw("}")
+            return writer.bytes
         }
-        writer.key("data")
-        if let data { raw(data, into: &writer) } else { writer.raw("{}") }
-        writer.raw("}")
-        return try? RecordDecoder().decode(key: RecordKey.key(forRecipe: recipeID), value: writer.bytes).get().envelope
+        let key = RecordKey.key(forRecipe: recipeID)
+        // Today's version first; a body in an earlier shape (v1's `metric`) is read as the log reads
+        // an old record, as the slow path does, so that clients of v1 stay on this path.
+        let current = WireFormat.currentVersion(of: kind)
+        func decoded(_ version: Int) -> (DecodedRecord, [UInt8])? {
+            let value = event(version: version)
+            return (try? RecordDecoder().decode(key: key, value: value).get()).map { ($0, value) }
+        }
+        guard let (decoded, value) = decoded(current)
+                ?? WireFormat.knownVersions(of: kind).reversed().lazy.filter({ $0 < current }).compactMap(decoded).first else {
+            return nil
+        }
+        // The bytes just read are the record itself when each member the producer wrote is
+        // already as the encoder writes it (everything else was written here the encoder's way):
+        // then they are appended as they are, without encoding the decoded command again.
+        let canonical = decoded.typeVersion == current
+            && (id.map { Self.isPlain(bytes, $0, equalTo: decoded.envelope.commandID) } ?? true)
+            && (expectedRevision.map { Self.isCanonical(bytes[$0], integer: decoded.envelope.expectedRevision) } ?? true)
+            && RecordEncoder(source: source).isCanonicalData(
+                data.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) }
+                    ?? UnsafeRawBufferPointer(start: Self.emptyObject.utf8Start, count: Self.emptyObject.utf8CodeUnitCount),
+                of: decoded.envelope.command)
+        let record = canonical ? value : nil
+        assert(record == nil || record == RecordEncoder(source: source).encode(decoded.envelope),
+               "a spliced record taken as canonical is not what the encoder writes")
+        return Command(decoded, key: key, record: record)
+    }
+
+    private static let emptyObject: StaticString = "{}"
+
+    /// A string member written without escapes or control characters, whose text is `text`.
+    private static func isPlain(_ bytes: UnsafeRawBufferPointer, _ member: JSONSlices.Member, equalTo text: String) -> Bool {
+        guard member.isString, !member.escaped else { return false }
+        let inner = bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)]
+        return !inner.contains(where: { $0 < 0x20 }) && inner.elementsEqual(text.utf8)
+    }
+
+    /// Digits as `JSONWriter.integer` writes `value` (no `+`, leading zero, fraction or exponent).
+    private static func isCanonical(_ slice: Slice<UnsafeRawBufferPointer>, integer value: Int?) -> Bool {
+        guard let value else { return false }
+        var writer = JSONWriter(capacity: 20)
+        writer.integer(value)
+        return slice.elementsEqual(writer.bytes)
     }
 
     /// A random (version 4) UUID in lowercase, as `UUID().uuidString.lowercased()` makes, from
     /// the system's generator: Foundation's `UUID()` opens and reads `/dev/urandom` each time,
-    /// which was a fifth of `recipes send --stdin`'s CPU.
+    /// which was a fifth of `recipes send --stdin`'s CPU. Many at once: `Chunk.newCommandID()`.
     static func newCommandID() -> String {
-        // One system call for the 128 bits (`SystemRandomNumberGenerator` makes one per 64; a
-        // pool shared under a lock was slower still: the batch endpoint's eight threads queued on it).
         var words: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { arc4random_buf($0.baseAddress!, $0.count) }
-        var (high, low) = words
-        high = (high & ~0xF000) | 0x4000                       // version 4
-        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
+        return commandID(words.0, words.1)
+    }
+
+    /// The UUID text of 128 random bits.
+    fileprivate static func commandID(_ high: UInt64, _ low: UInt64) -> String {
+        let high = (high & ~0xF000) | 0x4000                       // version 4
+        let low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
         return String(unsafeUninitializedCapacity: 36) { text in
             let digits: StaticString = "0123456789abcdef"
             var position = 0
@@ -351,6 +430,60 @@ public struct CommandBuilder: Sendable {
                 break
             }
             throw .invalid(error)
+        }
+    }
+}
+
+extension CommandBuilder {
+    /// What the commands built together (a chunk of `send --stdin`, a batch) share: the time they
+    /// are made at, written as text once, and the random bits of their ids, drawn for up to 256 ids
+    /// per system call (one call per id was 4 % of `send --stdin`'s samples).
+    public struct Chunk: Sendable {
+        public let time: Timestamp
+        let timeText: String
+        private var random: [UInt64] = []
+        private var used = 0
+        /// Commands still expected: how many ids the next draw is for.
+        private var expected: Int
+
+        public init(time: Timestamp = .now, commands: Int) {
+            self.time = time
+            timeText = RFC3339.string(time)
+            expected = max(1, commands)
+        }
+
+        mutating func newCommandID() -> String {
+            if used == random.count {
+                let ids = min(expected, 256)
+                random = [UInt64](repeating: 0, count: 2 * ids)
+                random.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
+                used = 0
+                expected = max(1, expected - ids)
+            }
+            defer { used += 2 }
+            return CommandBuilder.commandID(random[used], random[used + 1])
+        }
+    }
+
+    /// A command built from a line, with its record's key and, when the bytes read to validate it
+    /// are already what `RecordEncoder` writes for it, those bytes: what to append without encoding
+    /// the command again.
+    public struct Command: Sendable {
+        public var decoded: DecodedRecord
+        /// The recipe's record key.
+        public var key: [UInt8]
+        /// The canonical record, or nil: encode `decoded.envelope`.
+        public var record: [UInt8]?
+
+        /// The record's bytes: `record`, or the envelope encoded.
+        public var value: [UInt8] {
+            record ?? RecordEncoder(source: decoded.source).encode(decoded.envelope)
+        }
+
+        init(_ decoded: DecodedRecord, key: [UInt8]? = nil, record: [UInt8]? = nil) {
+            self.decoded = decoded
+            self.key = key ?? RecordKey.key(forRecipe: decoded.envelope.recipeID)
+            self.record = record
         }
     }
 }

@@ -79,6 +79,9 @@ public struct CommandStream: Sendable {
     /// Chunks enqueued whose deliveries are awaited: records in flight cover the
     /// brokers' acknowledgement latency.
     public var pendingDeliveries = 32
+    /// Whether `report` is given the appended lines too, or their failures only (`--quiet`:
+    /// a position per line would cost more to write out than to append).
+    public var reportsAppended = true
 
     public init(appender: CommandAppender, source: String = "recipes-cli") {
         self.appender = appender
@@ -92,13 +95,12 @@ public struct CommandStream: Sendable {
         var validations: [Task<Validated, Never>] = []
         var deliveries: [(Validated, KafkaPendingBatch)] = []
         var summary = Summary()
-        let builder = self.builder, appender = self.appender
+        let builder = self.builder, appender = self.appender, reportsAppended = self.reportsAppended
 
         func finish(_ validated: Validated, _ results: [Result<KafkaDeliveryReport, KafkaError>]) {
-            let outcomes = validated.outcomes(delivered: results)
-            for outcome in outcomes {
-                if case .failed = outcome { summary.failed += 1 } else { summary.appended += 1 }
-            }
+            let (outcomes, appended) = validated.outcomes(delivered: results, reportingAppended: reportsAppended)
+            summary.appended += appended
+            summary.failed += validated.failures.count + results.count - appended
             report(outcomes)
         }
         func enqueueOldest() async {
@@ -132,45 +134,55 @@ public struct CommandStream: Sendable {
 
         init(_ chunk: LineChunk, builder: CommandBuilder, appender: CommandAppender, actor: String) {
             // One time for the chunk: its lines are read within moments of each other.
-            let time = Timestamp.now
+            var shared = CommandBuilder.Chunk(time: .now, commands: chunk.lines.count)
             messages.reserveCapacity(chunk.lines.count)
             sources.reserveCapacity(chunk.lines.count)
-            for (offset, line) in chunk.lines.enumerated() where !line.allSatisfy(Self.isWhitespace) {
-                let number = chunk.firstLine + offset
-                do {
-                    let record = try builder.envelope(line: line, actor: actor, time: time)
-                    messages.append(appender.message(record.envelope, source: record.source))
-                    sources.append((number, record.envelope.commandID, record.envelope.recipeID))
-                } catch {
-                    failures.append(.failed(line: number, message: error.description))
+            chunk.bytes.withUnsafeBytes { bytes in
+                for (offset, range) in chunk.lines.enumerated() where !bytes[range].allSatisfy(Self.isWhitespace) {
+                    let number = chunk.firstLine + offset
+                    do throws(CommandInputError) {
+                        let command = try builder.command(line: UnsafeRawBufferPointer(rebasing: bytes[range]), actor: actor, chunk: &shared)
+                        messages.append(appender.message(command))
+                        sources.append((number, command.decoded.envelope.commandID, command.decoded.envelope.recipeID))
+                    } catch {
+                        failures.append(.failed(line: number, message: error.description))
+                    }
                 }
             }
         }
 
         static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0B || byte == 0x0C }
 
-        func outcomes(delivered results: [Result<KafkaDeliveryReport, KafkaError>]) -> [CommandSender.Outcome] {
+        /// The chunk's outcomes in line order (without the appended lines unless `reportingAppended`),
+        /// and how many lines were appended.
+        func outcomes(delivered results: [Result<KafkaDeliveryReport, KafkaError>],
+                      reportingAppended: Bool) -> (outcomes: [CommandSender.Outcome], appended: Int) {
             var outcomes: [CommandSender.Outcome] = []
-            outcomes.reserveCapacity(results.count + failures.count)
+            outcomes.reserveCapacity(reportingAppended ? results.count + failures.count : failures.count)
+            var appended = 0
             var failure = failures.makeIterator(), nextFailure = failure.next()
-            for (source, result) in zip(sources, results) {
-                while let failed = nextFailure, failed.line < source.line {
+            // Indices, not `zip`: the sources' strings are only read, not copied, for lines not reported.
+            for index in results.indices {
+                let line = sources[index].line
+                while let failed = nextFailure, failed.line < line {
                     outcomes.append(failed)
                     nextFailure = failure.next()
                 }
-                switch result {
+                switch results[index] {
                 case .success(let report):
-                    outcomes.append(.appended(line: source.line, position: report.description,
-                                              commandID: source.commandID, recipeID: source.recipeID))
+                    appended += 1
+                    guard reportingAppended else { continue }
+                    outcomes.append(.appended(line: line, position: report.description,
+                                              commandID: sources[index].commandID, recipeID: sources[index].recipeID))
                 case .failure(let error):
-                    outcomes.append(.failed(line: source.line, message: "not appended: \(error)"))
+                    outcomes.append(.failed(line: line, message: "not appended: \(error)"))
                 }
             }
             while let failed = nextFailure {
                 outcomes.append(failed)
                 nextFailure = failure.next()
             }
-            return outcomes
+            return (outcomes, appended)
         }
     }
 }
@@ -179,8 +191,10 @@ public struct CommandStream: Sendable {
 struct LineChunk: Sendable {
     /// The 1-based number of `lines[0]`.
     var firstLine: Int
-    /// Without their `\n` (and a `\r` before it).
-    var lines: [[UInt8]]
+    /// The lines one after another, without their `\n` (and a `\r` before it): one allocation per chunk.
+    var bytes: [UInt8] = []
+    /// Each line's range in `bytes`.
+    var lines: [Range<Int>] = []
 }
 
 /// Reads a file descriptor in large blocks on a thread of its own and hands out
@@ -238,16 +252,21 @@ final class LineChunks: @unchecked Sendable {
     private func read(_ descriptor: Int32, linesPerChunk: Int) {
         var block = [UInt8](repeating: 0, count: 1 << 20)
         var partial: [UInt8] = []
-        var chunk = LineChunk(firstLine: 1, lines: [])
+        var chunk = LineChunk(firstLine: 1)
         var number = 0
         func add(_ line: ArraySlice<UInt8>) {
             var line = line
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            chunk.lines.append(Array(line))
+            let start = chunk.bytes.count
+            chunk.bytes += line
+            chunk.lines.append(start..<chunk.bytes.count)
             number += 1
             if chunk.lines.count == linesPerChunk {
+                // The next chunk's bytes are about as many as this one's.
+                let size = chunk.bytes.count
                 hand(chunk)
-                chunk = LineChunk(firstLine: number + 1, lines: [])
+                chunk = LineChunk(firstLine: number + 1)
+                chunk.bytes.reserveCapacity(size + size / 8)
                 chunk.lines.reserveCapacity(linesPerChunk)
             }
         }

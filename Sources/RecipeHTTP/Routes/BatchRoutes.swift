@@ -35,32 +35,31 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
         }
         guard !items.isEmpty else { throw HTTPError(400, "emptyBatch", "the batch has no command") }
 
-        let time = Timestamp.now
+        var chunk = CommandBuilder.Chunk(time: .now, commands: items.count)
         var results: [BatchItem] = []
         results.reserveCapacity(items.count)
-        var envelopes: [CommandEnvelope] = []
+        var commands: [CommandBuilder.Command] = []
         var appendedIndices: [Int] = []
         request.body.withUnsafeBytes { body in
             for (index, item) in items.enumerated() {
                 let line = form == .ndjson ? item.line : nil
                 do throws(CommandInputError) {
-                    var envelope = try builder.envelope(batchItem: UnsafeRawBufferPointer(rebasing: body[item.range]),
-                                                        actor: caller.actor, time: time)
-                    envelope.actorRole = caller.role
-                    envelopes.append(envelope)
+                    let command = try builder.command(batchItem: UnsafeRawBufferPointer(rebasing: body[item.range]),
+                                                      actor: caller.actor, actorRole: caller.role, chunk: &chunk)
+                    commands.append(command)
                     appendedIndices.append(index)
+                    let envelope = command.decoded.envelope
                     results.append(BatchItem(index: index, line: line, commandId: envelope.commandID, recipeId: envelope.recipeID))
                 } catch {
                     results.append(BatchItem(index: index, line: line, error: BatchItem.ItemError(error)))
                 }
             }
         }
-        guard !envelopes.isEmpty else {
+        guard !commands.isEmpty else {
             let error = BatchItem.ItemError(code: "noValidCommand", message: "no command of the batch is valid; each item says why")
             return .json(BatchRejected(error: error, items: results), status: 422)
         }
-        let log = self.log, source = builder.source, toAppend = envelopes
-        let reports = log.appendWaiting(toAppend, source: source)
+        let reports = log.appendWaiting(commands, source: builder.source)
         for (index, report) in zip(appendedIndices, reports) {
             switch report {
             case .success(let report):

@@ -62,6 +62,8 @@ public protocol CommandLog: Sendable {
     func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>]
     /// The same, blocking the calling thread (an HTTP connection thread) until every command is answered.
     func appendWaiting(_ envelopes: [CommandEnvelope], source: String) -> [Result<KafkaDeliveryReport, any Error>]
+    /// The same for commands a `CommandBuilder` built, whose records it may already hold (`Command.record`).
+    func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>]
 }
 
 extension CommandLog {
@@ -73,6 +75,11 @@ extension CommandLog {
     /// Through a task, for logs that only append asynchronously (the tests' fakes).
     public func appendWaiting(_ envelopes: [CommandEnvelope], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
         (try? blocking { [self] in await append(envelopes, source: source) }) ?? []
+    }
+
+    /// As envelopes, for logs that encode records themselves (the tests' fakes).
+    public func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
+        appendWaiting(commands.map(\.decoded.envelope), source: source)
     }
 
     /// One at a time, for logs without a batch of their own (the tests' fakes).
