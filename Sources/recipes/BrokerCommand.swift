@@ -19,6 +19,7 @@ enum BrokerCommand {
             """)
 
     static func run(_ arguments: [String]) async throws {
+        let signals = TerminationSignals()
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let brokers = try args.int("broker-count", in: 1...32)!
@@ -28,46 +29,8 @@ enum BrokerCommand {
         try kafka.createTopic(topic, partitions: partitions, replicationFactor: min(3, brokers))
         say("kafka: \(kafka.bootstrapServers)")
         say("topic: \(topic) (\(partitions) partitions, \(brokers) brokers); Ctrl-C stops")
-        await waitForTerminationSignal()
+        await signals.first()
         say("stopping")
         withExtendedLifetime(kafka) {}
-    }
-}
-
-/// Returns when the process gets SIGINT or SIGTERM.
-func waitForTerminationSignal() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let signals = TerminationSignals { continuation.resume() }
-        // Kept alive by the handler's own reference until the process ends.
-        signals.keepAlive()
-    }
-}
-
-/// Calls `handler` once, on the first SIGINT or SIGTERM.
-final class TerminationSignals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handler: (@Sendable () -> Void)?
-    private var sources: [DispatchSourceSignal] = []
-    private var selfReference: TerminationSignals?
-
-    init(_ handler: @escaping @Sendable () -> Void) {
-        self.handler = handler
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { [weak self] in self?.fire() }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func keepAlive() { lock.withLock { selfReference = self } }
-
-    private func fire() {
-        let pending = lock.withLock { () -> (@Sendable () -> Void)? in
-            defer { handler = nil }
-            return handler
-        }
-        pending?()
     }
 }

@@ -34,6 +34,8 @@ enum DevCommand {
             """)
 
     static func run(_ arguments: [String]) async throws {
+        // Caught from here on: a Ctrl-C before the service is up stops it cleanly as well.
+        let signals = TerminationSignals()
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let port = try args.int("port", in: 0...65535)!
@@ -99,7 +101,7 @@ enum DevCommand {
                 .write(to: URL(fileURLWithPath: infoFile), options: .atomic)
         }
         say("ready; Ctrl-C stops")
-        await waitForTerminationSignal()
+        await signals.first()
         say("stopping")
         await service.shutdown()
         do {

@@ -33,7 +33,7 @@ enum ProjectCommand {
 
         let projector = try Projector(storePath: path, kafka: config, topic: topic, mode: mode, batchSize: batch)
         let stop = StopSignal()
-        let signals = TerminationSignals { stop.set() }
+        _ = TerminationSignals { stop.set() } // caught from here on, for the life of the process
         say("projecting \(topic) from \(config.bootstrapServers) into \(path) (\(mode == .replica ? "replica mode" : "group \(args.string("group")!)"))")
         try projector.run(until: stop, progressInterval: .seconds(interval)) { progress in
             let totals = progress.totals
@@ -41,7 +41,6 @@ enum ProjectCommand {
             let perPartition = progress.lag.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
             say("records \(totals.records) (accepted \(totals.accepted), rejected \(totals.rejected), duplicates \(totals.duplicates)); lag \(lag) [\(perPartition)]")
         }
-        withExtendedLifetime(signals) {}
         say("stopped")
     }
 }

@@ -44,7 +44,7 @@ enum ReplayCommand {
         }
 
         let stop = StopSignal()
-        let signals = TerminationSignals {
+        _ = TerminationSignals { // caught from here on, for the life of the process
             stop.set()
             FileHandle.standardError.write(Data("\ninterrupted: committing what was read, then stopping\n".utf8))
         }
@@ -64,7 +64,6 @@ enum ReplayCommand {
                 reporter.update(done: progress.done, total: progress.total)
             }
         }
-        withExtendedLifetime(signals) {}
         if let last { reporter.finish(done: last.done, total: last.total) }
         let seconds = (ContinuousClock.now - started).seconds
         // The last record replayed of each partition, as positions are given to --until-position.

@@ -25,6 +25,8 @@ enum ServeCommand {
             """)
 
     static func run(_ arguments: [String]) async throws {
+        // Caught from here on: a Ctrl-C before the service is up stops it cleanly as well.
+        let signals = TerminationSignals()
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let storePath = try args.required("db")
@@ -55,7 +57,7 @@ enum ServeCommand {
         let listening = "\(loopbackOnly ? "127.0.0.1" : "0.0.0.0"):\(service.port)"
         say("http: \(scheme)://\(listening)")
         say(ServerFlags.accessLine(tokens, args, listening: listening))
-        await waitForTerminationSignal()
+        await signals.first()
         say("stopping")
         let clean = await service.shutdown()
         say(clean ? "stopped" : "stopped (the projector did not finish in time; its committed work is kept)")

@@ -257,6 +257,25 @@ struct CLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     }
 
+    @Test("a SIGTERM that comes as soon as recipes broker prints its first line stops it cleanly, not by the signal's default")
+    func aSignalAtOnceStopsCleanly() async throws {
+        let output = temporaryFolder() + ".out"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let broker = try recipesProcess(["broker", "--broker-count", "1", "--partitions", "1"])
+        broker.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        try broker.run()
+        defer { if broker.isRunning { kill(broker.processIdentifier, SIGKILL) } }
+        @Sendable func printed() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+        try await onThread {
+            try waitFor("the broker's first line", deadline: .seconds(60)) { printed().contains("kafka: ") }
+            kill(broker.processIdentifier, SIGTERM)
+            try waitFor("the broker to stop", deadline: .seconds(30)) { !broker.isRunning }
+        }
+        #expect(broker.terminationReason == .exit && broker.terminationStatus == 0, "\(broker.terminationReason) \(stderrOf(broker))")
+        #expect(printed().contains("stopping"))
+    }
+
     @Test("recipes parse reads ingredient lines from stdin as the import does")
     func parseLines() async throws {
         let parsed = try await runRecipes(["parse", "--json"], input: "2–3 cloves garlic, crushed\nSalt, to taste\n")

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The pipe's write end, for the signal handler: a handler may only make
+/// async-signal-safe calls, such as `write`.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+/// SIGINT and SIGTERM, caught from the moment this is made, for a command that
+/// stops cleanly (commits, flushes) instead of dying. The handlers are in place
+/// when `init` returns: a signal that comes before anyone waits for it is kept,
+/// not lost. (A dispatch signal source registers its handler later, on another
+/// thread; a SIGTERM sent in between was ignored, and a test waited for ever.)
+/// Make one per process, before the command says it is ready.
+final class TerminationSignals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handler: (@Sendable () -> Void)?
+    private var signalled = false
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { fatalError("cannot make the signal pipe: errno \(errno)") }
+        signalPipeWriteEnd = ends[1]
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber) { _ in
+                var byte: UInt8 = 1
+                _ = write(signalPipeWriteEnd, &byte, 1)
+            }
+        }
+        let readEnd = ends[0]
+        // Lives with the process: the thread holds it.
+        Thread { [self] in
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+            fire()
+        }.start()
+    }
+
+    /// Calls `handler` once, on the first SIGINT or SIGTERM (at once if it came already).
+    convenience init(_ handler: @escaping @Sendable () -> Void) {
+        self.init()
+        onFirst(handler)
+    }
+
+    /// Returns on the first SIGINT or SIGTERM (at once if it came already).
+    func first() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            onFirst { continuation.resume() }
+        }
+    }
+
+    private func onFirst(_ body: @escaping @Sendable () -> Void) {
+        let now = lock.withLock { () -> Bool in
+            if !signalled { handler = body }
+            return signalled
+        }
+        if now { body() }
+    }
+
+    private func fire() {
+        let pending = lock.withLock { () -> (@Sendable () -> Void)? in
+            signalled = true
+            defer { handler = nil }
+            return handler
+        }
+        pending?()
+    }
+}
