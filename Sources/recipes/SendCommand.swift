@@ -24,7 +24,7 @@ enum SendCommand {
         discussion: """
             Give a TYPE and --recipe ID (or --new) for one command, or --stdin for many.
             TYPE is a command name (IngredientAdded, TitleChanged, RecipeSaved, …); any other --FIELD VALUE
-            becomes a field of its data (amount, servings and position are numbers; --ingredient-id is ingredientId).
+            becomes a field of its data (amount, amountMax, servings and position are numbers; --ingredient-id is ingredientId).
             Examples:
               recipes send DraftStarted --new --brokers localhost:9092
               recipes send IngredientAdded --recipe R --name Flour --amount 250 --unit g

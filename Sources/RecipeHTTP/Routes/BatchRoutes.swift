@@ -14,7 +14,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
     /// At most this many commands per request (413 `tooManyCommands` beyond).
     static var maxCommands: Int { 1_000 }
     /// At most this many bytes of body (413 `tooLarge` beyond, from the server as the
-    /// body passes it); every other path keeps the server's 64 KiB.
+    /// body passes it; each path's limit is `CommandRoutes.bodyLimit(for:)`).
     static var maxBodySize: Int { 1 << 20 }
     static var path: String { "/v1/commands" }
 
