@@ -87,6 +87,34 @@ struct ProduceConsumeTests {
         #expect(borrowed.map(\.value) == messages.map(\.value))
     }
 
+    @Test("polls of different sizes on one consumer, its array of messages kept between them, read every record once in order")
+    func pollSizesChange() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic()
+        try kafka.createTopic(topic, partitions: 1)
+        let producer = try KafkaProducer(config: .embedded(kafka))
+        let values = (0..<50).map { Array("\($0)".utf8) }
+        _ = try await producer.sendBatch(values.map { KafkaProducerMessage(topic: topic, key: nil, value: $0) }).map { try $0.get() }
+        try await producer.shutdown()
+
+        let consumer = try KafkaConsumer(config: .embedded(kafka))
+        try consumer.assign(topic: topic)
+        let read = try await onThread {
+            var read: [[UInt8]] = []
+            var sizes = [1, 20, 3, 0, 40].makeIterator()
+            let end = ContinuousClock.now + .seconds(30)
+            while read.count < values.count, ContinuousClock.now < end {
+                let size = sizes.next() ?? 7
+                let before = read.count
+                try consumer.poll(maxRecords: size, timeout: .milliseconds(100)) { read.append(Array($0.value)) }
+                #expect(read.count - before <= max(size, 1))
+            }
+            return read
+        }
+        consumer.close()
+        #expect(read == values)
+    }
+
     @Test("a consumer started from given offsets reads exactly the records after them")
     func startFromOffsets() async throws {
         let kafka = try EmbeddedKafka(brokers: 1)
