@@ -4,6 +4,11 @@
 public enum KafkaPartitioner {
     /// Kafka's murmur2 (seed 0x9747b28c) of the key bytes.
     public static func murmur2(_ key: [UInt8]) -> UInt32 {
+        key.withUnsafeBytes(murmur2)
+    }
+
+    /// Kafka's murmur2 of key bytes in place: a borrowed record's key, without a copy.
+    public static func murmur2(_ key: UnsafeRawBufferPointer) -> UInt32 {
         let m: UInt32 = 0x5bd1_e995
         let length = key.count
         var h: UInt32 = 0x9747_b28c ^ UInt32(truncatingIfNeeded: length)
@@ -32,6 +37,10 @@ public enum KafkaPartitioner {
 
     /// `toPositive(murmur2(key)) % partitionCount`, as the Java client computes it.
     public static func partition(forKey key: [UInt8], partitionCount: Int) -> Int32 {
+        key.withUnsafeBytes { partition(forKey: $0, partitionCount: partitionCount) }
+    }
+
+    public static func partition(forKey key: UnsafeRawBufferPointer, partitionCount: Int) -> Int32 {
         Int32((murmur2(key) & 0x7fff_ffff) % UInt32(partitionCount))
     }
 }

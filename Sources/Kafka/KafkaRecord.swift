@@ -87,6 +87,33 @@ public struct KafkaConsumerRecord: Sendable, Hashable {
     }
 }
 
+/// A record as it lies in librdkafka's message, lent to the closure of
+/// `KafkaConsumer.poll(maxRecords:timeout:borrowing:)`: its `key` and `value`
+/// point into the message and are valid only during that call.
+public struct KafkaBorrowedRecord {
+    public var topic: String
+    public var partition: Int32
+    public var offset: Int64
+    /// Nil for a record without a key; an empty key is an empty buffer.
+    public var key: UnsafeRawBufferPointer?
+    public var value: UnsafeRawBufferPointer
+    /// Milliseconds since the Unix epoch (create or log-append time), if the broker gave one.
+    public var timestamp: Int64?
+    /// How many messages the poll took, this one among them: room to reserve for what is made of them.
+    public var pollCount: Int
+
+    public init(topic: String, partition: Int32, offset: Int64, key: UnsafeRawBufferPointer?,
+                value: UnsafeRawBufferPointer, timestamp: Int64?, pollCount: Int = 1) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.key = key
+        self.value = value
+        self.timestamp = timestamp
+        self.pollCount = pollCount
+    }
+}
+
 /// A topic and partition.
 public struct KafkaTopicPartition: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var topic: String

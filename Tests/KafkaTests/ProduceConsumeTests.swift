@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeTestSupport
 import Testing
 
 @Suite("Producing and consuming on the embedded broker")
@@ -41,6 +42,77 @@ struct ProduceConsumeTests {
         for (message, report) in zip(messages, reports) {
             #expect(byPosition[report.description]?.value == message.value)
         }
+    }
+
+    @Test("a borrowing poll gives what a copying one does: a null key, an empty key, an empty value")
+    func borrowingPoll() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic()
+        try kafka.createTopic(topic, partitions: 1)
+        let producer = try KafkaProducer(config: .embedded(kafka))
+        let messages = [
+            KafkaProducerMessage(topic: topic, key: nil, value: Array("no key".utf8)),
+            KafkaProducerMessage(topic: topic, key: [], value: Array("empty key".utf8)),
+            KafkaProducerMessage(topic: topic, key: Array("k".utf8), value: []),
+            KafkaProducerMessage(topic: topic, key: nil, value: []),
+        ]
+        for message in messages { _ = try await producer.send(message) }
+        try await producer.shutdown()
+
+        let copying = try KafkaConsumer(config: .embedded(kafka), readsHeaders: false)
+        try copying.assign(topic: topic)
+        let copies = try await consume(copying) { $0.count >= messages.count }
+        copying.close()
+
+        let borrowing = try KafkaConsumer(config: .embedded(kafka), readsHeaders: false)
+        try borrowing.assign(topic: topic)
+        let borrowed = try await onThread {
+            var borrowed: [KafkaConsumerRecord] = []
+            let end = ContinuousClock.now + .seconds(30)
+            while borrowed.count < messages.count, ContinuousClock.now < end {
+                try borrowing.poll(maxRecords: 10, timeout: .milliseconds(100)) { record in
+                    // Copied inside the closure: the buffers are freed when it returns.
+                    borrowed.append(KafkaConsumerRecord(topic: record.topic, partition: record.partition, offset: record.offset,
+                                                        key: record.key.map { Array($0) }, value: Array(record.value),
+                                                        headers: [], timestamp: record.timestamp))
+                    #expect(record.pollCount >= 1)
+                }
+            }
+            return borrowed
+        }
+        borrowing.close()
+
+        #expect(borrowed == copies)
+        #expect(borrowed.map(\.key) == messages.map(\.key))
+        #expect(borrowed.map(\.value) == messages.map(\.value))
+    }
+
+    @Test("polls of different sizes on one consumer, its array of messages kept between them, read every record once in order")
+    func pollSizesChange() async throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic()
+        try kafka.createTopic(topic, partitions: 1)
+        let producer = try KafkaProducer(config: .embedded(kafka))
+        let values = (0..<50).map { Array("\($0)".utf8) }
+        _ = try await producer.sendBatch(values.map { KafkaProducerMessage(topic: topic, key: nil, value: $0) }).map { try $0.get() }
+        try await producer.shutdown()
+
+        let consumer = try KafkaConsumer(config: .embedded(kafka))
+        try consumer.assign(topic: topic)
+        let read = try await onThread {
+            var read: [[UInt8]] = []
+            var sizes = [1, 20, 3, 0, 40].makeIterator()
+            let end = ContinuousClock.now + .seconds(30)
+            while read.count < values.count, ContinuousClock.now < end {
+                let size = sizes.next() ?? 7
+                let before = read.count
+                try consumer.poll(maxRecords: size, timeout: .milliseconds(100)) { read.append(Array($0.value)) }
+                #expect(read.count - before <= max(size, 1))
+            }
+            return read
+        }
+        consumer.close()
+        #expect(read == values)
     }
 
     @Test("a consumer started from given offsets reads exactly the records after them")

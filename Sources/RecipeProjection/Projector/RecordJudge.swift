@@ -41,13 +41,28 @@ public struct RecordJudge: Sendable {
 
     /// The first half of judging a record: everything that does not need the recipe's state.
     public func read(_ record: KafkaConsumerRecord) -> Reading {
+        record.value.withUnsafeBytes { value in
+            guard let key = record.key else {
+                return read(KafkaBorrowedRecord(topic: record.topic, partition: record.partition, offset: record.offset,
+                                                key: nil, value: value, timestamp: record.timestamp))
+            }
+            return key.withUnsafeBytes {
+                read(KafkaBorrowedRecord(topic: record.topic, partition: record.partition, offset: record.offset,
+                                         key: $0, value: value, timestamp: record.timestamp))
+            }
+        }
+    }
+
+    /// Judges a record where it lies in the consumer's message: the reading copies
+    /// what it keeps, so it outlives the record.
+    public func read(_ record: KafkaBorrowedRecord) -> Reading {
         // The key as text only where it is the answer: a decoded record names its recipe itself.
         var entry = HistoryEntry(partition: record.partition, offset: record.offset, recipeID: nil,
                                  type: "unknown", outcome: .rejected, logTime: record.timestamp)
         if let rawKey = record.key {
             let expected = KafkaPartitioner.partition(forKey: rawKey, partitionCount: partitionCount)
             if expected != record.partition {
-                let key = record.keyString ?? ""
+                let key = String(decoding: rawKey, as: UTF8.self)
                 let rejection = Rejection(.wrongPartition, "key \(key) hashes to partition \(expected), not \(record.partition)")
                 entry.recipeID = key
                 entry.reject(rejection)
@@ -57,7 +72,7 @@ public struct RecordJudge: Sendable {
         switch decoder.decode(key: record.key, value: record.value) {
         case .failure(let error):
             entry.commandID = error.commandID
-            entry.recipeID = record.keyString ?? error.recipeID
+            entry.recipeID = record.key.map { String(decoding: $0, as: UTF8.self) } ?? error.recipeID
             entry.reject(error.rejection)
             return Reading(entry: entry, content: .rejected(error.rejection))
         case .success(let decoded):
