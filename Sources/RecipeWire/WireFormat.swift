@@ -57,8 +57,11 @@ public enum WireFormat {
     /// WireFormat.dataSchema(.tagAdded, version: 1) // "Schemas/commands/TagAdded.v1.schema.json"
     /// ```
     public static func dataSchema(_ kind: RecipeCommand.Kind, version: Int) -> String {
-        "Schemas/commands/\(kind.rawValue).v\(version).schema.json"
+        "\(dataSchemaPrefix)\(kind.rawValue).v\(version)\(dataSchemaSuffix)"
     }
+
+    static let dataSchemaPrefix = "Schemas/commands/"
+    static let dataSchemaSuffix = ".schema.json"
 
     /// The data version the encoder writes for `kind`: the newest the decoder reads.
     public static func currentVersion(of kind: RecipeCommand.Kind) -> Int {
@@ -84,5 +87,30 @@ public enum WireFormat {
     /// The members of `kind`'s data at `version`; nil for a version the decoder does not read.
     public static func dataFields(of kind: RecipeCommand.Kind, version: Int) -> [DataField]? {
         DataFormats.standard.format(kind, version: version)?.fields
+    }
+}
+
+extension JSONWriter {
+    /// `WireFormat.typeName(kind, version:)` as a JSON string, written without making a
+    /// String of it (the encoder and the command builder write one per record). Plain
+    /// ASCII by construction: nothing to escape.
+    public mutating func typeName(_ kind: RecipeCommand.Kind, version: Int) {
+        raw("\"")
+        bytes.append(contentsOf: WireFormat.typePrefix.utf8)
+        bytes.append(contentsOf: kind.rawValue.utf8)
+        raw(".v")
+        integer(version)
+        raw("\"")
+    }
+
+    /// `WireFormat.dataSchema(kind, version:)` as a JSON string, written as `typeName` is.
+    public mutating func dataSchema(_ kind: RecipeCommand.Kind, version: Int) {
+        raw("\"")
+        bytes.append(contentsOf: WireFormat.dataSchemaPrefix.utf8)
+        bytes.append(contentsOf: kind.rawValue.utf8)
+        raw(".v")
+        integer(version)
+        bytes.append(contentsOf: WireFormat.dataSchemaSuffix.utf8)
+        raw("\"")
     }
 }
