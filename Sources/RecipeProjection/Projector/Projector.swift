@@ -69,6 +69,8 @@ public final class Projector: Sendable {
     private let topic: String
     private let mode: Mode
     private let batchSize: Int
+    /// What `checkLog()` found, for `run` to check again (and record) without asking the brokers twice.
+    private let checkedLog = Mutex<LogState?>(nil)
 
     /// - Parameter batchSize: records per transaction at most. In replica mode a
     ///   transaction takes what was judged while the previous one committed
@@ -133,8 +135,9 @@ public final class Projector: Sendable {
     public func run(until stop: StopSignal, progressInterval: Duration = .seconds(5),
                     progress: (Progress) -> Void = { _ in }) throws {
         defer { if ownsCommitSignal { commits.stop() } }
-        let partitions = try consumer.partitions(of: topic)
-        _ = try checkLog(partitions)
+        let log = try checkedLog.withLock { $0.take() } ?? logState()
+        try check(log, recording: true)
+        let partitions = log.partitions
         try start(partitions)
         let pipeline = try makePipeline()
         let source = makeSource(partitionCount: partitions.count)
@@ -165,7 +168,9 @@ public final class Projector: Sendable {
     /// instead of serving a store that would never show what it appends.
     /// It only reads the store: what the store must record, `run` writes.
     public func checkLog() throws {
-        _ = try checkLog(try consumer.partitions(of: topic), recording: false)
+        let log = try logState()
+        try check(log, recording: false)
+        checkedLog.withLock { $0 = log }
     }
 
     /// Applies the log up to `end` and returns once every partition's stored
@@ -173,8 +178,9 @@ public final class Projector: Sendable {
     /// A store already past `end` cannot go back: that throws.
     public func catchUp(to end: LogEnd = .latest, timeout: Duration? = .seconds(60), stop: StopSignal? = nil,
                         progress: (CatchUpProgress) -> Void = { _ in }) throws -> BatchSummary {
-        let partitions = try consumer.partitions(of: topic)
-        let watermarks = try checkLog(partitions)
+        let log = try logState()
+        try check(log, recording: true)
+        let (partitions, watermarks) = (log.partitions, log.watermarks)
         let start = try writer.withLock { try $0.writer.storedPositions() }
         var targets: [Int32: Int64] = [:]
         for partition in partitions {
@@ -263,28 +269,40 @@ public final class Projector: Sendable {
                      pollSize: min(batchSize, Self.pollRecords), ahead: mode == .replica)
     }
 
-    /// Starts reading: in replica mode these partitions, each from its stored position.
-    /// Checks that the log is the one the store was built from, and that it
-    /// holds every record the store has not read, and records the log in the
-    /// store (under the write lock, so that group members starting together
-    /// agree). Returns each partition's watermarks.
-    private func checkLog(_ partitions: [Int32], recording: Bool = true) throws -> [Int32: KafkaWatermarks] {
-        let log = LogIdentity(cluster: try logName ?? consumer.clusterID(), topic: topic, partitions: partitions.count)
+    /// The log as the brokers describe it now: its partitions, identity and watermarks.
+    private struct LogState: Sendable {
+        var partitions: [Int32]
+        var identity: LogIdentity
+        var watermarks: [Int32: KafkaWatermarks]
+    }
+
+    private func logState() throws -> LogState {
+        let partitions = try consumer.partitions(of: topic)
+        let identity = LogIdentity(cluster: try logName ?? consumer.clusterID(), topic: topic, partitions: partitions.count)
         var watermarks: [Int32: KafkaWatermarks] = [:]
         for partition in partitions {
             watermarks[partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition))
         }
+        return LogState(partitions: partitions, identity: identity, watermarks: watermarks)
+    }
+
+    /// Checks that the log is the one the store was built from, and that it
+    /// holds every record the store has not read, and, `recording`, records the
+    /// log in the store (under the write lock, so that group members starting
+    /// together agree).
+    private func check(_ log: LogState, recording: Bool) throws {
+        let (identity, watermarks) = (log.identity, log.watermarks)
         try writer.withLock { box in
             try box.writer.db.transaction(writing: recording) {
                 let stored = try StoreLog.read(from: box.writer.db)
                 let checked = try StoreLog.check(store: storePath, stored: stored, positions: try box.writer.storedPositions(),
-                                                 log: log, watermarks: watermarks, allowMissingHead: allowMissingHead)
+                                                 log: identity, watermarks: watermarks, allowMissingHead: allowMissingHead)
                 if recording && checked != stored { try checked.write(to: box.writer.db) }
             }
         }
-        return watermarks
     }
 
+    /// Starts reading: in replica mode these partitions, each from its stored position.
     private func start(_ partitions: [Int32]) throws {
         let stored = try writer.withLock { try $0.writer.storedPositions() }
         switch mode {
