@@ -47,29 +47,11 @@ public struct CommandAppender: Sendable {
         await producer.sendBatch(records.map { message($0.0, source: $0.1) })
     }
 
-    /// Appends commands of one source in the order given (so each recipe's keep
-    /// their order): one result per command, in that order.
-    public func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>] {
-        let (admitted, refusals, count) = admit(envelopes, source: source)
-        return results(count: count, refusals: refusals, reports: await producer.sendBatch(admitted))
-    }
-
-    public func appendWaiting(_ envelopes: [CommandEnvelope], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
-        let (admitted, refusals, count) = admit(envelopes, source: source)
-        return results(count: count, refusals: refusals, reports: producer.enqueue(admitted).wait())
-    }
-
-    /// Built commands (a batch): their records as the builder holds them, or encoded.
+    /// Built commands (a batch), in the order given (so each recipe's keep their order): their
+    /// records as the builder holds them, or encoded; one result per command, in that order.
     public func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
         let (admitted, refusals, count) = admit(commands.map(message))
         return results(count: count, refusals: refusals, reports: producer.enqueue(admitted).wait())
-    }
-
-    private func admit(_ envelopes: [CommandEnvelope], source: String) -> ([KafkaProducerMessage], [Int: LogFull], Int) {
-        let encoder = RecordEncoder(source: source)
-        return admit(envelopes.map {
-            KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0), headers: Self.headers)
-        })
     }
 
     /// The records the log's capacity admits, each counted with those before it (the journal

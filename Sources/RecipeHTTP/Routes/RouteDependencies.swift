@@ -57,12 +57,10 @@ public protocol CommandLog: Sendable {
     func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport
     /// The same, blocking the calling thread (an HTTP connection thread, never a task) until it is answered.
     func appendWaiting(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport
-    /// Appends commands in the order given (`POST /v1/commands`): one result per command.
-    /// A failure is the log's (`KafkaError`) or a refusal that answers for itself (`HTTPResponseError`, e.g. `LogFull`).
-    func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>]
-    /// The same, blocking the calling thread (an HTTP connection thread) until every command is answered.
-    func appendWaiting(_ envelopes: [CommandEnvelope], source: String) -> [Result<KafkaDeliveryReport, any Error>]
-    /// The same for commands a `CommandBuilder` built, whose records it may already hold (`Command.record`).
+    /// Appends commands a `CommandBuilder` built (`POST /v1/commands`), whose records it may
+    /// already hold (`Command.record`), in the order given, blocking the calling thread (an HTTP
+    /// connection thread) until every one is answered: one result per command. A failure is the
+    /// log's (`KafkaError`) or a refusal that answers for itself (`HTTPResponseError`, e.g. `LogFull`).
     func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>]
 }
 
@@ -72,27 +70,10 @@ extension CommandLog {
         try blocking { [self] in try await append(envelope, source: source) }
     }
 
-    /// Through a task, for logs that only append asynchronously (the tests' fakes).
-    public func appendWaiting(_ envelopes: [CommandEnvelope], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
-        (try? blocking { [self] in await append(envelopes, source: source) }) ?? []
-    }
-
-    /// As envelopes, for logs that encode records themselves (the tests' fakes).
+    /// One envelope at a time, for logs without a batch of their own that encode records
+    /// themselves (the tests' fakes).
     public func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
-        appendWaiting(commands.map(\.decoded.envelope), source: source)
-    }
-
-    /// One at a time, for logs without a batch of their own (the tests' fakes).
-    public func append(_ envelopes: [CommandEnvelope], source: String) async -> [Result<KafkaDeliveryReport, any Error>] {
-        var results: [Result<KafkaDeliveryReport, any Error>] = []
-        for envelope in envelopes {
-            do {
-                results.append(.success(try await append(envelope, source: source)))
-            } catch {
-                results.append(.failure(error))
-            }
-        }
-        return results
+        commands.map { command in Result { try appendWaiting(command.decoded.envelope, source: source) } }
     }
 }
 
