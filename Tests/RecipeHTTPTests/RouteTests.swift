@@ -124,4 +124,31 @@ struct RouteTests {
         #expect(second.items.count == 1)
         #expect(second.object["nextCursor"] == nil)
     }
+
+    /// The contract says what a cursor is (base64url letters), and every string of that form is
+    /// answered: a cursor made up is a place in the list's order, there the page starts.
+    @Test func aMadeUpCursorOfTheFormStartsThePageThere() async throws {
+        let tag = "@place\(UInt32.random(in: 0...UInt32.max))"
+        var last = ""
+        for title in ["Place A", "Place B", "Place C"] { last = try await shared.savedRecipe(title: title, tag: tag).position }
+        let name = String(tag.dropFirst())
+        func titles(after cursor: String) async throws -> [String] {
+            let page = try await shared.get("/v1/recipes?tag=\(name)&after=\(last)&cursor=\(cursor)")
+            try #require(page.status == 200, "\(cursor) → \(page.text)")
+            return page.items.compactMap { $0["title"] as? String }
+        }
+        // "place b" (the title key, lower case) without an id: after it, every id of that title.
+        let placeB = Data("place b".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        #expect(try await titles(after: placeB) == ["Place B", "Place C"])
+        // "not-a-cursor", which sorts before them; one letter, not a whole byte: the start; bytes
+        // that are not UTF-8, read as U+FFFD, which sorts after every title here.
+        #expect(try await titles(after: "bm90LWEtY3Vyc29y") == ["Place A", "Place B", "Place C"])
+        #expect(try await titles(after: "_") == ["Place A", "Place B", "Place C"])
+        #expect(try await titles(after: "__8") == [])
+        // Outside the form: 400, naming it.
+        for cursor in ["%25%25", "a+b", String(repeating: "A", count: 4097)] {
+            let refused = try await shared.get("/v1/recipes?cursor=\(cursor)")
+            #expect(refused.status == 400 && refused.errorField == "cursor", "\(cursor) → \(refused.text)")
+        }
+    }
 }
