@@ -6,7 +6,7 @@ import RecipeHTTP
 /// limits against clients that hold too much, the append rate, TLS.
 enum ServerFlags {
     static let specs: [OptionSpec] = [
-        .value("tokens", "FILE", "Bearer tokens: lines `sha256:<hex> actor role` (recipes tokens add); the file must be mode 600."),
+        .value("tokens", "FILE", "Bearer tokens: lines `sha256:<hex> actor role` (recipes tokens add); the file must be mode 600, owned by this user or root, in folders only they may change."),
         .flag("private", "With --tokens: reading needs a token too, and each sees only the recipes it owns or was given."),
         .value("max-connections", "N", "HTTP connections at once, in all.", default: "1000"),
         .value("max-connections-per-client", "N", "HTTP connections at once from one IP address.", default: "64"),

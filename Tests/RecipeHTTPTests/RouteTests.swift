@@ -125,6 +125,39 @@ struct RouteTests {
         #expect(second.object["nextCursor"] == nil)
     }
 
+    /// `GET /v1/drafts` carries summaries: a draft of 1.4 MB of JSON (every text at its limit) is a
+    /// few hundred bytes in the list, and its content is `GET …/draft`'s.
+    @Test func theDraftsListCarriesSummariesWhateverTheDraftsHold() async throws {
+        let fixture = try ServiceFixture()
+        func text(_ count: Int) -> String { String(repeating: "x", count: count) }
+        let ingredient = #"{"name":"\#(text(200))","amount":1.5,"unit":"\#(text(200))","note":"\#(text(500))","section":"\#(text(200))","text":"\#(text(1000))"}"#
+        let step = #"{"description":"\#(text(5000))","section":"\#(text(200))"}"#
+        let content = #"{"type":"DraftContentSet","data":{"title":"\#(text(200))","description":"\#(text(5000))","ingredients":["#
+            + Array(repeating: ingredient, count: 200).joined(separator: ",") + #"],"instructions":["#
+            + Array(repeating: step, count: 200).joined(separator: ",") + #"],"tags":["@large"]}}"#
+        #expect(content.utf8.count > 1_400_000)
+        var ids: [String] = []
+        for _ in 0..<3 {
+            let id = try await fixture.newRecipe()
+            let receipt = try await fixture.command(id, content, wait: true)
+            try #require(receipt["outcome"] as? String == "accepted", "\(receipt)")
+            ids.append(id)
+        }
+        let list = try await fixture.get("/v1/drafts?limit=1000")
+        try #require(list.status == 200, "\(list.text)")
+        #expect(Set(list.items.compactMap { $0["id"] as? String }) == Set(ids))
+        for item in list.items {
+            #expect(item["title"] as? String == text(200))
+            #expect(item["ingredientCount"] as? Int == 200 && item["instructionCount"] as? Int == 200)
+            #expect(item["missing"] as? [String] == [] && item["revision"] as? Int == 2 && item["baseVersion"] as? Int == 0)
+            #expect(item["ingredients"] == nil && item["instructions"] == nil)
+        }
+        #expect(list.body.count < 3 * 1024, "\(list.body.count) bytes")
+        let draft = try await fixture.get("/v1/recipes/\(ids[0])/draft")
+        #expect((draft.object["ingredients"] as? [Any])?.count == 200 && draft.body.count > 1_400_000)
+        await fixture.service.shutdown()
+    }
+
     /// The contract says what a cursor is (base64url letters), and every string of that form is
     /// answered: a cursor made up is a place in the list's order, there the page starts.
     @Test func aMadeUpCursorOfTheFormStartsThePageThere() async throws {

@@ -46,11 +46,11 @@ struct Access: Sendable {
         return Caller(actor: entry.actor, role: entry.role)
     }
 
-    /// The caller a write of `commands` commands is made by: 401 without a known token, 403
-    /// for a reader, 429 when the actor is over its append rate.
-    func writer(_ request: HTTPRequest, commands: Int = 1) throws -> Caller {
+    /// The caller a write of one command is made by: 401 without a known token, 403 for a
+    /// reader, 429 when the actor is over its append rate.
+    func writer(_ request: HTTPRequest) throws -> Caller {
         let caller = try writingCaller(request)
-        try takeAppends(commands, by: caller)
+        try takeAppends(1, by: caller)
         return caller
     }
 
