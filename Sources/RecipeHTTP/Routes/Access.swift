@@ -49,14 +49,14 @@ struct Access: Sendable {
     /// The caller a write of one command is made by: 401 without a known token, 403 for a
     /// reader, 429 when the actor is over its append rate.
     func writer(_ request: HTTPRequest) throws -> Caller {
-        let caller = try writingCaller(request)
+        let caller = try author(request)
         try takeAppends(1, by: caller)
         return caller
     }
 
-    /// The caller a write is made by, before its commands are counted: 401 without a known
-    /// token, 403 for a reader.
-    func writingCaller(_ request: HTTPRequest) throws -> Caller {
+    /// Who may write, before the commands are counted: 401 without a known token, 403 for a
+    /// reader.
+    func author(_ request: HTTPRequest) throws -> Caller {
         let caller = try tokens.map { try authenticated(request, $0) } ?? Caller(actor: anonymousActor, role: nil)
         if caller.role == .reader {
             throw HTTPError(403, "forbidden", "\(caller.actor) has the reader role and may not write")

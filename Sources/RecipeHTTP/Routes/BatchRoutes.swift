@@ -27,7 +27,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
     }
 
     func batch(_ request: HTTPRequest) throws -> HTTPResponse {
-        let caller = try access.writingCaller(request)
+        let caller = try access.author(request)
         let form = try BatchForm(contentType: request.header("content-type"))
         let items = try request.body.withUnsafeBytes { body in try Self.split(body, form: form) }
         guard items.count <= Self.maxCommands else {

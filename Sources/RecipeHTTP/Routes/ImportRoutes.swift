@@ -34,7 +34,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     func importRecipe(_ request: HTTPRequest) throws -> HTTPResponse {
-        let caller = try access.writingCaller(request)
+        let caller = try access.author(request)
         let save = try request.bool("save")
         try access.takeAppends(save ? 2 : 1, by: caller)
         let imported: ImportedRecipe
