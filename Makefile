@@ -1,15 +1,19 @@
 # make run   — the whole service on the embedded broker: Kafka, projector, HTTP API on :8080, sample recipes
 # make test  — every test, against the embedded broker, then the web console in Chromium and the API contract (schemathesis)
-# Both install the Debian packages they need first (deploy/packages.txt).
+# Each installs the Debian packages it needs first (deploy/packages.txt): `make run` what building and
+# running take ([build], [runtime]); `make test` the test tools too ([test]: Chromium, selenium, kcat, Python).
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 RELEASE_BIN = .build/release/recipes
 BENCH_BIN = .build/release/recipes-bench
 
-.PHONY: run test build release deps bench fuzz clean
+.PHONY: run test build release deps test-deps bench fuzz clean
 
 deps:
-	@scripts/install-packages
+	@scripts/install-packages build runtime
+
+test-deps:
+	@scripts/install-packages build runtime test
 
 build: deps
 	$(SWIFT) build
@@ -20,13 +24,16 @@ release: deps
 run: release
 	$(RELEASE_BIN) dev --seed
 
-test: deps
+# The concurrency check first: it takes a second, and what it refuses can hang the suite.
+test: test-deps
+	scripts/check-concurrency
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/console-test
 	scripts/api-contract
 
-# The benchmarks are a program of their own: recipes does not contain them.
+# The benchmarks are a program of their own: recipes does not contain them. `append` measures kcat
+# beside them when it is installed (`make test-deps` installs it).
 bench: release
 	$(SWIFT) build -c release --product recipes-bench
 	$(BENCH_BIN) kafka

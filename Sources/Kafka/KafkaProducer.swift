@@ -10,14 +10,16 @@ import Synchronization
 ///
 /// ```swift
 /// let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
-/// let report = try await producer.send(topic: "recipes.edits", key: "r-1", value: bytes)
+/// let report = try producer.send(topic: "recipes.edits", key: "r-1", value: bytes)
 /// print(report) // "3:120"
-/// try await producer.shutdown()
+/// try producer.shutdown()
 /// ```
 ///
 /// Threads: a dedicated thread owned by the producer calls `rd_kafka_poll`;
 /// librdkafka runs the delivery-report and error callbacks on it, and they
-/// resume the awaiting `send` calls. Nothing else polls the producer.
+/// wake the threads blocked in `send` or `KafkaPendingBatch.results()`. Nothing
+/// else polls the producer. Every call blocks its caller at most until its records
+/// are answered (`message.timeout.ms`); none may be made from a Swift task.
 public final class KafkaProducer: Sendable {
     /// librdkafka properties every producer gets unless the config overrides them.
     public static let defaultProperties: [(String, String)] = [
@@ -61,38 +63,33 @@ public final class KafkaProducer: Sendable {
     // MARK: - Sending
 
     /// Appends one record and returns its partition and offset once the
-    /// cluster has acknowledged it (with `acks=all`: on every in-sync replica).
+    /// cluster has acknowledged it (with `acks=all`: on every in-sync replica),
+    /// blocking the calling thread until then.
     /// Throws `deliveryFailed` (with `persistence`) when it cannot be delivered.
-    public func send(_ message: KafkaProducerMessage) async throws -> KafkaDeliveryReport {
-        try await sendBatch([message])[0].get()
-    }
-
-    /// `send`, blocking the calling thread instead of suspending a task: for threads outside
-    /// Swift concurrency (see `KafkaPendingBatch.wait`). Never call it on a task.
-    public func sendWaiting(_ message: KafkaProducerMessage) throws(KafkaError) -> KafkaDeliveryReport {
-        try enqueue([message]).wait()[0].get()
+    public func send(_ message: KafkaProducerMessage) throws(KafkaError) -> KafkaDeliveryReport {
+        try enqueue([message]).results()[0].get()
     }
 
     public func send(topic: String, key: String, value: [UInt8],
-                     headers: [KafkaHeader] = []) async throws -> KafkaDeliveryReport {
-        try await send(KafkaProducerMessage(topic: topic, key: key, value: value, headers: headers))
+                     headers: [KafkaHeader] = []) throws(KafkaError) -> KafkaDeliveryReport {
+        try send(KafkaProducerMessage(topic: topic, key: key, value: value, headers: headers))
     }
 
     /// Appends many records, letting librdkafka batch them, and returns one
-    /// result per message in the same order: a report, or the error of that
-    /// record. Records of one key keep their relative order.
-    public func sendBatch(_ messages: [KafkaProducerMessage]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
-        await enqueue(messages).results()
+    /// result per message in the same order (a report, or the error of that
+    /// record) once every one is answered. Records of one key keep their relative order.
+    public func sendBatch(_ messages: [KafkaProducerMessage]) -> [Result<KafkaDeliveryReport, KafkaError>] {
+        enqueue(messages).results()
     }
 
     /// Hands records to librdkafka without waiting for their delivery: the
-    /// throughput path. Keep several batches pending and await each one's
+    /// throughput path. Keep several batches pending and take each one's
     /// `results()` later; every record still gets its report or its error.
     ///
     /// ```swift
     /// let pending = producer.enqueue(batch)
     /// // … enqueue more …
-    /// for case .failure(let error) in await pending.results() { log(error) }
+    /// for case .failure(let error) in pending.results() { log(error) }
     /// ```
     public func enqueue(_ messages: [KafkaProducerMessage]) -> KafkaPendingBatch {
         let batch = BatchDelivery(messages: messages)
@@ -140,9 +137,9 @@ public final class KafkaProducer: Sendable {
     }
 
     /// Stops accepting records, waits up to `timeout` for outstanding
-    /// deliveries, fails what is left (every awaiting `send` returns), and
+    /// deliveries, fails what is left (every waiting `send` returns), and
     /// releases librdkafka. Throws `timedOut` if records had to be failed.
-    public func shutdown(timeout: Duration = .seconds(30)) async throws {
+    public func shutdown(timeout: Duration = .seconds(30)) throws(KafkaError) {
         try close(timeout: timeout).get()
     }
 
@@ -268,17 +265,10 @@ struct TopicHandle: @unchecked Sendable {
 public struct KafkaPendingBatch: Sendable {
     let batch: BatchDelivery
 
-    /// One result per record, in the order given, once every record has its report.
-    public func results() async -> [Result<KafkaDeliveryReport, KafkaError>] {
-        await batch.results()
-    }
-
-    /// The same, blocking the calling thread until then: for threads outside Swift
-    /// concurrency (an HTTP connection thread), which would otherwise start a task to await
-    /// `results()` and wait for it, two more thread wake-ups per batch. Never call it on a
-    /// task: it would hold one of the concurrency pool's few threads for the whole wait.
-    public func wait() -> [Result<KafkaDeliveryReport, KafkaError>] {
-        batch.wait()
+    /// One result per record, in the order given, blocking the calling thread until
+    /// every record has its report.
+    public func results() -> [Result<KafkaDeliveryReport, KafkaError>] {
+        batch.results()
     }
 }
 
@@ -320,8 +310,7 @@ final class BatchDelivery: @unchecked Sendable {
         var done = false
         /// Built by the first waiter after `done`, for any later one.
         var results: Results?
-        var tasks: [CheckedContinuation<Void, Never>] = []
-        var threads: [DispatchSemaphore] = []
+        var waiters: [DispatchSemaphore] = []
     }
 
     init(messages: [KafkaProducerMessage]) {
@@ -371,32 +360,20 @@ final class BatchDelivery: @unchecked Sendable {
     private func completed() {
         // Releasing: this cell's write is seen by the last one; acquiring: the last one sees all.
         guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-        let woken = state.withLock { state in
+        let waiters = state.withLock { state in
             state.done = true
-            defer { state.tasks = []; state.threads = [] }
-            return (state.tasks, state.threads)
+            defer { state.waiters = [] }
+            return state.waiters
         }
-        for task in woken.0 { task.resume() }
-        for thread in woken.1 { thread.signal() }
+        for waiter in waiters { waiter.signal() }
         Unmanaged.passUnretained(self).release()
     }
 
-    func results() async -> Results {
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state in
-                if !state.done { state.tasks.append(continuation) }
-                return state.done
-            }
-            if done { continuation.resume() }
-        }
-        return built()
-    }
-
-    func wait() -> Results {
+    func results() -> Results {
         let semaphore = state.withLock { state -> DispatchSemaphore? in
             guard !state.done else { return nil }
             let semaphore = DispatchSemaphore(value: 0)
-            state.threads.append(semaphore)
+            state.waiters.append(semaphore)
             return semaphore
         }
         semaphore?.wait()

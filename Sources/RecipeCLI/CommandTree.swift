@@ -6,14 +6,14 @@ import Foundation
 /// dispatcher, the groups' lists of commands and their usage lines all come from it.
 public struct Command: Sendable {
     public enum Body: Sendable {
-        case run(@Sendable ([String]) async throws -> Void)
+        case run(@Sendable ([String]) throws -> Void)
         case group([Command])
     }
 
     public var spec: CommandSpec
     public var body: Body
 
-    public static func run(_ spec: CommandSpec, _ run: @escaping @Sendable ([String]) async throws -> Void) -> Command {
+    public static func run(_ spec: CommandSpec, _ run: @escaping @Sendable ([String]) throws -> Void) -> Command {
         Command(spec: spec, body: .run(run))
     }
 
@@ -47,11 +47,11 @@ public struct Command: Sendable {
 public enum CommandLineProgram {
     /// - Parameter exitStatus: the status of an error the program gives one of its own (nil: 1).
     public static func main(_ root: Command, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-                            exitStatus: (any Error) -> Int32? = { _ in nil }) async -> Never {
+                            exitStatus: (any Error) -> Int32? = { _ in nil }) -> Never {
         let program = root.spec.name
         let (run, rest) = find(root, in: arguments[...], program: program)
         do {
-            try await run(Array(rest))
+            try run(Array(rest))
             exit(0)
         } catch let help as HelpRequested {
             print(help.spec.help, terminator: "")
@@ -68,7 +68,7 @@ public enum CommandLineProgram {
     /// The command the words name, and the arguments after them; a group without
     /// a known command ends the process here.
     static func find(_ command: Command, in arguments: ArraySlice<String>, program: String)
-        -> (@Sendable ([String]) async throws -> Void, ArraySlice<String>) {
+        -> (@Sendable ([String]) throws -> Void, ArraySlice<String>) {
         let subcommands: [Command]
         switch command.body {
         case .run(let run): return (run, arguments)

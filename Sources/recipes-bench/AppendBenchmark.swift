@@ -37,7 +37,7 @@ enum AppendBenchmark {
 
     static let phases = ["kcat", "raw", "swift", "send", "post1", "post16", "post64", "batch8"]
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let count = try args.int("commands", in: 1...10_000_000)!
@@ -87,6 +87,7 @@ enum AppendBenchmark {
         options.fetchWaitMilliseconds = 10
         if let linger { options.appendLinger = .milliseconds(linger) }
         let service = try RecipeService(options: options)
+        try service.start()
         let port = service.port
         say("bench append: \(count) commands over \(recipeCount) recipes (\(values.reduce(0) { $0 + $1.count } / count) B records), 3 brokers, 12 partitions, \(rounds) rounds, HTTP phases \(seconds) s, batches of \(batchSize), service linger.ms \(linger.map(String.init) ?? "default")")
         if kcat == nil { say("  kcat is not installed: its phase is left out (Debian package kcat)") }
@@ -99,7 +100,7 @@ enum AppendBenchmark {
         for round in 1...rounds {
             // The service's projector folds what the last round's HTTP phases appended: without
             // this wait it would still be at it, on the same two cores, during this round.
-            guard try await caughtUp(service, kafka: kafka, topic: serviceTopic) else {
+            guard try caughtUp(service, kafka: kafka, topic: serviceTopic) else {
                 throw BenchmarkError("the projector did not catch up with the last round in 300 s")
             }
             func topic(_ phase: String) throws -> String {
@@ -118,7 +119,7 @@ enum AppendBenchmark {
                 keep(try produceRaw(round: round, kafka: kafka, topic: try topic("raw"), keys: keys, values: values))
             }
             if only.contains("swift") {
-                keep(try await produceSwift(round: round, kafka: kafka, topic: try topic("swift"), keys: keys, values: values))
+                keep(try produceSwift(round: round, kafka: kafka, topic: try topic("swift"), keys: keys, values: values))
             }
             if only.contains("send") {
                 let prefix = "bench-send-\(round)."
@@ -134,7 +135,7 @@ enum AppendBenchmark {
                 keep(try postBatches(round: round, port: port, connections: 8, seconds: seconds, batchSize: batchSize, lines: lines))
             }
         }
-        await service.shutdown()
+        service.shutdown()
         withExtendedLifetime(kafka) {}
 
         say("best of \(rounds) rounds:")
@@ -156,7 +157,7 @@ enum AppendBenchmark {
         }
     }
 
-    static func caughtUp(_ service: RecipeService, kafka: EmbeddedKafka, topic: String) async throws -> Bool {
+    static func caughtUp(_ service: RecipeService, kafka: EmbeddedKafka, topic: String) throws -> Bool {
         let consumer = try KafkaConsumer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
         defer { consumer.close() }
         var last: [Int32: Int64] = [:]
@@ -164,7 +165,7 @@ enum AppendBenchmark {
             let high = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high
             if high > 0 { last[partition] = high - 1 }
         }
-        return try await service.api.readModel.waitUntilReached(last, timeout: .seconds(300))
+        return try service.api.readModel.waitUntilReached(last, deadline: .now + .seconds(300))
     }
 
     struct Result {
@@ -254,7 +255,7 @@ enum AppendBenchmark {
         return Result(round: round, name: "raw librdkafka (C)", records: keys.count, seconds: result.seconds, cpu: cpuSince(cpu))
     }
 
-    static func produceSwift(round: Int, kafka: EmbeddedKafka, topic: String, keys: [[UInt8]], values: [[UInt8]]) async throws -> Result {
+    static func produceSwift(round: Int, kafka: EmbeddedKafka, topic: String, keys: [[UInt8]], values: [[UInt8]]) throws -> Result {
         let header = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
         let messages = zip(keys, values).map { KafkaProducerMessage(topic: topic, key: $0, value: $1, headers: header) }
         let cpu = cpuSeconds()
@@ -267,11 +268,11 @@ enum AppendBenchmark {
         var failed = 0
         for first in stride(from: 0, to: messages.count, by: 10_000) {
             pending.append(producer.enqueue(Array(messages[first..<min(first + 10_000, messages.count)])))
-            if pending.count > 8 { failed += await pending.removeFirst().results().count { (try? $0.get()) == nil } }
+            if pending.count > 8 { failed += pending.removeFirst().results().count { (try? $0.get()) == nil } }
         }
-        for batch in pending { failed += await batch.results().count { (try? $0.get()) == nil } }
+        for batch in pending { failed += batch.results().count { (try? $0.get()) == nil } }
         let seconds = (ContinuousClock.now - start).seconds
-        try await producer.shutdown()
+        try producer.shutdown()
         guard failed == 0 else { throw BenchmarkError("KafkaProducer: \(failed) records failed") }
         return Result(round: round, name: "KafkaProducer", records: messages.count, seconds: seconds, cpu: cpuSince(cpu))
     }

@@ -34,7 +34,7 @@ enum HTTPBenchmark {
             per-client limit of 64) and raise the server's connection limit to hold every idle connection.
             """)
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let recipes = try args.int("recipes", in: 1...100_000)!
@@ -56,6 +56,7 @@ enum HTTPBenchmark {
         // Room for every idle connection of the load rounds, and the others: the server holds them all.
         options.server.maxConnections = max(options.server.maxConnections, idle + farFuture + connections + 64)
         let service = try RecipeService(options: options)
+        try service.start()
         let port = service.port
         say("bench http: \(recipes) recipes, \(connections) connections, \(seconds) s per phase, port \(port)")
 
@@ -73,12 +74,12 @@ enum HTTPBenchmark {
                 (.tagAdded, ["text": "@bench"]), (.recipeSaved, [:]),
             ]
             let envelopes = try commands.map { try builder.envelope(kind: $0.0, data: $0.1, recipeID: id, actor: "bench") }
-            for result in await service.api.appender.append(envelopes.map { ($0, RecipeAPI.source) }) {
+            for result in service.producer.sendBatch(envelopes.map { service.api.appender.message($0, source: RecipeAPI.source) }) {
                 let report = try result.get()
                 last[report.partition] = max(last[report.partition] ?? 0, report.offset)
             }
         }
-        guard try await service.api.readModel.waitUntilReached(last, timeout: .seconds(120)) else {
+        guard try service.api.readModel.waitUntilReached(last, deadline: .now + .seconds(120)) else {
             throw UsageError("the projector did not catch up with the sample data in 120 s")
         }
 
@@ -120,7 +121,7 @@ enum HTTPBenchmark {
         if loadRounds > 0 {
             try measureUnderLoad(port: port, paths: paths, seconds: seconds, rounds: loadRounds, farFuture: farFuture, idle: idle)
         }
-        await service.shutdown()
+        service.shutdown()
         withExtendedLifetime(kafka) {}
     }
 

@@ -19,7 +19,7 @@ enum ImportBenchmark {
             .value("seed", "S", "Seed of the documents.", default: "7"),
         ])
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let count = try args.int("recipes", in: 1...1_000_000)!
@@ -62,6 +62,7 @@ enum ImportBenchmark {
         options.fetchWaitMilliseconds = 10
         options.api.appendRate = nil
         let service = try RecipeService(options: options)
+        try service.start()
         let port = service.port
         let next = Counter(), refused = Counter()
         start = ContinuousClock.now
@@ -77,14 +78,12 @@ enum ImportBenchmark {
                 }
             }
         }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread { posted.wait(); done.resume() }
-        }
+        posted.wait()
         let failures = refused.value
         let httpSeconds = (ContinuousClock.now - start).seconds
         say(String(format: "  POST /v1/import      %10.0f recipes/s (%d connections, %.2f s, %d refused)", Double(count) / httpSeconds,
                    connections, httpSeconds, failures))
-        await service.shutdown()
+        service.shutdown()
         withExtendedLifetime(names) {}
     }
 

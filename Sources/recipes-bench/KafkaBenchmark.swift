@@ -20,7 +20,7 @@ enum KafkaBenchmark {
         ],
         discussion: "CPU s is the whole process's (the embedded brokers too) from the producer's creation to its destruction. Both producers use the same settings (idempotent, acks=all, murmur2_random, lz4, linger.ms=5), keys, value bytes and header, and count every delivery report.")
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let records = try args.int("records", in: 1...100_000_000)!
@@ -52,7 +52,7 @@ enum KafkaBenchmark {
             }
             if only != "raw" {
                 let cpu = AppendBenchmark.cpuSeconds()
-                let swift = try await produceSwift(kafka, topic: swiftTopic, records: records, value: value, keys: keys)
+                let swift = try produceSwift(kafka, topic: swiftTopic, records: records, value: value, keys: keys)
                 say(String(format: "  round %d  Swift KafkaProducer   %10.0f records/s  (%.2f s, CPU %.2f s)", round, swift.rate, swift.seconds,
                            AppendBenchmark.cpuSince(cpu)))
                 best.swift = max(best.swift, swift.rate)
@@ -89,7 +89,7 @@ enum KafkaBenchmark {
         return Run(seconds: result.seconds, rate: Double(records) / result.seconds)
     }
 
-    static func produceSwift(_ kafka: EmbeddedKafka, topic: String, records: Int, value: [UInt8], keys: Int) async throws -> Run {
+    static func produceSwift(_ kafka: EmbeddedKafka, topic: String, records: Int, value: [UInt8], keys: Int) throws -> Run {
         let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
         let header = [KafkaHeader(key: "content-type", value: "application/cloudevents+json")]
         // One task builds and enqueues the batches, keeping eight pending (enough records in flight
@@ -99,19 +99,19 @@ enum KafkaBenchmark {
         let start = ContinuousClock.now
         var pending: [KafkaPendingBatch] = []
         var failed = 0
-        func settle(_ batch: KafkaPendingBatch) async {
-            failed += await batch.results().count { if case .failure = $0 { true } else { false } }
+        func settle(_ batch: KafkaPendingBatch) {
+            failed += batch.results().count { if case .failure = $0 { true } else { false } }
         }
         for first in stride(from: 0, to: records, by: batchSize) {
             let messages = (first..<min(first + batchSize, records)).map {
                 KafkaProducerMessage(topic: topic, key: "recipe-\($0 % keys)", value: value, headers: header)
             }
             pending.append(producer.enqueue(messages))
-            if pending.count > window { await settle(pending.removeFirst()) }
+            if pending.count > window { settle(pending.removeFirst()) }
         }
-        for batch in pending { await settle(batch) }
+        for batch in pending { settle(batch) }
         let seconds = (ContinuousClock.now - start).seconds
-        try await producer.shutdown()
+        try producer.shutdown()
         guard failed == 0 else { throw BenchmarkError("Swift producer: \(failed) of \(records) records failed") }
         return Run(seconds: seconds, rate: Double(records) / seconds)
     }

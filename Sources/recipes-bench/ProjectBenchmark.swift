@@ -16,13 +16,13 @@ enum ProjectBenchmark {
             .value("batch", "N", "Records per transaction at most.", default: "200000"),
         ])
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let path = args.string("db")!
         let batch = try args.int("batch", in: 1...10_000_000)!
         removeStore(path)
-        let log = try await BenchmarkLog.publish(args, benchmark: "project")
+        let log = try BenchmarkLog.publish(args, benchmark: "project")
         let (config, topic, commands) = (log.config, log.topic, log.commands)
 
         resetPeakMemory()
@@ -71,7 +71,7 @@ struct BenchmarkLog {
         return Double(consumed) / seconds
     }
 
-    static func publish(_ args: ParsedArguments, benchmark: String) async throws -> BenchmarkLog {
+    static func publish(_ args: ParsedArguments, benchmark: String) throws -> BenchmarkLog {
         let commands = try args.int("commands", in: 1...10_000_000)!
         let recipes = try args.int("recipes", in: 1...1_000_000)!
         let partitions = try args.int("partitions", in: 1...1024)!
@@ -81,7 +81,7 @@ struct BenchmarkLog {
         try kafka.createTopic(topic, partitions: partitions)
         let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         say("bench \(benchmark): \(commands) commands over \(recipes) recipes, \(partitions) partitions")
-        let (bytes, recipe) = try await publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
+        let (bytes, recipe) = try publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
         say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))
         let rawRate = try measureRaw(topic: topic, config: config, records: commands)
         return BenchmarkLog(kafka: kafka, config: config, topic: topic, commands: commands, recipe: recipe, rawRate: rawRate)
@@ -90,7 +90,7 @@ struct BenchmarkLog {
     /// Generates the mix in chunks and appends it, so the whole log never sits in memory.
     /// Returns the bytes appended and the id of a recipe in the log.
     static func publish(commands: Int, recipes: Int, seed: UInt64, topic: String,
-                        config: KafkaConfig) async throws -> (bytes: Int, recipe: String) {
+                        config: KafkaConfig) throws -> (bytes: Int, recipe: String) {
         // The embedded broker answers a fetch with one record batch per partition
         // (a real broker sends up to max.partition.fetch.bytes of them), so a log of
         // small batches is slow to read whatever the consumer does. A longer linger
@@ -119,10 +119,10 @@ struct BenchmarkLog {
             }
             sent += batch.count
             pending.append(producer.enqueue(batch))
-            if pending.count == 8 { try await pending.removeFirst().results().forEach { _ = try $0.get() } }
+            if pending.count == 8 { try pending.removeFirst().results().forEach { _ = try $0.get() } }
         }
-        for batch in pending { try await batch.results().forEach { _ = try $0.get() } }
-        try await producer.shutdown()
+        for batch in pending { try batch.results().forEach { _ = try $0.get() } }
+        try producer.shutdown()
         return (bytes, sample)
     }
 

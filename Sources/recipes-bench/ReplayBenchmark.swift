@@ -15,12 +15,12 @@ enum ReplayBenchmark {
             .value("into", "FILE", "Store to create (deleted first).", default: "/tmp/recipes-bench-replay.db"),
         ])
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let path = args.string("into")!
         let rounds = try args.int("rounds", in: 1...100)!
-        let log = try await BenchmarkLog.publish(args, benchmark: "replay")
+        let log = try BenchmarkLog.publish(args, benchmark: "replay")
         let (config, topic, recipe) = (log.config, log.topic, log.recipe)
 
         // Rounds, as the other benchmarks: on a shared machine a single run measures the neighbours too.

@@ -1,5 +1,6 @@
 // The entry point only hands over to the command table: closures written here
 // would be main-actor isolated, and C libraries call back on their own threads.
+// Synchronous: every command blocks the main thread while it works (docs/architecture.md, "Threads").
 import RecipeCLI
 
-await CommandLineProgram.main(RecipesBench.program)
+CommandLineProgram.main(RecipesBench.program)

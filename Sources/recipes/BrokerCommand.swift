@@ -18,7 +18,7 @@ enum BrokerCommand {
             The embedded broker keeps at most 5 MiB per partition and forgets everything on exit.
             """)
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let signals = TerminationSignals()
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
@@ -29,7 +29,7 @@ enum BrokerCommand {
         try kafka.createTopic(topic, partitions: partitions, replicationFactor: min(3, brokers))
         say("kafka: \(kafka.bootstrapServers)")
         say("topic: \(topic) (\(partitions) partitions, \(brokers) brokers); Ctrl-C stops")
-        await signals.first()
+        signals.wait()
         say("stopping")
         withExtendedLifetime(kafka) {}
     }

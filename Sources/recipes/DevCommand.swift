@@ -35,7 +35,7 @@ enum DevCommand {
               curl -s localhost:8080/v1/recipes
             """)
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         // Caught from here on: a Ctrl-C before the service is up stops it cleanly as well.
         let signals = TerminationSignals()
         let args = try ParsedArguments(arguments, spec: spec)
@@ -50,7 +50,7 @@ enum DevCommand {
         let storePath = args.string("db") ?? data + "/recipes.db"
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = RecipeTopics().edits
-        let journal = try await EmbeddedKafkaJournal(folder: data, kafka: kafka, topic: topic, partitions: partitions,
+        let journal = try EmbeddedKafkaJournal(folder: data, kafka: kafka, topic: topic, partitions: partitions,
                                                      replicationFactor: 3, fresh: args.flag("fresh"))
         // After the journal's lock: a store another dev uses is never removed under it.
         if args.flag("fresh") {
@@ -72,9 +72,9 @@ enum DevCommand {
         options.server = limits
         // The embedded broker answers fetches only when their wait ends: keep it short.
         options.fetchWaitMilliseconds = 10
-        let service: RecipeService
+        let service = try RecipeService(options: options)
         do {
-            service = try RecipeService(options: options)
+            try service.start()
         } catch let error as HTTPServerError {
             throw UsageError("\(error.message); try --port 0 or another port")
         }
@@ -91,11 +91,11 @@ enum DevCommand {
         if args.flag("seed") && journal.restoredRecords > 0 {
             say("not seeding: the log already holds \(journal.restoredRecords) records (--fresh to start again)")
         } else if args.flag("seed") {
-            let positions = try await SampleRecipes.append(through: service.api)
-            let reached = try await service.api.readModel.waitUntilReached(positions, timeout: .seconds(30))
+            let positions = try SampleRecipes.append(through: service.api)
+            let reached = try service.api.readModel.waitUntilReached(positions, deadline: .now + .seconds(30))
             say(reached ? "seeded \(SampleRecipes.recipes.count) recipes and a draft" : "seeded; the projector is still catching up")
         }
-        _ = await service.waitUntilReady(timeout: .seconds(30))
+        _ = service.waitUntilReady(timeout: .seconds(30))
         if let infoFile = args.string("info-file") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -103,9 +103,9 @@ enum DevCommand {
                 .write(to: URL(fileURLWithPath: infoFile), options: .atomic)
         }
         say("ready; Ctrl-C stops")
-        await signals.first()
+        signals.wait()
         say("stopping")
-        await service.shutdown()
+        service.shutdown()
         do {
             try journal.stop()
         } catch {
@@ -156,30 +156,30 @@ enum SampleRecipes {
     ]
 
     /// Appends every sample (and one open draft) and returns the last position of each partition.
-    static func append(through api: RecipeAPI) async throws -> [Int32: Int64] {
+    static func append(through api: RecipeAPI) throws -> [Int32: Int64] {
         let builder = CommandBuilder(source: RecipeAPI.source)
         let actor = "seed"
         var positions: [Int32: Int64] = [:]
-        func send(_ id: String, _ kind: RecipeCommand.Kind, _ data: [String: any Sendable] = [:]) async throws {
+        func send(_ id: String, _ kind: RecipeCommand.Kind, _ data: [String: any Sendable] = [:]) throws {
             let envelope = try builder.envelope(kind: kind, data: data, recipeID: id, actor: actor)
-            let receipt = try await api.append(envelope)
+            let receipt = try api.append(envelope)
             positions[receipt.partition] = max(positions[receipt.partition] ?? 0, receipt.offset)
         }
         for sample in recipes {
             let id = UUID().uuidString.lowercased()
-            try await send(id, .draftStarted)
-            try await send(id, .titleChanged, ["title": sample.title])
-            try await send(id, .servingsChanged, ["servings": sample.servings])
+            try send(id, .draftStarted)
+            try send(id, .titleChanged, ["title": sample.title])
+            try send(id, .servingsChanged, ["servings": sample.servings])
             for (name, amount, metric) in sample.ingredients {
-                try await send(id, .ingredientAdded, ["name": name, "amount": amount, "unit": metric])
+                try send(id, .ingredientAdded, ["name": name, "amount": amount, "unit": metric])
             }
-            for step in sample.steps { try await send(id, .instructionAdded, ["description": step]) }
-            for tag in sample.tags { try await send(id, .tagAdded, ["text": tag]) }
-            try await send(id, .recipeSaved)
+            for step in sample.steps { try send(id, .instructionAdded, ["description": step]) }
+            for tag in sample.tags { try send(id, .tagAdded, ["text": tag]) }
+            try send(id, .recipeSaved)
         }
         let draft = UUID().uuidString.lowercased()
-        try await send(draft, .draftStarted)
-        try await send(draft, .titleChanged, ["title": "Chocolate cake"])
+        try send(draft, .draftStarted)
+        try send(draft, .titleChanged, ["title": "Chocolate cake"])
         return positions
     }
 }

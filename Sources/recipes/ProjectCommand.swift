@@ -21,7 +21,7 @@ enum ProjectCommand {
             finishes the transaction in progress and exits 0.
             """)
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let path = args.string("db")!

@@ -40,7 +40,7 @@ enum QueryCommands {
     static let listLimits = 1...500
     static let rejectionLimits = 1...1000
 
-    static func runList(_ arguments: [String]) async throws {
+    static func runList(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: list)
         try args.expectNoPositionals()
         let limit = try args.int("limit", in: listLimits)!
@@ -53,7 +53,7 @@ enum QueryCommands {
         if let next = page.nextCursor { say("more: --cursor \(next)") }
     }
 
-    static func runShow(_ arguments: [String]) async throws {
+    static func runShow(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: show)
         let id = try singleID(args)
         let version = try args.int("version", in: 1...Int(Int32.max))
@@ -101,7 +101,7 @@ enum QueryCommands {
         }
     }
 
-    static func runDrafts(_ arguments: [String]) async throws {
+    static func runDrafts(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: drafts)
         try args.expectNoPositionals()
         let open = try ReadModel(path: args.string("db")!).drafts()
@@ -112,7 +112,7 @@ enum QueryCommands {
         })
     }
 
-    static func runHistory(_ arguments: [String]) async throws {
+    static func runHistory(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: history)
         let id = try singleID(args)
         let trail = try ReadModel(path: args.string("db")!).history(id)
@@ -122,7 +122,7 @@ enum QueryCommands {
         })
     }
 
-    static func runRejections(_ arguments: [String]) async throws {
+    static func runRejections(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: rejections)
         try args.expectNoPositionals()
         let limit = try args.int("limit", in: rejectionLimits)!

@@ -41,7 +41,7 @@ enum RecipeFileCommands {
         options: [StoreOptions.db],
         discussion: "Without IDs, every committed recipe of the store (in title order).")
 
-    static func runParse(_ arguments: [String]) async throws {
+    static func runParse(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: parse)
         try args.expectNoPositionals()
         var rows: [[String]] = []
@@ -55,7 +55,7 @@ enum RecipeFileCommands {
         printTable(["LINE", "QUANTITY", "NAME", "NOTE"], rows)
     }
 
-    static func runImport(_ arguments: [String]) async throws {
+    static func runImport(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: importSpec)
         let files = args.positionals
         guard !files.isEmpty else { throw UsageError("give one or more FILEs to import (see recipes import --help)") }
@@ -75,11 +75,11 @@ enum RecipeFileCommands {
                     let set = CommandEnvelope(commandID: UUID().uuidString.lowercased(), recipeID: recipeID, actor: actor, time: .now,
                                               command: .draftContentSet(imported.document.draftContent))
                     try ImportCheck.check(set)
-                    var line = "\(file): \(imported.document.name) recipe \(recipeID) at \(try await appender.append(set, source: "recipes-cli"))"
+                    var line = "\(file): \(imported.document.name) recipe \(recipeID) at \(try appender.append(set, source: "recipes-cli"))"
                     if args.flag("save") {
                         let save = CommandEnvelope(commandID: UUID().uuidString.lowercased(), recipeID: recipeID, actor: actor,
                                                    time: .now, command: .recipeSaved)
-                        line += ", saved at \(try await appender.append(save, source: "recipes-cli"))"
+                        line += ", saved at \(try appender.append(save, source: "recipes-cli"))"
                     }
                     say(line)
                     for omission in imported.omissions { say("  \(omission)") }
@@ -89,11 +89,11 @@ enum RecipeFileCommands {
                 FileHandle.standardError.write(Data("\(file): \(error)\n".utf8))
             }
         }
-        try await producer.shutdown()
+        try producer.shutdown()
         if failures > 0 { throw CommandFailed(status: 1, "\(failures) of \(files.count) files not imported") }
     }
 
-    static func runExport(_ arguments: [String]) async throws {
+    static func runExport(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: export)
         let model = try ReadModel(path: args.string("db")!)
         var ids = args.positionals

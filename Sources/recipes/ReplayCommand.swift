@@ -31,7 +31,7 @@ enum ReplayCommand {
             every 5 seconds otherwise.
             """)
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let path = try args.required("into", "the store to build")

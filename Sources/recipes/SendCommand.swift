@@ -41,7 +41,7 @@ enum SendCommand {
     static let numericFields: Set<String> = Set(
         RecipeCommand.Kind.allCases.flatMap(WireFormat.dataFields(of:)).filter(\.type.isNumeric).map(\.name))
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         let (known, data) = try split(arguments)
         let args = try ParsedArguments(known, spec: spec)
         let actor = args.string("actor") ?? ProcessInfo.processInfo.environment["USER"] ?? "cli"
@@ -52,7 +52,7 @@ enum SendCommand {
             guard args.positionals.isEmpty, data.isEmpty, args.string("recipe") == nil, !args.flag("new") else {
                 throw UsageError("--stdin takes no TYPE, --recipe, --new or data fields: each line says them")
             }
-            try await sendLines(config: try KafkaOptions.config(args), topic: topic, actor: actor, quiet: args.flag("quiet"))
+            try sendLines(config: try KafkaOptions.config(args), topic: topic, actor: actor, quiet: args.flag("quiet"))
             return
         }
         guard !args.flag("quiet") else { throw UsageError("--quiet goes with --stdin") }
@@ -77,8 +77,8 @@ enum SendCommand {
         config.setDefaults(EditsTopicSettings.producerProperties)
         let producer = try KafkaProducer(config: config)
         let sender = CommandSender(appender: CommandAppender(producer: producer, topic: topic))
-        let outcome = await sender.send([(1, line)], actor: actor)
-        try await producer.shutdown()
+        let outcome = sender.send([(1, line)], actor: actor)
+        try producer.shutdown()
         switch outcome.first {
         case .appended(_, let position, let commandID, let recipeID)?:
             say("\(position) recipe \(recipeID) command \(commandID)")
@@ -89,7 +89,7 @@ enum SendCommand {
         }
     }
 
-    private static func sendLines(config: KafkaConfig, topic: String, actor: String, quiet: Bool) async throws {
+    private static func sendLines(config: KafkaConfig, topic: String, actor: String, quiet: Bool) throws {
         var config = config
         config.setDefaults(EditsTopicSettings.producerProperties)
         let producer = try KafkaProducer(config: config)
@@ -97,7 +97,7 @@ enum SendCommand {
         stream.reportsAppended = !quiet
         let summary: CommandStream.Summary
         do {
-            summary = try await stream.send(readingFrom: STDIN_FILENO, actor: actor) { outcomes in
+            summary = try stream.send(readingFrom: STDIN_FILENO, actor: actor) { outcomes in
                 // One write per chunk on each stream: a line per write would cost more than the append.
                 var out = "", err = ""
                 for outcome in outcomes {
@@ -110,10 +110,10 @@ enum SendCommand {
                 if !err.isEmpty { FileHandle.standardError.write(Data(err.utf8)) }
             }
         } catch {
-            try? await producer.shutdown()
+            try? producer.shutdown()
             throw error
         }
-        try await producer.shutdown()
+        try producer.shutdown()
         if quiet { say("appended \(summary.appended) of \(summary.total) lines") }
         if summary.failed > 0 { throw SendFailed(failures: summary.failed, total: summary.total) }
     }

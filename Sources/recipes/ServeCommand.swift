@@ -24,7 +24,7 @@ enum ServeCommand {
             only, unless --open says that anyone who reaches the port may write.
             """)
 
-    static func run(_ arguments: [String]) async throws {
+    static func run(_ arguments: [String]) throws {
         // Caught from here on: a Ctrl-C before the service is up stops it cleanly as well.
         let signals = TerminationSignals()
         let args = try ParsedArguments(arguments, spec: spec)
@@ -46,9 +46,9 @@ enum ServeCommand {
         options.loopbackOnly = loopbackOnly
         options.api = try ServerFlags.api(args, tokens: tokens, wait: wait)
         options.server = try ServerFlags.limits(args)
-        let service: RecipeService
+        let service = try RecipeService(options: options)
         do {
-            service = try RecipeService(options: options)
+            try service.start()
         } catch let error as HTTPServerError {
             throw UsageError(error.message)
         }
@@ -57,9 +57,9 @@ enum ServeCommand {
         let listening = "\(loopbackOnly ? "127.0.0.1" : "0.0.0.0"):\(service.port)"
         say("http: \(scheme)://\(listening)")
         say(ServerFlags.accessLine(tokens, args, listening: listening))
-        await signals.first()
+        signals.wait()
         say("stopping")
-        let clean = await service.shutdown()
+        let clean = service.shutdown()
         say(clean ? "stopped" : "stopped (the projector did not finish in time; its committed work is kept)")
     }
 }

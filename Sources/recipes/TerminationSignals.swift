@@ -19,12 +19,20 @@ final class TerminationSignals: @unchecked Sendable {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { fatalError("cannot make the signal pipe: errno \(errno)") }
         signalPipeWriteEnd = ends[1]
+        var signals = sigset_t()
+        sigemptyset(&signals)
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber) { _ in
                 var byte: UInt8 = 1
                 _ = write(signalPipeWriteEnd, &byte, 1)
             }
+            sigaddset(&signals, signalNumber)
         }
+        // Taken on this thread (the main one, which works synchronously) and the threads it starts
+        // from now on. A process inherits its parent's blocked signals: one started from a thread of
+        // a dispatch queue (as the tests start it) has them blocked everywhere, and they would wait
+        // pending for ever.
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         let readEnd = ends[0]
         // Lives with the process: the thread holds it.
         Thread { [self] in
@@ -40,11 +48,11 @@ final class TerminationSignals: @unchecked Sendable {
         onFirst(handler)
     }
 
-    /// Returns on the first SIGINT or SIGTERM (at once if it came already).
-    func first() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            onFirst { continuation.resume() }
-        }
+    /// Blocks the calling thread until the first SIGINT or SIGTERM (returns at once if it came already).
+    func wait() {
+        let signalled = DispatchSemaphore(value: 0)
+        onFirst { signalled.signal() }
+        signalled.wait()
     }
 
     private func onFirst(_ body: @escaping @Sendable () -> Void) {

@@ -29,7 +29,7 @@ enum TokensCommand {
               recipes tokens add alice --role writer --file /etc/recipes/tokens
             """)
 
-    static func add(_ arguments: [String]) async throws {
+    static func add(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: addSpec)
         guard args.positionals.count == 1, let actor = args.positionals.first else {
             throw UsageError("recipes tokens add takes one ACTOR (see recipes tokens add --help)")

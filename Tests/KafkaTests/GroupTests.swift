@@ -21,7 +21,7 @@ final class RebalanceLog: Sendable {
 @Suite("Consumer groups")
 struct GroupTests {
     @Test("two consumers in a group split the partitions; when one leaves the other gets all; the callback sees each assignment")
-    func splitAndTakeOver() async throws {
+    func splitAndTakeOver() throws {
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = uniqueTopic()
         try kafka.createTopic(topic, partitions: 4)
@@ -38,7 +38,7 @@ struct GroupTests {
         try b.subscribe(topics: [topic], rebalance: logB.handler(startAt: .beginning))
 
         // Rebalance callbacks run inside poll, so both members keep polling.
-        try await waitUntil("both members hold a disjoint half") {
+        try waitUntil("both members hold a disjoint half") {
             _ = try a.poll(timeout: .milliseconds(50))
             _ = try b.poll(timeout: .milliseconds(50))
             let (ownedA, ownedB) = (try a.assignment(), try b.assignment())
@@ -50,7 +50,7 @@ struct GroupTests {
 
         b.close()
         #expect(logB.revoked.withLock { !$0.isEmpty }, "leaving revokes the partitions through the callback")
-        try await waitUntil("the remaining member holds every partition") {
+        try waitUntil("the remaining member holds every partition") {
             _ = try a.poll(timeout: .milliseconds(50))
             return try a.assignment() == all
         }
@@ -59,18 +59,18 @@ struct GroupTests {
     }
 
     @Test("on assignment the consumer starts at the offsets the handler returns")
-    func seekOnAssign() async throws {
+    func seekOnAssign() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = uniqueTopic()
         try kafka.createTopic(topic, partitions: 1)
         let producer = try KafkaProducer(config: .embedded(kafka))
-        _ = await producer.sendBatch((0..<10).map { KafkaProducerMessage(topic: topic, key: "k", value: [UInt8($0)]) })
-        try await producer.shutdown()
+        _ = producer.sendBatch((0..<10).map { KafkaProducerMessage(topic: topic, key: "k", value: [UInt8($0)]) })
+        try producer.shutdown()
 
         let log = RebalanceLog()
         let consumer = try KafkaConsumer(config: .embedded(kafka), groupID: uniqueTopic("group"))
         try consumer.subscribe(topics: [topic], rebalance: log.handler(startAt: .offset(6)))
-        let records = try await consume(consumer) { $0.count >= 4 }
+        let records = try consume(consumer) { $0.count >= 4 }
         #expect(records.map(\.offset) == [6, 7, 8, 9])
         consumer.close()
     }

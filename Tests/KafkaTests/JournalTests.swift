@@ -12,14 +12,14 @@ struct JournalTests {
     }
 
     /// Every record of the topic, in partition and offset order.
-    private func everything(in kafka: EmbeddedKafka, count: Int) async throws -> [KafkaConsumerRecord] {
+    private func everything(in kafka: EmbeddedKafka, count: Int) throws -> [KafkaConsumerRecord] {
         let consumer = try KafkaConsumer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
         defer { consumer.close() }
         try consumer.assign(topic: topic)
-        return try await consume(consumer) { $0.count >= count }.sorted { ($0.partition, $0.offset) < ($1.partition, $1.offset) }
+        return try consume(consumer) { $0.count >= count }.sorted { ($0.partition, $0.offset) < ($1.partition, $1.offset) }
     }
 
-    private func append(_ count: Int, from start: Int, to kafka: EmbeddedKafka, strayPartition: Int32? = 2) async throws {
+    private func append(_ count: Int, from start: Int, to kafka: EmbeddedKafka, strayPartition: Int32? = 2) throws {
         let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
         let messages = (start..<start + count).map { index in
             // Every fifth record is put in a partition of the producer's choosing, as a mixed-up producer's would be.
@@ -29,49 +29,49 @@ struct JournalTests {
                                            KafkaHeader(key: "empty", value: nil)],
                                  partition: index % 5 == 0 ? strayPartition : nil)
         }
-        for result in await producer.sendBatch(messages) { _ = try result.get() }
-        try await producer.shutdown()
+        for result in producer.sendBatch(messages) { _ = try result.get() }
+        try producer.shutdown()
     }
 
     @Test("a new cluster opened on the journal holds every record at its partition and offset, with key, value, headers and time")
-    func restoresTheLog() async throws {
+    func restoresTheLog() throws {
         let folder = folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let first = try EmbeddedKafka(brokers: 1)
-        let journal = try await EmbeddedKafkaJournal(folder: folder, kafka: first, topic: topic, partitions: 3)
+        let journal = try EmbeddedKafkaJournal(folder: folder, kafka: first, topic: topic, partitions: 3)
         #expect(journal.restoredRecords == 0)
         try journal.start()
-        try await append(300, from: 0, to: first)
+        try append(300, from: 0, to: first)
         try journal.stop()
-        let original = try await everything(in: first, count: 300)
+        let original = try everything(in: first, count: 300)
 
         let second = try EmbeddedKafka(brokers: 1)
-        let reopened = try await EmbeddedKafkaJournal(folder: folder, kafka: second, topic: topic, partitions: 9)
+        let reopened = try EmbeddedKafkaJournal(folder: folder, kafka: second, topic: topic, partitions: 9)
         #expect(reopened.restoredRecords == 300)
         #expect(reopened.partitions == 3, "the journal keeps the partition count it was made with")
         #expect(reopened.name == journal.name)
-        let restored = try await everything(in: second, count: 300)
+        let restored = try everything(in: second, count: 300)
         #expect(restored == original)
 
         // Appending goes on after the restored records, and a third start has both.
         try reopened.start()
-        try await append(50, from: 300, to: second)
+        try append(50, from: 300, to: second)
         try reopened.stop()
         let third = try EmbeddedKafka(brokers: 1)
-        let again = try await EmbeddedKafkaJournal(folder: folder, kafka: third, topic: topic, partitions: 3)
+        let again = try EmbeddedKafkaJournal(folder: folder, kafka: third, topic: topic, partitions: 3)
         #expect(again.restoredRecords == 350)
-        #expect(try await everything(in: third, count: 350) == (try await everything(in: second, count: 350)))
+        #expect(try everything(in: third, count: 350) == (try everything(in: second, count: 350)))
         #expect((0..<3).map { again.bytes(of: Int32($0)) }.reduce(0, +) > 0)
     }
 
     @Test("a frame cut short by a crash is dropped; a journal in use, or of another topic, is refused")
-    func tornFrames() async throws {
+    func tornFrames() throws {
         let folder = folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let first = try EmbeddedKafka(brokers: 1)
-        let journal = try await EmbeddedKafkaJournal(folder: folder, kafka: first, topic: topic, partitions: 1)
+        let journal = try EmbeddedKafkaJournal(folder: folder, kafka: first, topic: topic, partitions: 1)
         try journal.start()
-        try await append(10, from: 0, to: first, strayPartition: nil)
+        try append(10, from: 0, to: first, strayPartition: nil)
         try journal.stop()
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/\(topic)-0.records"))
         try file.seekToEnd()
@@ -79,15 +79,15 @@ struct JournalTests {
         try file.close()
 
         let second = try EmbeddedKafka(brokers: 1)
-        let reopened = try await EmbeddedKafkaJournal(folder: folder, kafka: second, topic: topic, partitions: 1)
+        let reopened = try EmbeddedKafkaJournal(folder: folder, kafka: second, topic: topic, partitions: 1)
         #expect(reopened.restoredRecords == 10)
         // One process journals a folder at a time.
-        await #expect(throws: KafkaError.self) {
-            _ = try await EmbeddedKafkaJournal(folder: folder, kafka: try EmbeddedKafka(brokers: 1), topic: topic, partitions: 1)
+        #expect(throws: KafkaError.self) {
+            _ = try EmbeddedKafkaJournal(folder: folder, kafka: try EmbeddedKafka(brokers: 1), topic: topic, partitions: 1)
         }
         try reopened.stop()
-        await #expect(throws: KafkaError.self) {
-            _ = try await EmbeddedKafkaJournal(folder: folder, kafka: try EmbeddedKafka(brokers: 1), topic: "other", partitions: 1)
+        #expect(throws: KafkaError.self) {
+            _ = try EmbeddedKafkaJournal(folder: folder, kafka: try EmbeddedKafka(brokers: 1), topic: "other", partitions: 1)
         }
     }
 }

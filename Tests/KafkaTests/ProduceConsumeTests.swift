@@ -6,7 +6,7 @@ import Testing
 @Suite("Producing and consuming on the embedded broker")
 struct ProduceConsumeTests {
     @Test("10,000 keyed records with headers come back with the same keys, values, headers and per-key order")
-    func roundTrip() async throws {
+    func roundTrip() throws {
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = uniqueTopic()
         try kafka.createTopic(topic, partitions: 6)
@@ -16,13 +16,13 @@ struct ProduceConsumeTests {
                 topic: topic, key: "key-\(index % 97)", value: Array("value-\(index)".utf8),
                 headers: [KafkaHeader(key: "seq", value: "\(index)"), KafkaHeader(key: "empty", value: nil)])
         }
-        let results = await producer.sendBatch(messages)
+        let results = producer.sendBatch(messages)
         let reports = try results.map { try $0.get() }
-        try await producer.shutdown()
+        try producer.shutdown()
 
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         try consumer.assign(topic: topic)
-        let records = try await consume(consumer) { $0.count >= messages.count }
+        let records = try consume(consumer) { $0.count >= messages.count }
         consumer.close()
 
         #expect(records.count == messages.count)
@@ -45,7 +45,7 @@ struct ProduceConsumeTests {
     }
 
     @Test("a borrowing poll gives what a copying one does: a null key, an empty key, an empty value")
-    func borrowingPoll() async throws {
+    func borrowingPoll() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = uniqueTopic()
         try kafka.createTopic(topic, partitions: 1)
@@ -56,29 +56,26 @@ struct ProduceConsumeTests {
             KafkaProducerMessage(topic: topic, key: Array("k".utf8), value: []),
             KafkaProducerMessage(topic: topic, key: nil, value: []),
         ]
-        for message in messages { _ = try await producer.send(message) }
-        try await producer.shutdown()
+        for message in messages { _ = try producer.send(message) }
+        try producer.shutdown()
 
         let copying = try KafkaConsumer(config: .embedded(kafka), readsHeaders: false)
         try copying.assign(topic: topic)
-        let copies = try await consume(copying) { $0.count >= messages.count }
+        let copies = try consume(copying) { $0.count >= messages.count }
         copying.close()
 
         let borrowing = try KafkaConsumer(config: .embedded(kafka), readsHeaders: false)
         try borrowing.assign(topic: topic)
-        let borrowed = try await onThread {
-            var borrowed: [KafkaConsumerRecord] = []
-            let end = ContinuousClock.now + .seconds(30)
-            while borrowed.count < messages.count, ContinuousClock.now < end {
-                try borrowing.poll(maxRecords: 10, timeout: .milliseconds(100)) { record in
-                    // Copied inside the closure: the buffers are freed when it returns.
-                    borrowed.append(KafkaConsumerRecord(topic: record.topic, partition: record.partition, offset: record.offset,
-                                                        key: record.key.map { Array($0) }, value: Array(record.value),
-                                                        headers: [], timestamp: record.timestamp))
-                    #expect(record.pollCount >= 1)
-                }
+        var borrowed: [KafkaConsumerRecord] = []
+        let end = ContinuousClock.now + .seconds(30)
+        while borrowed.count < messages.count, ContinuousClock.now < end {
+            try borrowing.poll(maxRecords: 10, timeout: .milliseconds(100)) { record in
+                // Copied inside the closure: the buffers are freed when it returns.
+                borrowed.append(KafkaConsumerRecord(topic: record.topic, partition: record.partition, offset: record.offset,
+                                                    key: record.key.map { Array($0) }, value: Array(record.value),
+                                                    headers: [], timestamp: record.timestamp))
+                #expect(record.pollCount >= 1)
             }
-            return borrowed
         }
         borrowing.close()
 
@@ -88,44 +85,41 @@ struct ProduceConsumeTests {
     }
 
     @Test("polls of different sizes on one consumer, its array of messages kept between them, read every record once in order")
-    func pollSizesChange() async throws {
+    func pollSizesChange() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = uniqueTopic()
         try kafka.createTopic(topic, partitions: 1)
         let producer = try KafkaProducer(config: .embedded(kafka))
         let values = (0..<50).map { Array("\($0)".utf8) }
-        _ = try await producer.sendBatch(values.map { KafkaProducerMessage(topic: topic, key: nil, value: $0) }).map { try $0.get() }
-        try await producer.shutdown()
+        _ = try producer.sendBatch(values.map { KafkaProducerMessage(topic: topic, key: nil, value: $0) }).map { try $0.get() }
+        try producer.shutdown()
 
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         try consumer.assign(topic: topic)
-        let read = try await onThread {
-            var read: [[UInt8]] = []
-            var sizes = [1, 20, 3, 0, 40].makeIterator()
-            let end = ContinuousClock.now + .seconds(30)
-            while read.count < values.count, ContinuousClock.now < end {
-                let size = sizes.next() ?? 7
-                let before = read.count
-                try consumer.poll(maxRecords: size, timeout: .milliseconds(100)) { read.append(Array($0.value)) }
-                #expect(read.count - before <= max(size, 1))
-            }
-            return read
+        var read: [[UInt8]] = []
+        var sizes = [1, 20, 3, 0, 40].makeIterator()
+        let end = ContinuousClock.now + .seconds(30)
+        while read.count < values.count, ContinuousClock.now < end {
+            let size = sizes.next() ?? 7
+            let before = read.count
+            try consumer.poll(maxRecords: size, timeout: .milliseconds(100)) { read.append(Array($0.value)) }
+            #expect(read.count - before <= max(size, 1))
         }
         consumer.close()
         #expect(read == values)
     }
 
     @Test("a consumer started from given offsets reads exactly the records after them")
-    func startFromOffsets() async throws {
+    func startFromOffsets() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = uniqueTopic()
         try kafka.createTopic(topic, partitions: 2)
         let producer = try KafkaProducer(config: .embedded(kafka))
         var reports: [KafkaDeliveryReport] = []
         for index in 0..<40 {
-            reports.append(try await producer.send(topic: topic, key: "k\(index % 5)", value: Array("\(index)".utf8)))
+            reports.append(try producer.send(topic: topic, key: "k\(index % 5)", value: Array("\(index)".utf8)))
         }
-        try await producer.shutdown()
+        try producer.shutdown()
         let start: [Int32: KafkaOffset] = [0: .offset(7), 1: .offset(3)]
         let expected = Set(reports.filter { report in
             if case .offset(let from) = start[report.partition]! { return report.offset >= from }
@@ -134,7 +128,7 @@ struct ProduceConsumeTests {
 
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         try consumer.assign(topic: topic, from: start)
-        let records = try await consume(consumer) { $0.count >= expected.count }
+        let records = try consume(consumer) { $0.count >= expected.count }
         // Nothing more arrives after the expected ones.
         let extra = try consumer.poll(maxRecords: 100, timeout: .milliseconds(300))
         consumer.close()
@@ -143,24 +137,24 @@ struct ProduceConsumeTests {
     }
 
     @Test("watermarks, pause and resume")
-    func watermarksPauseResume() async throws {
+    func watermarksPauseResume() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = uniqueTopic()
         try kafka.createTopic(topic, partitions: 1)
         let producer = try KafkaProducer(config: .embedded(kafka))
-        for index in 0..<5 { _ = try await producer.send(topic: topic, key: "k", value: [UInt8(index)]) }
+        for index in 0..<5 { _ = try producer.send(topic: topic, key: "k", value: [UInt8(index)]) }
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         let tp = KafkaTopicPartition(topic: topic, partition: 0)
         #expect(try consumer.watermarks(tp) == KafkaWatermarks(low: 0, high: 5))
         try consumer.assign(topic: topic)
-        _ = try await consume(consumer) { $0.count >= 5 }
+        _ = try consume(consumer) { $0.count >= 5 }
         try consumer.pause([tp])
-        _ = try await producer.send(topic: topic, key: "k", value: [9])
+        _ = try producer.send(topic: topic, key: "k", value: [9])
         #expect(try consumer.poll(maxRecords: 10, timeout: .milliseconds(500)).isEmpty, "paused partition delivers nothing")
         try consumer.resume([tp])
-        let after = try await consume(consumer) { $0.count >= 1 }
+        let after = try consume(consumer) { $0.count >= 1 }
         #expect(after.map(\.value) == [[9]])
-        try await producer.shutdown()
+        try producer.shutdown()
         consumer.close()
     }
 }

@@ -23,37 +23,37 @@ struct AuthTests {
         #expect(throws: AccessTokensError.self) { try AccessTokens(parsing: "# nothing\n") }
     }
 
-    @Test func writesNeedATokenAndActAsItsActor() async throws {
+    @Test func writesNeedATokenAndActAsItsActor() throws {
         let fixture = try ServiceFixture(api: .init(tokens: try AccessTokens(parsing: Self.tokensFile), privateReads: true))
         let alice = ["Authorization": "Bearer alice-secret"]
         let body = #"{"type":"TitleChanged","data":{"title":"Secret soup"}}"#
         let path = "/v1/recipes/\(UUID().uuidString.lowercased())/commands"
 
-        let none = try await fixture.post(path, body)
+        let none = try fixture.post(path, body)
         #expect(none.status == 401)
         #expect(none.errorCode == "unauthorized")
         #expect(none.headers["www-authenticate"] == "Bearer")
-        let wrong = try await fixture.post(path, body, headers: ["Authorization": "Bearer mallory-secret"])
+        let wrong = try fixture.post(path, body, headers: ["Authorization": "Bearer mallory-secret"])
         #expect(wrong.status == 401)
         #expect(wrong.errorCode == "unauthorized")
-        #expect(try await fixture.post("/v1/drafts", "").status == 401)
+        #expect(try fixture.post("/v1/drafts", "").status == 401)
 
-        let id = try await fixture.newRecipe(headers: alice)
+        let id = try fixture.newRecipe(headers: alice)
         // The body claims another actor: the token decides.
-        let claimed = try await fixture.command(id, #"{"type":"TitleChanged","data":{"title":"Secret soup"},"actor":"mallory"}"#,
+        let claimed = try fixture.command(id, #"{"type":"TitleChanged","data":{"title":"Secret soup"},"actor":"mallory"}"#,
                                                 wait: true, headers: alice)
         #expect(claimed["outcome"] as? String == "accepted")
 
         // Private reads: no token, no data; health, readiness and metrics stay open.
-        let anonymous = try await fixture.get("/v1/recipes/\(id)/history")
+        let anonymous = try fixture.get("/v1/recipes/\(id)/history")
         #expect(anonymous.status == 401)
-        #expect(try await fixture.get("/v1/recipes").status == 401)
-        #expect(try await fixture.get("/healthz").status == 200)
-        #expect(try await fixture.get("/metrics").status == 200)
+        #expect(try fixture.get("/v1/recipes").status == 401)
+        #expect(try fixture.get("/healthz").status == 200)
+        #expect(try fixture.get("/metrics").status == 200)
 
-        let history = try await fixture.get("/v1/recipes/\(id)/history", headers: alice)
+        let history = try fixture.get("/v1/recipes/\(id)/history", headers: alice)
         #expect(history.status == 200)
-        #expect(history.items.map { $0["actor"] as? String } == ["alice", "alice"])
-        await fixture.service.shutdown()
+        #expect(try history.items.map { $0["actor"] as? String } == ["alice", "alice"])
+        fixture.service.shutdown()
     }
 }

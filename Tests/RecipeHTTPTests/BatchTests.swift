@@ -8,21 +8,21 @@ import Testing
 struct BatchTests {
     static let ndjson = ["Content-Type": "application/x-ndjson"]
 
-    func postBatch(_ body: String, headers: [String: String] = BatchTests.ndjson, to fixture: ServiceFixture = shared) async throws -> HTTPResult {
-        try await fixture.request("POST", "/v1/commands", body: Array(body.utf8), headers: headers)
+    func postBatch(_ body: String, headers: [String: String] = BatchTests.ndjson, to fixture: ServiceFixture = shared) throws -> HTTPResult {
+        try fixture.request("POST", "/v1/commands", body: Array(body.utf8), headers: headers)
     }
 
     /// The history of `recipe` once the store has applied `positions`.
     func history(_ recipe: String, after positions: [String], fixture: ServiceFixture = shared,
-                 headers: [String: String] = [:]) async throws -> [[String: Any]] {
-        let response = try await fixture.get("/v1/recipes/\(recipe)/history?after=\(positions.joined(separator: ","))", headers: headers)
+                 headers: [String: String] = [:]) throws -> [[String: Any]] {
+        let response = try fixture.get("/v1/recipes/\(recipe)/history?after=\(positions.joined(separator: ","))", headers: headers)
         try #require(response.status == 200, "\(response.text)")
-        return response.items
+        return try response.items
     }
 
     func items(_ response: HTTPResult) -> [[String: Any]] { response.object["items"] as? [[String: Any]] ?? [] }
 
-    @Test func goodAndBadLinesAreAnsweredInOrderAndOnlyTheGoodOnesAreLogged() async throws {
+    @Test func goodAndBadLinesAreAnsweredInOrderAndOnlyTheGoodOnesAreLogged() throws {
         let a = UUID().uuidString.lowercased(), b = UUID().uuidString.lowercased()
         let body = """
             {"type":"DraftStarted","recipe":"\(a)","data":{}}
@@ -36,7 +36,7 @@ struct BatchTests {
             {"type":"ServingsChanged","recipe":"\(a)","data":{"servings":2},"expectedRevision":2}\r
             {"type":"TitleChanged","data":{"title":"no recipe"}}
             """
-        let response = try await postBatch(body)
+        let response = try postBatch(body)
         #expect(response.status == 202, "\(response.text)")
         #expect(response.object["appended"] as? Int == 5)
         #expect(response.object["failed"] as? Int == 4)
@@ -53,17 +53,17 @@ struct BatchTests {
         let positions = items.compactMap { $0["position"] as? String }
         #expect(positions.count == 5)
 
-        let historyA = try await history(a, after: positions)
+        let historyA = try history(a, after: positions)
         #expect(historyA.map { $0["type"] as? String } == ["DraftStarted", "TitleChanged", "ServingsChanged"])
         let positionsA: [String?] = [0, 3, 7].map { items[$0]["position"] as? String }
         #expect(historyA.map { $0["position"] as? String } == positionsA)
         #expect(historyA.map { $0["outcome"] as? String } == ["accepted", "accepted", "accepted"])
-        let historyB = try await history(b, after: positions)
+        let historyB = try history(b, after: positions)
         #expect(historyB.map { $0["type"] as? String } == ["DraftStarted", "TitleChanged"])
         #expect(historyB.map { $0["actor"] as? String } == ["anonymous", "anonymous"])
     }
 
-    @Test func theArrayFormAndARepeatedBatchIsRecordedAsDuplicates() async throws {
+    @Test func theArrayFormAndARepeatedBatchIsRecordedAsDuplicates() throws {
         let recipe = UUID().uuidString.lowercased()
         let body = """
             [{"type":"DraftStarted","recipe":"\(recipe)","id":"\(recipe)-1"},
@@ -72,72 +72,74 @@ struct BatchTests {
              42]
             """
         let json = ["Content-Type": "application/json"]
-        let first = try await postBatch(body, headers: json)
+        let first = try postBatch(body, headers: json)
         #expect(first.status == 202, "\(first.text)")
         let firstItems = items(first)
         #expect(firstItems.map { $0["index"] as? Int } == [0, 1, 2, 3])
         #expect(firstItems.allSatisfy { $0["line"] == nil })
         #expect(firstItems.map { ($0["error"] as? [String: Any])?["code"] as? String } == [nil, nil, "malformed", "malformed"])
 
-        let again = try await postBatch(body, headers: json)
+        let again = try postBatch(body, headers: json)
         #expect(again.status == 202, "\(again.text)")
         let positions = (firstItems + items(again)).compactMap { $0["position"] as? String }
         #expect(positions.count == 4)
-        let history = try await history(recipe, after: positions)
+        let history = try history(recipe, after: positions)
         #expect(history.map { $0["commandId"] as? String } == ["\(recipe)-1", "\(recipe)-2", "\(recipe)-1", "\(recipe)-2"])
         #expect(history.map { $0["outcome"] as? String } == ["accepted", "accepted", "duplicate", "duplicate"])
     }
 
-    @Test func aBatchWithNoValidCommandIs422AndBadBodiesAre4xx() async throws {
-        let none = try await postBatch(#"{"type":"Nope","recipe":"r","data":{}}"#)
+    @Test func aBatchWithNoValidCommandIs422AndBadBodiesAre4xx() throws {
+        let none = try postBatch(#"{"type":"Nope","recipe":"r","data":{}}"#)
         #expect(none.status == 422, "\(none.text)")
         #expect(none.errorCode == "noValidCommand")
         #expect(items(none).count == 1)
-        #expect(try await postBatch("[1,2", headers: ["Content-Type": "application/json"]).errorCode == "malformedJSON")
-        #expect(try await postBatch("\n\n").errorCode == "emptyBatch")
-        let text = try await postBatch("{}", headers: ["Content-Type": "text/plain"])
+        #expect(try postBatch("[1,2", headers: ["Content-Type": "application/json"]).errorCode == "malformedJSON")
+        #expect(try postBatch("\n\n").errorCode == "emptyBatch")
+        let text = try postBatch("{}", headers: ["Content-Type": "text/plain"])
         #expect(text.status == 415)
         #expect(text.errorCode == "unsupportedMediaType")
     }
 
-    @Test func overTheLimitIs413() async throws {
+    @Test func overTheLimitIs413() throws {
         let recipe = UUID().uuidString.lowercased()
         let line = #"{"type":"TitleChanged","recipe":"\#(recipe)","data":{"title":"x"}}"#
-        let many = try await postBatch(Array(repeating: line, count: 1_001).joined(separator: "\n"))
+        let many = try postBatch(Array(repeating: line, count: 1_001).joined(separator: "\n"))
         #expect(many.status == 413)
         #expect(many.errorCode == "tooManyCommands")
         let padded = #"{"type":"TitleChanged","recipe":"\#(recipe)","data":{"title":"\#(String(repeating: "y", count: 2_000))"}}"#
-        let big = try await postBatch(Array(repeating: padded, count: 600).joined(separator: "\n"))
+        let big = try postBatch(Array(repeating: padded, count: 600).joined(separator: "\n"))
         #expect(big.status == 413)
         #expect(big.errorCode == "tooLarge")
-        // Nothing of either reached the log.
-        let history = try await shared.get("/v1/recipes/\(recipe)/history")
-        #expect(history.items.isEmpty)
-        let exactly = try await postBatch(Array(repeating: line, count: 1_000).joined(separator: "\n"))
+        let exactly = try postBatch(Array(repeating: line, count: 1_000).joined(separator: "\n"))
         #expect(exactly.status == 202, "\(exactly.status) \(exactly.errorCode ?? "")")
         #expect(exactly.object["appended"] as? Int == 1_000)
+        // Nothing of either refused batch reached the log: once the one that fits is projected,
+        // the recipe's history holds its 1,000 commands and no more.
+        let last = try #require(try exactly.items.last?["position"] as? String)
+        let history = try shared.get("/v1/recipes/\(recipe)/history?after=\(last)")
+        #expect(try history.items.count == 1_000, "\(history.status) \(history.text.prefix(200))")
     }
 
-    @Test func withTokensEveryCommandIsTheTokensActor() async throws {
+    @Test func withTokensEveryCommandIsTheTokensActor() throws {
         let fixture = try ServiceFixture(api: .init(tokens: try AccessTokens(parsing: "alice-secret alice\n")))
         let recipe = UUID().uuidString.lowercased()
         let body = """
             {"type":"DraftStarted","recipe":"\(recipe)","actor":"mallory"}
             {"type":"TitleChanged","recipe":"\(recipe)","data":{"title":"Mine"},"actor":"mallory"}
             """
-        let anonymous = try await postBatch(body, to: fixture)
+        let anonymous = try postBatch(body, to: fixture)
         #expect(anonymous.status == 401)
         #expect(anonymous.errorCode == "unauthorized")
         let alice = ["Authorization": "Bearer alice-secret"]
-        let response = try await postBatch(body, headers: Self.ndjson.merging(alice) { $1 }, to: fixture)
+        let response = try postBatch(body, headers: Self.ndjson.merging(alice) { $1 }, to: fixture)
         #expect(response.status == 202, "\(response.text)")
         let positions = items(response).compactMap { $0["position"] as? String }
-        let history = try await history(recipe, after: positions, fixture: fixture, headers: alice)
+        let history = try history(recipe, after: positions, fixture: fixture, headers: alice)
         #expect(history.map { $0["actor"] as? String } == ["alice", "alice"])
-        await fixture.service.shutdown()
+        fixture.service.shutdown()
     }
 
-    @Test func sendStdinOverManyChunksReportsEveryBadLineAndAppendsTheRestInOrder() async throws {
+    @Test func sendStdinOverManyChunksReportsEveryBadLineAndAppendsTheRestInOrder() throws {
         let recipe = UUID().uuidString.lowercased()
         // Over two of the sender's 2,000-line chunks, with bad lines at the start, at a chunk's edge and last.
         let count = 4_500
@@ -149,7 +151,7 @@ struct BatchTests {
                          : #"{"type":"TitleChanged","recipe":"\#(recipe)","data":{"title":"T\#(number)"}}"#)
         }
         let input = lines.joined(separator: "\n") + "\n"
-        let result = try await runRecipes(["send", "--stdin", "--brokers", shared.kafka.bootstrapServers], input: input)
+        let result = try runRecipes(["send", "--stdin", "--brokers", shared.kafka.bootstrapServers], input: input)
         #expect(result.status == 1)
         let out = result.out.split(separator: "\n")
         #expect(out.count == count - bad.count)
@@ -161,11 +163,11 @@ struct BatchTests {
         #expect(result.err.contains("4 of \(count) lines failed"))
 
         let positions = out.compactMap { $0.split(separator: " ").last }.map(String.init)
-        let history = try await history(recipe, after: [positions.last!])
+        let history = try history(recipe, after: [positions.last!])
         #expect(history.count == count - bad.count)
         #expect(history.compactMap { $0["position"] as? String } == positions)
 
-        let quiet = try await runRecipes(["send", "--stdin", "--quiet", "--brokers", shared.kafka.bootstrapServers],
+        let quiet = try runRecipes(["send", "--stdin", "--quiet", "--brokers", shared.kafka.bootstrapServers],
                                          input: lines[2] + "\n" + lines[1] + "\n")
         #expect(quiet.status == 1)
         #expect(quiet.out == "appended 1 of 2 lines\n", "\(quiet.out)")

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("CLI")
 struct CLITests {
-    @Test func sendStdinReportsTheBadLineAndSendsTheRest() async throws {
+    @Test func sendStdinReportsTheBadLineAndSendsTheRest() throws {
         let recipe = UUID().uuidString.lowercased()
         let input = """
             {"type":"DraftStarted","recipe":"\(recipe)","data":{}}
@@ -12,7 +12,7 @@ struct CLITests {
             {"type":"TitleChanged","recipe":"\(recipe)","data":{"title":"Focaccia"}}
 
             """
-        let result = try await runRecipes(["send", "--stdin", "--brokers", shared.kafka.bootstrapServers, "--actor", "dora"],
+        let result = try runRecipes(["send", "--stdin", "--brokers", shared.kafka.bootstrapServers, "--actor", "dora"],
                                           input: input)
         #expect(result.status == 1)
         let lines = result.out.split(separator: "\n").map(String.init)
@@ -23,22 +23,22 @@ struct CLITests {
         #expect(result.err.contains("1 of 3 lines failed"))
 
         let positions = lines.compactMap { $0.split(separator: " ").last }.joined(separator: ",")
-        let draft = try await shared.get("/v1/recipes/\(recipe)/draft?after=\(positions)")
+        let draft = try shared.get("/v1/recipes/\(recipe)/draft?after=\(positions)")
         #expect(draft.object["title"] as? String == "Focaccia")
     }
 
-    @Test func sendOneCommandFromFlags() async throws {
+    @Test func sendOneCommandFromFlags() throws {
         let recipe = UUID().uuidString.lowercased()
-        let result = try await runRecipes(["send", "IngredientAdded", "--recipe", recipe, "--name", "Flour", "--amount", "250",
+        let result = try runRecipes(["send", "IngredientAdded", "--recipe", recipe, "--name", "Flour", "--amount", "250",
                                            "--unit", "g", "--brokers", shared.kafka.bootstrapServers])
         #expect(result.status == 0, "\(result.err)")
         let position = try #require(result.out.split(separator: " ").first.map(String.init))
-        let draft = try await shared.get("/v1/recipes/\(recipe)/draft?after=\(position)")
+        let draft = try shared.get("/v1/recipes/\(recipe)/draft?after=\(position)")
         let ingredient = (draft.object["ingredients"] as? [[String: Any]])?.first
         #expect(ingredient?["name"] as? String == "Flour")
         #expect(ingredient?["amount"] as? Double == 250)
 
-        let bad = try await runRecipes(["send", "IngredientAdded", "--recipe", recipe, "--name", "Flour", "--amount", "-2",
+        let bad = try runRecipes(["send", "IngredientAdded", "--recipe", recipe, "--name", "Flour", "--amount", "-2",
                                         "--unit", "g", "--brokers", shared.kafka.bootstrapServers])
         #expect(bad.status != 0)
         #expect(bad.err.contains("data.amount"))
@@ -46,16 +46,16 @@ struct CLITests {
 
     @Test("every command, found by walking --help as a user would, lists every option in its usage line and fails a bad flag in one line",
           arguments: [recipesExecutable, recipesBenchExecutable])
-    func everyCommandSpeaksTheSameLanguage(executable: String) async throws {
+    func everyCommandSpeaksTheSameLanguage(executable: String) throws {
         let program = URL(fileURLWithPath: executable).lastPathComponent
-        let alone = try await runProcess(executable, [])
+        let alone = try runProcess(executable, [])
         #expect(alone.status == 2 && alone.err.contains("Usage: \(program) "), "\(program) alone: \(alone.err)")
 
-        let commands = try await commandsListed(executable, under: [])
+        let commands = try commandsListed(executable, under: [])
         #expect(commands.count >= (program == "recipes" ? 17 : 6), "\(commands.map { $0.joined(separator: " ") })")
         for words in commands {
             let name = ([program] + words).joined(separator: " ")
-            let help = try await runProcess(executable, words + ["--help"])
+            let help = try runProcess(executable, words + ["--help"])
             #expect(help.status == 0, "\(name) --help")
             let usage = try #require(help.out.split(separator: "\n").first { $0.hasPrefix("Usage: ") }, "\(name): \(help.out)")
             #expect(usage.hasPrefix("Usage: \(name)"), "\(usage)")
@@ -65,7 +65,7 @@ struct CLITests {
             #expect(inUsage == documented, "\(name): the usage line and the options differ: \(usage)")
             #expect(!help.out.contains("(default: )"), "\(name) prints an empty default")
 
-            let bad = try await runProcess(executable, words + ["--no-such-flag"])
+            let bad = try runProcess(executable, words + ["--no-such-flag"])
             #expect(bad.status == 2, "\(name): \(bad.err)")
             #expect(bad.err.split(separator: "\n").count == 1 && bad.err.hasPrefix("\(program): error: "), "\(name): \(bad.err)")
         }
@@ -73,17 +73,17 @@ struct CLITests {
 
     /// The commands a program's `--help` lists, groups opened: each as the words that run it.
     /// A group alone is checked on the way: its help on stderr, exit status 2, as for the program itself.
-    private func commandsListed(_ executable: String, under words: [String]) async throws -> [[String]] {
-        let help = try await runProcess(executable, words + ["--help"])
+    private func commandsListed(_ executable: String, under words: [String]) throws -> [[String]] {
+        let help = try runProcess(executable, words + ["--help"])
         guard let listStart = help.out.range(of: "\nCommands:\n") else { return [words] }
         if !words.isEmpty {
-            let alone = try await runProcess(executable, words)
+            let alone = try runProcess(executable, words)
             #expect(alone.status == 2 && alone.err == help.out, "\(words) alone: \(alone.err)")
         }
         let listed = help.out[listStart.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
         var commands: [[String]] = []
-        for word in listed { commands += try await commandsListed(executable, under: words + [word]) }
+        for word in listed { commands += try commandsListed(executable, under: words + [word]) }
         return commands
     }
 
@@ -94,34 +94,34 @@ struct CLITests {
             .compactMap { $0.split(separator: " ").first.map(String.init) }
     }
 
-    @Test func mistakesAreOneLineWithOnePrefix() async throws {
-        let typo = try await runRecipes(["lsit"])
+    @Test func mistakesAreOneLineWithOnePrefix() throws {
+        let typo = try runRecipes(["lsit"])
         #expect(typo.status == 2)
         #expect(typo.err == "recipes: error: unknown command \"lsit\"; did you mean \"list\"? (see recipes --help)\n")
-        let unknown = try await runRecipes(["audit", "rewind"])
+        let unknown = try runRecipes(["audit", "rewind"])
         #expect(unknown.status == 2)
         #expect(unknown.err == "recipes: error: unknown command \"audit rewind\" (see recipes audit --help)\n")
-        let both = try await runRecipes(["audit", "as-of", "id", "--time", "2026-01-01T00:00:00Z", "--position", "0:1"])
+        let both = try runRecipes(["audit", "as-of", "id", "--time", "2026-01-01T00:00:00Z", "--position", "0:1"])
         #expect(both.status == 2)
         #expect(both.err == "recipes: error: give one of --time or --position, not both\n", "\(both.err)")
     }
 
     @Test("a bad argument is reported before a missing file or an unreachable broker is found")
-    func argumentsAreCheckedFirst() async throws {
+    func argumentsAreCheckedFirst() throws {
         let missing = "/nonexistent-\(UUID().uuidString)"
-        let list = try await runRecipes(["list", "--db", missing, "--limit", "501"])
+        let list = try runRecipes(["list", "--db", missing, "--limit", "501"])
         #expect(list.status == 2)
         #expect(list.err == "recipes: error: --limit must be an integer in 1…500, got \"501\"\n", "the API's bound: \(list.err)")
-        let show = try await runRecipes(["show", "id", "--db", missing, "--guests", "0"])
+        let show = try runRecipes(["show", "id", "--db", missing, "--guests", "0"])
         #expect(show.status == 2 && show.err.contains("--guests"), "\(show.err)")
-        let serve = try await runRecipes(["serve", "--kafka-config", missing, "--db", missing, "--port", "70000"])
+        let serve = try runRecipes(["serve", "--kafka-config", missing, "--db", missing, "--port", "70000"])
         #expect(serve.status == 2 && serve.err.contains("--port"), "\(serve.err)")
-        let replay = try await runRecipes(["replay", "--kafka-config", missing, "--into", missing, "--batch", "0"])
+        let replay = try runRecipes(["replay", "--kafka-config", missing, "--into", missing, "--batch", "0"])
         #expect(replay.status == 2 && replay.err.contains("--batch"), "\(replay.err)")
     }
 
-    @Test func auditNamesItsSubcommands() async throws {
-        let help = try await runRecipes(["audit", "--help"])
+    @Test func auditNamesItsSubcommands() throws {
+        let help = try runRecipes(["audit", "--help"])
         #expect(help.status == 0)
         for subcommand in ["history", "as-of", "diff", "export", "verify"] { #expect(help.out.contains("  \(subcommand) ")) }
     }
@@ -135,17 +135,15 @@ struct CLITests {
         let bootstrap: String
 
         /// Stops it as Ctrl-C does and returns what it printed.
-        func interrupt() async throws -> String {
+        func interrupt() throws -> String {
             process.interrupt()
-            let exited = ContinuousClock.now + .seconds(30)
-            while process.isRunning, ContinuousClock.now < exited { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(!process.isRunning)
+            try waitFor("dev to stop after Ctrl-C", deadline: .seconds(30)) { !process.isRunning }
             #expect(process.terminationStatus == 0)
             return String(decoding: readToEnd(stdout.fileHandleForReading), as: UTF8.self)
         }
     }
 
-    private func startDev(_ arguments: [String]) async throws -> Dev {
+    private func startDev(_ arguments: [String]) throws -> Dev {
         let info = FileManager.default.temporaryDirectory.appendingPathComponent("dev-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: info) }
         let process = Process()
@@ -155,15 +153,18 @@ struct CLITests {
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The info file appears once dev serves: a condition with a deadline.
-        let deadline = ContinuousClock.now + .seconds(60)
+        // The info file appears once dev serves.
         var data: Data?
-        while data == nil, ContinuousClock.now < deadline, process.isRunning {
-            data = FileManager.default.contents(atPath: info)
-            if data == nil { try await Task.sleep(for: .milliseconds(50)) }
+        do {
+            try waitFor("dev to write its info file", deadline: .seconds(30)) {
+                data = FileManager.default.contents(atPath: info)
+                return data != nil || !process.isRunning
+            }
+        } catch {
+            process.terminate()
+            throw error
         }
-        if data == nil, process.isRunning { process.terminate() }
-        let object = try JSONSerialization.jsonObject(with: try #require(data)) as? [String: String]
+        let object = try JSONSerialization.jsonObject(with: try #require(data, "dev exited before it served")) as? [String: String]
         let http = try #require(object?["http"])
         let port = try #require(UInt16(http.split(separator: ":").last ?? ""))
         return Dev(process: process, stdout: stdout, port: port, http: http, bootstrap: try #require(object?["bootstrap"]))
@@ -173,20 +174,20 @@ struct CLITests {
         FileManager.default.temporaryDirectory.appendingPathComponent("dev-data-\(UUID().uuidString)").path
     }
 
-    @Test func devSeedsServesAndStopsOnSIGINT() async throws {
+    @Test func devSeedsServesAndStopsOnSIGINT() throws {
         let data = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let dev = try await startDev(["--seed", "--data", data])
+        let dev = try startDev(["--seed", "--data", data])
         defer { if dev.process.isRunning { dev.process.terminate() } }
         #expect(!dev.bootstrap.isEmpty)
 
-        let list = try await HTTPClient.request(port: dev.port, method: "GET", path: "/v1/recipes", body: nil)
-        #expect(list.items.count == 5)
-        #expect(list.items.allSatisfy { ($0["servings"] as? Int) != nil && !(($0["tags"] as? [Any]) ?? []).isEmpty })
-        let drafts = try await HTTPClient.request(port: dev.port, method: "GET", path: "/v1/drafts", body: nil)
-        #expect(drafts.items.count == 1)
+        let list = try HTTPClient.request(port: dev.port, method: "GET", path: "/v1/recipes", body: nil)
+        #expect(try list.items.count == 5)
+        #expect(try list.items.allSatisfy { ($0["servings"] as? Int) != nil && !(($0["tags"] as? [Any]) ?? []).isEmpty })
+        let drafts = try HTTPClient.request(port: dev.port, method: "GET", path: "/v1/drafts", body: nil)
+        #expect(try drafts.items.count == 1)
 
-        let out = try await dev.interrupt()
+        let out = try dev.interrupt()
         #expect(out.contains("kafka: "))
         #expect(out.contains("http: \(dev.http)"))
         #expect(out.contains("data: \(data)"))
@@ -196,78 +197,78 @@ struct CLITests {
 
     /// `dev` serves one user on this machine, whose scripts it does not throttle; `serve` limits
     /// each actor. Each `--help` says its own default.
-    @Test func appendRateDefaultsAreThoseOfTheMode() async throws {
-        func appendDefaults(_ mode: String) async throws -> [String] {
-            let help = try await runRecipes([mode, "--help"])
+    @Test func appendRateDefaultsAreThoseOfTheMode() throws {
+        func appendDefaults(_ mode: String) throws -> [String] {
+            let help = try runRecipes([mode, "--help"])
             return help.out.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("--append-") }.map { line in
                 String(line.split(separator: "(default: ").last?.dropLast() ?? "")
             }
         }
-        #expect(try await appendDefaults("dev") == ["0", "1000"])
-        #expect(try await appendDefaults("serve") == ["100", "1000"])
+        #expect(try appendDefaults("dev") == ["0", "1000"])
+        #expect(try appendDefaults("serve") == ["100", "1000"])
 
         let data = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let dev = try await startDev(["--data", data])
+        let dev = try startDev(["--data", data])
         defer { if dev.process.isRunning { dev.process.terminate() } }
         // 3,000 commands at once, each counted: more than any limit with a burst of 1,000 lets through.
         for _ in 0..<3 {
             let batch = (0..<1000).map { _ in #"{"type":"DraftStarted","recipe":"\#(UUID().uuidString.lowercased())"}"# }
-            let answer = try await HTTPClient.request(port: dev.port, method: "POST", path: "/v1/commands",
+            let answer = try HTTPClient.request(port: dev.port, method: "POST", path: "/v1/commands",
                                                       headers: ["Content-Type": "application/x-ndjson"],
                                                       body: Array(batch.joined(separator: "\n").utf8))
             #expect(answer.status == 202 && answer.object["appended"] as? Int == 1000, "\(answer.status) \(answer.text.prefix(200))")
         }
-        _ = try await dev.interrupt()
+        _ = try dev.interrupt()
     }
 
     @Test("recipes dev keeps what was written across a restart: the same recipes, ids and positions; --fresh starts empty")
-    func devIsDurable() async throws {
+    func devIsDurable() throws {
         let data = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let first = try await startDev(["--seed", "--data", data])
+        let first = try startDev(["--seed", "--data", data])
         defer { if first.process.isRunning { first.process.terminate() } }
-        let draft = try await HTTPClient.request(port: first.port, method: "POST", path: "/v1/drafts?wait=true", body: nil)
+        let draft = try HTTPClient.request(port: first.port, method: "POST", path: "/v1/drafts?wait=true", body: nil)
         let id = try #require(draft.object["recipeId"] as? String)
         for body in [#"{"type":"TitleChanged","data":{"title":"Shakshuka"}}"#,
                      #"{"type":"IngredientAdded","data":{"name":"Eggs","amount":4,"unit":"pcs"}}"#,
                      #"{"type":"RecipeSaved"}"#] {
-            let sent = try await HTTPClient.request(port: first.port, method: "POST", path: "/v1/recipes/\(id)/commands?wait=true",
+            let sent = try HTTPClient.request(port: first.port, method: "POST", path: "/v1/recipes/\(id)/commands?wait=true",
                                                     body: Array(body.utf8))
             #expect(sent.object["outcome"] as? String == "accepted", "\(sent.object)")
         }
-        let before = try await HTTPClient.request(port: first.port, method: "GET", path: "/v1/recipes", body: nil)
-        #expect(before.items.count == 6)
-        _ = try await first.interrupt()
+        let before = try HTTPClient.request(port: first.port, method: "GET", path: "/v1/recipes", body: nil)
+        #expect(try before.items.count == 6)
+        _ = try first.interrupt()
 
-        let second = try await startDev(["--seed", "--data", data])
+        let second = try startDev(["--seed", "--data", data])
         defer { if second.process.isRunning { second.process.terminate() } }
-        let history = try await HTTPClient.request(port: second.port, method: "GET", path: "/v1/recipes/\(id)/history", body: nil)
-        #expect(history.items.map { $0["outcome"] as? String } == ["accepted", "accepted", "accepted", "accepted"])
-        let after = try await HTTPClient.request(port: second.port, method: "GET", path: "/v1/recipes", body: nil)
-        #expect(after.items.map { $0["id"] as? String } == before.items.map { $0["id"] as? String })
+        let history = try HTTPClient.request(port: second.port, method: "GET", path: "/v1/recipes/\(id)/history", body: nil)
+        #expect(try history.items.map { $0["outcome"] as? String } == ["accepted", "accepted", "accepted", "accepted"])
+        let after = try HTTPClient.request(port: second.port, method: "GET", path: "/v1/recipes", body: nil)
+        #expect(try after.items.map { $0["id"] as? String } == before.items.map { $0["id"] as? String })
         // Appending goes on after the kept records, and the store (kept beside the journal) agrees with them.
-        let edit = try await HTTPClient.request(port: second.port, method: "POST", path: "/v1/recipes/\(id)/commands?wait=true",
+        let edit = try HTTPClient.request(port: second.port, method: "POST", path: "/v1/recipes/\(id)/commands?wait=true",
                                                 body: Array(#"{"type":"ServingsChanged","data":{"servings":2}}"#.utf8))
         #expect(edit.object["outcome"] as? String == "accepted", "\(edit.object)")
-        let out = try await second.interrupt()
+        let out = try second.interrupt()
         #expect(out.contains("not seeding"), "\(out)")
 
-        let third = try await startDev(["--data", data, "--fresh"])
+        let third = try startDev(["--data", data, "--fresh"])
         defer { if third.process.isRunning { third.process.terminate() } }
-        let empty = try await HTTPClient.request(port: third.port, method: "GET", path: "/v1/recipes", body: nil)
-        #expect(empty.items.isEmpty)
-        _ = try await third.interrupt()
+        let empty = try HTTPClient.request(port: third.port, method: "GET", path: "/v1/recipes", body: nil)
+        #expect(try empty.items.isEmpty)
+        _ = try third.interrupt()
     }
 
     @Test("recipes dev refuses a store built from another log before it serves: one line naming both, exit 3, the store unchanged")
-    func devRefusesAnotherLogsStore() async throws {
+    func devRefusesAnotherLogsStore() throws {
         let (first, second) = (temporaryFolder(), temporaryFolder())
         defer { for folder in [first, second] { try? FileManager.default.removeItem(atPath: folder) } }
         let store = first + "/recipes.db"
-        let seeded = try await startDev(["--seed", "--data", first])
+        let seeded = try startDev(["--seed", "--data", first])
         defer { if seeded.process.isRunning { seeded.process.terminate() } }
-        _ = try await seeded.interrupt()
+        _ = try seeded.interrupt()
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
 
         // Another folder is another journal: another log.
@@ -276,7 +277,7 @@ struct CLITests {
         refused.standardOutput = stdout
         try refused.run()
         defer { if refused.isRunning { refused.terminate() } }
-        try await onThread { try waitFor("dev to stop on another log's store", deadline: .seconds(60)) { !refused.isRunning } }
+        try waitFor("dev to stop on another log's store", deadline: .seconds(30)) { !refused.isRunning }
         let errors = stderrOf(refused, lines: 50).components(separatedBy: " | ").filter { $0.hasPrefix("recipes: error:") }
         #expect(refused.terminationStatus == 3, "\(stderrOf(refused))")
         #expect(errors.count == 1 && errors[0].contains("another cluster's log"), "\(stderrOf(refused))")
@@ -285,7 +286,7 @@ struct CLITests {
     }
 
     @Test("a SIGTERM that comes as soon as recipes broker prints its first line stops it cleanly, not by the signal's default")
-    func aSignalAtOnceStopsCleanly() async throws {
+    func aSignalAtOnceStopsCleanly() throws {
         let output = temporaryFolder() + ".out"
         defer { try? FileManager.default.removeItem(atPath: output) }
         _ = FileManager.default.createFile(atPath: output, contents: nil)
@@ -294,25 +295,23 @@ struct CLITests {
         try broker.run()
         defer { if broker.isRunning { kill(broker.processIdentifier, SIGKILL) } }
         @Sendable func printed() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
-        try await onThread {
-            try waitFor("the broker's first line", deadline: .seconds(60)) { printed().contains("kafka: ") }
-            kill(broker.processIdentifier, SIGTERM)
-            try waitFor("the broker to stop", deadline: .seconds(30)) { !broker.isRunning }
-        }
+        try waitFor("the broker's first line", deadline: .seconds(30)) { printed().contains("kafka: ") }
+        kill(broker.processIdentifier, SIGTERM)
+        try waitFor("the broker to stop", deadline: .seconds(30)) { !broker.isRunning }
         #expect(broker.terminationReason == .exit && broker.terminationStatus == 0, "\(broker.terminationReason) \(stderrOf(broker))")
         #expect(printed().contains("stopping"))
     }
 
     @Test("recipes parse reads ingredient lines from stdin as the import does")
-    func parseLines() async throws {
-        let parsed = try await runRecipes(["parse", "--json"], input: "2–3 cloves garlic, crushed\nSalt, to taste\n")
+    func parseLines() throws {
+        let parsed = try runRecipes(["parse", "--json"], input: "2–3 cloves garlic, crushed\nSalt, to taste\n")
         #expect(parsed.status == 0, "\(parsed.err)")
         let items = try #require(try JSONSerialization.jsonObject(with: Data(parsed.out.utf8)) as? [[String: Any]])
         #expect(items.count == 2)
         #expect(items[0]["amount"] as? Double == 2 && items[0]["amountMax"] as? Double == 3 && items[0]["unit"] as? String == "clove")
         #expect(items[0]["name"] as? String == "garlic" && items[0]["note"] as? String == "crushed")
         #expect(items[1]["amount"] == nil && items[1]["note"] as? String == "to taste")
-        let missing = try await runRecipes(["import"])
+        let missing = try runRecipes(["import"])
         #expect(missing.status == 2 && missing.err.hasPrefix("recipes: error: "), "\(missing.err)")
     }
 }

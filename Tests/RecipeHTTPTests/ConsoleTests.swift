@@ -14,9 +14,9 @@ struct ConsoleTests {
         Array(try Data(contentsOf: folder.appendingPathComponent(name)))
     }
 
-    @Test func theRootServesTheConsolePageAsHTML() async throws {
+    @Test func theRootServesTheConsolePageAsHTML() throws {
         let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog())
-        let page = try await api.answer(HTTPRequest(method: "GET", uri: "/"))
+        let page = api.answer(HTTPRequest(method: "GET", uri: "/"))
         #expect(page.status == 200)
         #expect(page.header("content-type") == "text/html; charset=utf-8")
         #expect(page.body == (try Self.file("index.html")))
@@ -30,36 +30,36 @@ struct ConsoleTests {
         #expect(page.header("x-content-type-options") == "nosniff")
         #expect(!html.contains("http://") && !html.contains("https://"))
         // HEAD answers as GET does.
-        #expect(try await api.answer(HTTPRequest(method: "HEAD", uri: "/")).status == 200)
+        #expect(api.answer(HTTPRequest(method: "HEAD", uri: "/")).status == 200)
     }
 
-    @Test func servesEveryFileOfTheConsoleFolderWithItsMediaType() async throws {
+    @Test func servesEveryFileOfTheConsoleFolderWithItsMediaType() throws {
         let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog())
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0 != "index.html" }.sorted()
         #expect(files == ["console.css", "console.js"])
         let types = ["css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"]
         for file in files {
-            let response = try await api.answer(HTTPRequest(method: "GET", uri: "/console/\(file)"))
+            let response = api.answer(HTTPRequest(method: "GET", uri: "/console/\(file)"))
             #expect(response.status == 200, "\(file)")
             #expect(response.header("content-type") == types[String(file.split(separator: ".").last!)], "\(file)")
             #expect(response.body == (try Self.file(file)), "\(file)")
             #expect(response.header("x-content-type-options") == "nosniff", "\(file)")
         }
-        let missing = try await api.answer(HTTPRequest(method: "GET", uri: "/console/index.html"))
+        let missing = api.answer(HTTPRequest(method: "GET", uri: "/console/index.html"))
         #expect(missing.status == 404)
         #expect(try missing.error() == ["code": "notFound", "message": "no console file index.html"])
-        let posted = try await api.answer(HTTPRequest(method: "POST", uri: "/"))
+        let posted = api.answer(HTTPRequest(method: "POST", uri: "/"))
         #expect(posted.status == 405)
         #expect(posted.header("allow") == "GET")
     }
 
-    @Test func theConsoleStaysOpenWhenReadsNeedATokenAndTheDataDoesNot() async throws {
+    @Test func theConsoleStaysOpenWhenReadsNeedATokenAndTheDataDoesNot() throws {
         let options = RecipeAPIOptions(tokens: try AccessTokens(parsing: "alice-secret alice\n"), privateReads: true)
         let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog(), options: options)
         // The page holds no data: the browser must load it to be given a token at all.
-        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/")).status == 200)
-        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/console/console.js")).status == 200)
-        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes")).status == 401)
+        #expect(api.answer(HTTPRequest(method: "GET", uri: "/")).status == 200)
+        #expect(api.answer(HTTPRequest(method: "GET", uri: "/console/console.js")).status == 200)
+        #expect(api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes")).status == 401)
     }
 
     /// The commands the editor sends are the contract's, in their current shapes: every command name
@@ -89,7 +89,20 @@ struct ConsoleTests {
 
     @Test func theScriptKeepsTheTokenForTheTabOnlyAndOutOfURLs() throws {
         let script = String(decoding: try Self.file("console.js"), as: UTF8.self)
-        #expect(script.contains("sessionStorage"))
-        #expect(!script.contains("localStorage"))
+        let lines = script.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("//") }
+        // For the tab only: kept in sessionStorage, never in localStorage or a cookie.
+        #expect(script.contains("sessionStorage.getItem(TOKEN_KEY)"))
+        #expect(!script.contains("localStorage") && !script.contains("document.cookie"))
+        // Out of URLs: the token is read in one place, and every use of it is the Authorization
+        // header or the page saying whether one is set; no query parameter names it.
+        let reads = lines.filter { $0.contains("getItem(TOKEN_KEY)") }
+        #expect(reads == ["return sessionStorage.getItem(TOKEN_KEY) || '';"], "\(reads)")
+        let uses = lines.filter { $0.contains("token()") && !$0.hasPrefix("function token()") }
+        #expect(!uses.isEmpty)
+        for use in uses {
+            #expect(use.hasPrefix("if (token()) headers.Authorization = 'Bearer ' + token();")
+                    || use.hasPrefix("document.getElementById('token-state').textContent = token()"), "the token used elsewhere: \(use)")
+        }
+        #expect(!script.contains("token=") && !script.contains("access_token"), "a query parameter for the token")
     }
 }

@@ -1,43 +1,47 @@
 import Foundation
 import RecipeHTTP
+import RecipeTestSupport
 import RecipeWire
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("Errors")
 struct ErrorTests {
-    @Test func unknownRoutesAndWrongMethods() async throws {
-        let missing = try await shared.get("/v2/nothing")
+    @Test func unknownRoutesAndWrongMethods() throws {
+        let missing = try shared.get("/v2/nothing")
         #expect(missing.status == 404)
         #expect(missing.errorCode == "notFound")
-        let wrong = try await shared.request("DELETE", "/v1/recipes")
+        let wrong = try shared.request("DELETE", "/v1/recipes")
         #expect(wrong.status == 405)
         #expect(wrong.errorCode == "methodNotAllowed")
         #expect(wrong.headers["allow"] == "GET")
-        let put = try await shared.request("PUT", "/v1/drafts", json: "{}")
+        let put = try shared.request("PUT", "/v1/drafts", json: "{}")
         #expect(put.status == 405)
         #expect(put.headers["allow"] == "POST, GET")
-        let getCommands = try await shared.get("/v1/recipes/abc/commands")
+        let getCommands = try shared.get("/v1/recipes/abc/commands")
         #expect(getCommands.status == 405)
         #expect(getCommands.headers["allow"] == "POST")
     }
 
-    @Test func bodiesThatAreTooLargeOrNotJSON() async throws {
+    @Test func bodiesThatAreTooLargeOrNotJSON() throws {
         let id = UUID().uuidString.lowercased()
         let path = "/v1/recipes/\(id)/commands"
-        let large = try await shared.request("POST", path, body: Array(repeating: UInt8(ascii: " "), count: WireFormat.maxRecordSize + 1))
+        let large = try shared.request("POST", path, body: Array(repeating: UInt8(ascii: " "), count: WireFormat.maxRecordSize + 1))
         #expect(large.status == 413)
         #expect(large.errorCode == "tooLarge")
-        let notJSON = try await shared.post(path, "{type: TitleChanged")
+        let notJSON = try shared.post(path, "{type: TitleChanged")
         #expect(notJSON.status == 400)
         #expect(notJSON.errorCode == "malformedJSON")
-        let invalidUTF8 = try await shared.request("POST", path, body: Array(#"{"type":"TitleChanged","data":{"title":""#.utf8) + [0xC3, 0x28] + Array(#""}}"#.utf8))
+        let invalidUTF8 = try shared.request("POST", path, body: Array(#"{"type":"TitleChanged","data":{"title":""#.utf8) + [0xC3, 0x28] + Array(#""}}"#.utf8))
         #expect(invalidUTF8.status == 400)
         #expect(invalidUTF8.errorCode == "malformedJSON")
-        let empty = try await shared.request("POST", path, body: [])
+        let empty = try shared.request("POST", path, body: [])
         #expect(empty.status == 400)
     }
 
-    @Test func commandsThatBreakTheSchemaNameTheField() async throws {
+    @Test func commandsThatBreakTheSchemaNameTheField() throws {
         let path = "/v1/recipes/\(UUID().uuidString.lowercased())/commands"
         let cases: [(String, String, String)] = [
             (#"{"type":"IngredientAdded","data":{"name":"Flour","amount":"lots","unit":"g"}}"#, "malformed", "data.amount"),
@@ -53,37 +57,37 @@ struct ErrorTests {
             (#"{"type":"TitleChanged","data":{"title":"A"},"extra":1}"#, "malformed", "extra"),
         ]
         for (body, code, field) in cases {
-            let response = try await shared.post(path, body)
+            let response = try shared.post(path, body)
             #expect(response.status == 422, "\(body) → \(response.status) \(response.text)")
             #expect(response.errorCode == code, "\(body) → \(response.text)")
             #expect(response.errorField == field, "\(body) → \(response.text)")
         }
-        let array = try await shared.post(path, "[1,2]")
+        let array = try shared.post(path, "[1,2]")
         #expect(array.status == 422)
     }
 
-    @Test func unknownAndDeletedRecipes() async throws {
+    @Test func unknownAndDeletedRecipes() throws {
         let unknown = UUID().uuidString.lowercased()
         for path in ["/v1/recipes/\(unknown)", "/v1/recipes/\(unknown)/draft", "/v1/recipes/\(unknown)/history"] {
-            let response = try await shared.get(path)
+            let response = try shared.get(path)
             #expect(response.status == 404, "\(path)")
             #expect(response.errorCode == "notFound", "\(path)")
         }
-        let (id, _) = try await shared.savedRecipe(title: "Doomed")
-        let noVersion = try await shared.get("/v1/recipes/\(id)?version=9&after=\(try await shared.command(id, #"{"type":"TitleChanged","data":{"title":"Doomed 2"}}"#)["position"]!)")
+        let (id, _) = try shared.savedRecipe(title: "Doomed")
+        let noVersion = try shared.get("/v1/recipes/\(id)?version=9&after=\(try shared.command(id, #"{"type":"TitleChanged","data":{"title":"Doomed 2"}}"#)["position"]!)")
         #expect(noVersion.status == 404)
         #expect(noVersion.errorCode == "noSuchVersion")
-        let deleted = try await shared.command(id, #"{"type":"RecipeDeleted","data":{}}"#, wait: true)
+        let deleted = try shared.command(id, #"{"type":"RecipeDeleted","data":{}}"#, wait: true)
         #expect(deleted["outcome"] as? String == "accepted")
-        let gone = try await shared.get("/v1/recipes/\(id)")
+        let gone = try shared.get("/v1/recipes/\(id)")
         #expect(gone.status == 410)
         #expect(gone.errorCode == "deleted")
-        let later = try await shared.command(id, #"{"type":"TitleChanged","data":{"title":"Back"}}"#, wait: true)
+        let later = try shared.command(id, #"{"type":"TitleChanged","data":{"title":"Back"}}"#, wait: true)
         #expect((later["reason"] as? [String: Any])?["code"] as? String == "deleted")
     }
 
-    @Test func badQueryParameters() async throws {
-        let (id, _) = try await shared.savedRecipe(title: "Params")
+    @Test func badQueryParameters() throws {
+        let (id, _) = try shared.savedRecipe(title: "Params")
         let cases: [(String, String)] = [
             ("/v1/recipes?limit=abc", "limit"),
             ("/v1/recipes?limit=0", "limit"),
@@ -103,35 +107,35 @@ struct ErrorTests {
             ("/v1/rejections?limit=1.5", "limit"),
         ]
         for (path, field) in cases {
-            let response = try await shared.get(path)
+            let response = try shared.get(path)
             #expect(response.status == 400, "\(path) → \(response.text)")
             #expect(response.errorCode == "badParameter", "\(path)")
             #expect(response.errorField == field, "\(path)")
         }
-        let wait = try await shared.post("/v1/recipes/\(id)/commands?wait=maybe", #"{"type":"TitleChanged","data":{"title":"A"}}"#)
+        let wait = try shared.post("/v1/recipes/\(id)/commands?wait=maybe", #"{"type":"TitleChanged","data":{"title":"A"}}"#)
         #expect(wait.status == 400)
     }
 
-    @Test func emptyParametersMeanAbsent() async throws {
-        let (_, position) = try await shared.savedRecipe(title: "Empty params")
+    @Test func emptyParametersMeanAbsent() throws {
+        let (_, position) = try shared.savedRecipe(title: "Empty params")
         for path in ["/v1/recipes?cursor=&tag=&after=&after=\(position)", "/v1/recipes?after=", "/v1/drafts?after="] {
-            let response = try await shared.get(path)
+            let response = try shared.get(path)
             #expect(response.status == 200, "\(path) → \(response.text)")
         }
     }
 
-    @Test func escapedSlashesAndNULsStayInTheirSegment() async throws {
+    @Test func escapedSlashesAndNULsStayInTheirSegment() throws {
         // libmicrohttpd decodes the whole path before routing: `%00` ended it, so the history of
         // "a\0b" was answered by the detail route for "a", and `%2F` split a segment in two.
-        let nul = try await shared.get("/v1/recipes/a%00b/history")
+        let nul = try shared.get("/v1/recipes/a%00b/history")
         #expect(nul.status == 404)
         #expect(nul.text.contains(#"no recipe a\u0000b"#), "\(nul.text)")
-        let slash = try await shared.get("/v1/recipes/%2F/draft")
+        let slash = try shared.get("/v1/recipes/%2F/draft")
         #expect(slash.status == 404)
         #expect(slash.text.contains("no recipe /"), "\(slash.text)")
-        let list = try await shared.get("/v1/recipes/%00")
+        let list = try shared.get("/v1/recipes/%00")
         #expect(list.status == 404, "the list answered a request for recipe \\0")
-        let command = try await shared.post("/v1/recipes/a%2Fb/commands", #"{"type":"TitleChanged","data":{"title":"A"}}"#)
+        let command = try shared.post("/v1/recipes/a%2Fb/commands", #"{"type":"TitleChanged","data":{"title":"A"}}"#)
         #expect(command.status == 202, "\(command.text)")
         #expect(command.object["recipeId"] as? String == "a/b")
     }
@@ -144,22 +148,44 @@ struct ErrorTests {
         #expect(HTTPRequest(method: "GET", uri: "/x%FF").segments == ["x\u{FFFD}"])
     }
 
-    @Test func aPositionBeyondTheLogsEndIsAheadAtOnce() async throws {
-        let fixture = try ServiceFixture(api: .init(waitTimeout: .seconds(60)))
-        let response = try await fixture.get("/v1/recipes?after=0:1000000")
+    @Test func aPositionBeyondTheLogsEndIsAheadAtOnce() throws {
+        let fixture = try ServiceFixture(api: .init(waitTimeout: .seconds(30)))
+        let response = try fixture.get("/v1/recipes?after=0:1000000")
         #expect(response.status == 409)
         #expect(response.errorCode == "positionAhead")
-        let noSuchPartition = try await fixture.get("/v1/recipes?after=999:0")
+        let noSuchPartition = try fixture.get("/v1/recipes?after=999:0")
         #expect(noSuchPartition.errorCode == "positionAhead")
         #expect(noSuchPartition.text.contains("it has no partition 999"), "\(noSuchPartition.text)")
-        await fixture.service.shutdown()
+        fixture.service.shutdown()
     }
 
-    @Test func theServerSurvivesGarbage() async throws {
-        // Raw bytes that are not HTTP, then a normal request.
-        _ = try? await shared.request("GET", "/\u{1}\u{2}", headers: ["X-Junk": "\u{7f}"])
-        _ = try await shared.request("POST", "/v1/drafts", body: Array("{\"id\":".utf8))
-        let health = try await shared.get("/healthz")
-        #expect(health.status == 200)
+    @Test func theServerSurvivesGarbage() throws {
+        // Bytes that are not HTTP: refused as a bad request, the connection closed.
+        let garbage = try Self.exchange(port: shared.port, Array("\u{1}\u{2}\u{7f} \u{0}junk\r\nX-Junk: \u{7f}\r\n\r\n".utf8))
+        #expect(garbage.hasPrefix("HTTP/1.1 400"), "\(garbage.prefix(200))")
+        // A body cut off inside its JSON: the API's own error.
+        let cut = try shared.request("POST", "/v1/drafts", body: Array("{\"id\":".utf8))
+        #expect(cut.status == 400, "\(cut.text)")
+        #expect(cut.errorCode == "malformedJSON", "\(cut.text)")
+        // And it goes on serving.
+        #expect(try shared.get("/healthz").status == 200)
+    }
+
+    /// Writes raw bytes on a new connection and reads what comes back until the server closes it (10 s at most).
+    static func exchange(port: UInt16, _ bytes: [UInt8]) throws -> String {
+        guard let fd = try ServerLimitsTests.connect(port: port, from: "127.0.0.1") else { throw WaitTimedOut(description: "no connection") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = ServerLimitsTests.send(fd, bytes)
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n < 0 && errno == EAGAIN { throw WaitTimedOut(description: "waited 10 s for the server to answer or close; got \(answer.count) bytes") }
+            if n <= 0 { break }
+            answer += buffer[0..<n]
+        }
+        return String(decoding: answer, as: UTF8.self)
     }
 }

@@ -9,19 +9,19 @@ import Testing
 @Suite("schema.org round trip of generated recipes over HTTP")
 struct ImportRoundTripTests {
     @Test("a saved recipe exported as JSON-LD imports as a recipe with the same detail, over 50 generated recipes")
-    func importOfTheExportIsTheRecipe() async throws {
+    func importOfTheExportIsTheRecipe() throws {
         let fixture = try ServiceFixture()
         var generator = RandomCommandGenerator(seed: 0x5C4E_0016, invalidRate: 0, duplicateRate: 0, expectedRevisionRate: 0)
         var originals: [RecipeDetail] = []
         for _ in 0..<50 {
-            let (id, saved) = try await Self.savedRecipe(&generator, fixture)
-            let original = try await Self.detail(fixture, "/v1/recipes/\(id)?after=\(saved)")
-            let exported = try await fixture.get("/v1/recipes/\(id)?format=jsonld")
+            let (id, saved) = try Self.savedRecipe(&generator, fixture)
+            let original = try Self.detail(fixture, "/v1/recipes/\(id)?after=\(saved)")
+            let exported = try fixture.get("/v1/recipes/\(id)?format=jsonld")
             try #require(exported.status == 200, "\(exported.text)")
-            let imported = try await fixture.post("/v1/import?save=true", exported.text, headers: ["content-type": "application/ld+json"])
+            let imported = try fixture.post("/v1/import?save=true", exported.text, headers: ["content-type": "application/ld+json"])
             try #require(imported.status == 202, "\(imported.text)")
             #expect(imported.object["omissions"] as? [String] == [], "\(imported.text)")
-            let copy = try await Self.detail(fixture, "/v1/recipes/\(try #require(imported.object["recipeId"] as? String))"
+            let copy = try Self.detail(fixture, "/v1/recipes/\(try #require(imported.object["recipeId"] as? String))"
                                                 + "?after=\(try #require(imported.object["savedPosition"] as? String))")
             let (left, right) = Self.comparable(original, copy)
             #expect(left == right, "recipe \(id): \(Self.differences(left, right))\n\(exported.text)")
@@ -42,7 +42,7 @@ struct ImportRoundTripTests {
     /// Appends a generated recipe (a draft, 40 plausible edits, then what saving needs) in one
     /// batch, and answers its id and the position of its save.
     private static func savedRecipe(_ generator: inout RandomCommandGenerator,
-                                    _ fixture: ServiceFixture) async throws -> (id: String, saved: String) {
+                                    _ fixture: ServiceFixture) throws -> (id: String, saved: String) {
         var recipe = Recipe(id: generator.uuid())
         var envelopes = [generator.envelope(for: recipe, command: .draftStarted)]
         _ = recipe.apply(envelopes[0])
@@ -65,13 +65,15 @@ struct ImportRoundTripTests {
                                              "id": .string(envelope.commandID), "data": record["data"] ?? .object([:])]
             return String(decoding: try JSONEncoder().encode(item), as: UTF8.self)
         }
-        let sent = try await fixture.post("/v1/commands", lines.joined(separator: "\n"), headers: ["content-type": "application/x-ndjson"])
-        try #require(sent.status == 202 && sent.items.allSatisfy { $0["error"] == nil }, "\(sent.text)")
-        return (recipe.id, try #require(sent.items.last?["position"] as? String))
+        let sent = try fixture.post("/v1/commands", lines.joined(separator: "\n"), headers: ["content-type": "application/x-ndjson"])
+        try #require(sent.status == 202, "\(sent.text)")
+        let items = try sent.items
+        try #require(items.allSatisfy { $0["error"] == nil }, "\(sent.text)")
+        return (recipe.id, try #require(items.last?["position"] as? String))
     }
 
-    private static func detail(_ fixture: ServiceFixture, _ path: String) async throws -> RecipeDetail {
-        let response = try await fixture.get(path)
+    private static func detail(_ fixture: ServiceFixture, _ path: String) throws -> RecipeDetail {
+        let response = try fixture.get(path)
         try #require(response.status == 200, "\(path): \(response.text)")
         return try JSONDecoder().decode(RecipeDetail.self, from: Data(response.body))
     }

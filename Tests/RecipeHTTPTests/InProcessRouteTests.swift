@@ -3,6 +3,7 @@ import Kafka
 import RecipeDomain
 import RecipeHTTP
 @testable import RecipeProjection
+import RecipeTestSupport
 import Synchronization
 import Testing
 
@@ -10,21 +11,21 @@ import Testing
 /// no socket. What the real parts do is the other suites' business.
 @Suite("Routes in process")
 struct InProcessRouteTests {
-    @Test func unknownPathsAre404AndOtherMethods405WithAllow() async throws {
+    @Test func unknownPathsAre404AndOtherMethods405WithAllow() throws {
         let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog())
-        let missing = try await api.answer(HTTPRequest(method: "GET", uri: "/v1/nothing"))
+        let missing = api.answer(HTTPRequest(method: "GET", uri: "/v1/nothing"))
         #expect(missing.status == 404)
         #expect(missing.header("content-type") == "application/json")
         #expect(try missing.error() == ["code": "notFound", "message": "no route /v1/nothing"])
-        let wrong = try await api.answer(HTTPRequest(method: "PUT", uri: "/v1/drafts"))
+        let wrong = api.answer(HTTPRequest(method: "PUT", uri: "/v1/drafts"))
         #expect(wrong.status == 405)
         #expect(wrong.header("allow") == "POST, GET")
         #expect(try wrong.error()["code"] == "methodNotAllowed")
         // HEAD is answered by the GET route.
-        #expect(try await api.answer(HTTPRequest(method: "HEAD", uri: "/healthz")).status == 200)
+        #expect(api.answer(HTTPRequest(method: "HEAD", uri: "/healthz")).status == 200)
     }
 
-    @Test func everyErrorAnswersItself() async throws {
+    @Test func everyErrorAnswersItself() throws {
         let reads = FakeReads()
         let api = RecipeAPIHandler(readModel: reads, appender: FakeLog())
         let cases: [(String, QueryError, Int, [String: String])] = [
@@ -38,55 +39,55 @@ struct InProcessRouteTests {
         ]
         for (uri, error, status, body) in cases {
             reads.failure.withLock { $0 = error }
-            let response = try await api.answer(HTTPRequest(method: "GET", uri: uri))
+            let response = api.answer(HTTPRequest(method: "GET", uri: uri))
             #expect(response.status == status, "\(uri)")
             #expect(try response.error() == body, "\(uri)")
         }
         // An error that says nothing of HTTP is a bug: 500 `internal`.
         reads.failure.withLock { $0 = StoreError.corrupted("a page is torn") }
-        let broken = try await api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes"))
+        let broken = api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes"))
         #expect(broken.status == 500)
         #expect(try broken.error()["code"] == "internal")
     }
 
-    @Test func badParametersAre400BeforeTheReadSideIsAsked() async throws {
+    @Test func badParametersAre400BeforeTheReadSideIsAsked() throws {
         let reads = FakeReads()
         let api = RecipeAPIHandler(readModel: reads, appender: FakeLog())
         for (uri, field) in [("/v1/recipes?limit=501", "limit"), ("/v1/recipes?after=0:x", "after"),
                              ("/v1/recipes/r1?guests=0", "guests"), ("/v1/rejections?limit=abc", "limit")] {
-            let response = try await api.answer(HTTPRequest(method: "GET", uri: uri))
+            let response = api.answer(HTTPRequest(method: "GET", uri: uri))
             #expect(response.status == 400, "\(uri)")
             #expect(try response.error()["field"] == field, "\(uri)")
         }
         #expect(reads.queries.withLock { $0 } == 0)
-        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes?limit=500&tag=&cursor=")).status == 200)
+        #expect(api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes?limit=500&tag=&cursor=")).status == 200)
         #expect(reads.queries.withLock { $0 } == 1)
     }
 
-    @Test func writesNeedAKnownTokenAndActAsItsActor() async throws {
+    @Test func writesNeedAKnownTokenAndActAsItsActor() throws {
         let log = FakeLog()
         let options = RecipeAPIOptions(tokens: try AccessTokens(parsing: "alice-secret alice\n"), privateReads: true)
         let api = RecipeAPIHandler(readModel: FakeReads(), appender: log, options: options)
         let body = Array(#"{"type":"TitleChanged","data":{"title":"Soup"}}"#.utf8)
-        let anonymous = try await api.answer(HTTPRequest(method: "POST", uri: "/v1/recipes/r1/commands", body: body))
+        let anonymous = api.answer(HTTPRequest(method: "POST", uri: "/v1/recipes/r1/commands", body: body))
         #expect(anonymous.status == 401)
         #expect(anonymous.header("www-authenticate") == "Bearer")
-        let stranger = try await api.answer(HTTPRequest(method: "POST", uri: "/v1/recipes/r1/commands",
+        let stranger = api.answer(HTTPRequest(method: "POST", uri: "/v1/recipes/r1/commands",
                                                    headers: ["authorization": "Bearer guess"], body: body))
         #expect(try stranger.error() == ["code": "unauthorized", "message": "the token is not known"])
         #expect(log.appended.withLock { $0 }.isEmpty)
 
-        let alice = try await api.answer(HTTPRequest(method: "POST", uri: "/v1/recipes/r1/commands",
+        let alice = api.answer(HTTPRequest(method: "POST", uri: "/v1/recipes/r1/commands",
                                                 headers: ["authorization": "Bearer alice-secret"], body: body))
         #expect(alice.status == 202)
         #expect(log.appended.withLock { $0 }.map(\.actor) == ["alice"])
         // Private reads: data needs the token, operations do not.
-        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/v1/drafts")).status == 401)
-        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/v1/drafts", headers: ["authorization": "Bearer alice-secret"])).status == 200)
-        #expect(try await api.answer(HTTPRequest(method: "GET", uri: "/readyz")).status == 200)
+        #expect(api.answer(HTTPRequest(method: "GET", uri: "/v1/drafts")).status == 401)
+        #expect(api.answer(HTTPRequest(method: "GET", uri: "/v1/drafts", headers: ["authorization": "Bearer alice-secret"])).status == 200)
+        #expect(api.answer(HTTPRequest(method: "GET", uri: "/readyz")).status == 200)
     }
 
-    @Test func waitingAnswersTheOutcomeOnceProjectedElse202() async throws {
+    @Test func waitingAnswersTheOutcomeOnceProjectedElse202() throws {
         let reads = FakeReads()
         let log = FakeLog()
         log.next.withLock { $0 = (partition: 1, offset: 7) }
@@ -97,13 +98,13 @@ struct InProcessRouteTests {
         let body = Array(#"{"type":"RecipeSaved","id":"c1","data":{}}"#.utf8)
         let request = HTTPRequest(method: "POST", uri: "/v1/recipes/r1/commands?wait=true", body: body)
 
-        let notYet = try await RecipeAPIHandler(readModel: reads, appender: log, options: RecipeAPIOptions(waitTimeout: .zero)).answer(request)
+        let notYet = RecipeAPIHandler(readModel: reads, appender: log, options: RecipeAPIOptions(waitTimeout: .zero)).answer(request)
         #expect(notYet.status == 202, "the command is in the log, its outcome not yet known")
         let receipt = try JSONDecoder().decode(CommandReceipt.self, from: Data(notYet.body))
         #expect(receipt.position == "1:7" && receipt.outcome == nil)
 
         reads.advance(1, to: 8)
-        let projected = try await RecipeAPIHandler(readModel: reads, appender: log).answer(request)
+        let projected = RecipeAPIHandler(readModel: reads, appender: log).answer(request)
         #expect(projected.status == 200)
         let outcome = try JSONDecoder().decode(CommandReceipt.self, from: Data(projected.body))
         #expect(outcome.outcome == .rejected)
@@ -113,40 +114,40 @@ struct InProcessRouteTests {
         // Another command at that position (a store that folded another log) is never this one's outcome.
         let other = HTTPRequest(method: "POST", uri: "/v1/recipes/r1/commands?wait=true",
                                 body: Array(#"{"type":"RecipeSaved","id":"c2","data":{}}"#.utf8))
-        let mixed = try await RecipeAPIHandler(readModel: reads, appender: log).answer(other)
+        let mixed = RecipeAPIHandler(readModel: reads, appender: log).answer(other)
         #expect(mixed.status == 202)
         #expect(try JSONDecoder().decode(CommandReceipt.self, from: Data(mixed.body)).outcome == nil)
     }
 
-    @Test func aQueryAfterAPositionWaitsUntilTheReadSideReportsIt() async throws {
+    @Test func aQueryAfterAPositionWaitsUntilTheReadSideReportsIt() throws {
         let reads = FakeReads()
         reads.advance(0, to: 3)
-        let api = RecipeAPIHandler(readModel: reads, appender: FakeLog(), options: RecipeAPIOptions(waitTimeout: .seconds(60)))
-        async let answer = api.answer(HTTPRequest(method: "GET", uri: "/v1/drafts?after=0:5"))
-        try await onThread { try reads.waitForPositionReads(1) }
+        let api = RecipeAPIHandler(readModel: reads, appender: FakeLog(), options: RecipeAPIOptions(waitTimeout: .seconds(30)))
+        let answer = Background("a query waiting for 0:5") { api.answer(HTTPRequest(method: "GET", uri: "/v1/drafts?after=0:5")) }
+        try reads.waitForPositionReads(1)
         // Not reached by another partition's progress.
         reads.advance(1, to: 100)
-        try await onThread { try reads.waitForPositionReads(2) }
+        try reads.waitForPositionReads(2)
         #expect(reads.queries.withLock { $0 } == 0, "answered before the read side reached 0:5")
         reads.advance(0, to: 6)
-        let response = try await answer
+        let response = try answer.value()
         #expect(response.status == 200)
         // Read once at the start and once after each progress: woken, never polled.
         #expect(reads.positionReads.withLock { $0 } == 3)
     }
 
-    @Test func aPositionNotReachedInTimeIsStale() async throws {
+    @Test func aPositionNotReachedInTimeIsStale() throws {
         let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog(), options: RecipeAPIOptions(waitTimeout: .zero))
-        let response = try await api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes?after=2:9"))
+        let response = api.answer(HTTPRequest(method: "GET", uri: "/v1/recipes?after=2:9"))
         #expect(response.status == 503)
         #expect(try response.error()["code"] == "stale")
     }
 
-    @Test func aLogThatCannotAppendIs503() async throws {
+    @Test func aLogThatCannotAppendIs503() throws {
         let log = FakeLog()
         log.fails.withLock { $0 = true }
         let api = RecipeAPIHandler(readModel: FakeReads(), appender: log)
-        let response = try await api.answer(HTTPRequest(method: "POST", uri: "/v1/drafts"))
+        let response = api.answer(HTTPRequest(method: "POST", uri: "/v1/drafts"))
         #expect(response.status == 503)
         #expect(try response.error()["code"] == "unavailable")
     }
@@ -172,22 +173,25 @@ final class FakeReads: RecipeReads {
         commits.committed()
     }
 
-    /// Blocks until the positions have been read `count` times (or 30 s pass: then throws).
+    /// Blocks until the positions have been read `count` times (or 10 s pass: then throws).
     func waitForPositionReads(_ count: Int) throws {
-        let deadline = Date(timeIntervalSinceNow: 30)
+        let deadline = Date(timeIntervalSinceNow: 10)
         try reading.withLock {
             while positionReads.withLock({ $0 }) < count {
-                guard reading.wait(until: deadline) else { throw FakeError(description: "positions read fewer than \(count) times") }
+                guard reading.wait(until: deadline) else {
+                    throw FakeError(description: "waited 10 s for the positions to be read \(count) times; read \(positionReads.withLock { $0 })")
+                }
             }
         }
     }
 
+    /// Counted once read: a test that waited for the count sees what the read saw.
     func positions() throws -> [Int32: Int64] {
         reading.withLock {
             positionReads.withLock { $0 += 1 }
             reading.broadcast()
+            return stored.withLock { $0 }
         }
-        return stored.withLock { $0 }
     }
 
     func waitUntilReached(_ positions: [Int32: Int64], deadline: ContinuousClock.Instant) throws -> Bool {
@@ -233,7 +237,7 @@ final class FakeLog: CommandLog {
     let next = Mutex((partition: Int32(0), offset: Int64(0)))
     let fails = Mutex(false)
 
-    func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport {
+    func append(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport {
         if fails.withLock({ $0 }) { throw FakeError(description: "the log is down") }
         appended.withLock { $0.append(envelope) }
         let (partition, offset) = next.withLock { $0 }
@@ -245,18 +249,11 @@ struct FakeError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Runs blocking work on a thread of its own, so that no Swift concurrency thread waits.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}
-
 extension RecipeAPIHandler {
-    /// The answer from a thread of its own, as the server's connection threads ask:
-    /// a command route blocks its caller while it appends.
-    func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await onThread { self.respond(to: request) }
+    /// The answer, as a connection thread of the server asks for it: a command route blocks
+    /// its caller while it appends, a query with `after=` while it waits.
+    func answer(_ request: HTTPRequest) -> HTTPResponse {
+        respond(to: request)
     }
 }
 

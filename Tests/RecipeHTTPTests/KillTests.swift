@@ -22,13 +22,13 @@ private struct ServeProcess {
     let process: Process
     let port: UInt16
 
-    static func start(brokers: String, store: String) async throws -> ServeProcess {
+    static func start(brokers: String, store: String) throws -> ServeProcess {
         let process = try recipesProcess(["serve", "--brokers", brokers, "--db", store, "--port", "0", "--loopback"])
         let stdout = Pipe()
         process.standardOutput = stdout
         try process.run()
         // serve prints `http: http://…:PORT` once it listens.
-        let port = try await onThread { () throws -> UInt16 in
+        let port = try Background("serve to print the port it listens on") { () throws -> UInt16 in
             var text = ""
             while process.isRunning || !text.isEmpty {
                 let data = stdout.fileHandleForReading.availableData
@@ -40,15 +40,13 @@ private struct ServeProcess {
                 }
             }
             throw ServeDidNotStart(description: "serve ended before it served: \(stderrOf(process))")
-        }
+        }.value(deadline: .seconds(30))
         return ServeProcess(process: process, port: port)
     }
 
-    func waitUntilReady() async throws {
-        try await onThread { [port] in
-            try waitFor("serve to be ready", deadline: .seconds(60)) {
-                (try? HTTPClient.send(port: port, method: "GET", path: "/readyz", headers: [:], body: nil))?.status == 200
-            }
+    func waitUntilReady() throws {
+        try waitFor("serve to be ready", deadline: .seconds(30)) {
+            (try? HTTPClient.send(port: port, method: "GET", path: "/readyz", headers: [:], body: nil))?.status == 200
         }
     }
 }
@@ -56,47 +54,41 @@ private struct ServeProcess {
 @Suite("A serve process killed under load")
 struct KillTests {
     @Test("serve SIGKILLed during a stream of POSTs: every command that got 202 is on the log once and projected once after the restart")
-    func killedDuringPosts() async throws {
+    func killedDuringPosts() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 4)
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("killed-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
 
-        let first = try await ServeProcess.start(brokers: kafka.bootstrapServers, store: store)
+        let first = try ServeProcess.start(brokers: kafka.bootstrapServers, store: store)
         defer { if first.process.isRunning { kill(first.process.processIdentifier, SIGKILL) } }
-        try await first.waitUntilReady()
+        try first.waitUntilReady()
         let acknowledged = Acknowledged()
         let port = first.port
         // Four clients send until the process is gone; it is killed once 200 commands were acknowledged.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for client in 0..<4 {
-                group.addTask {
-                    try await onThread {
-                        var index = 0
-                        while true {
-                            let (recipe, command) = (UUID().uuidString.lowercased(), "kill-\(client)-\(index)")
-                            index += 1
-                            let body = Array(#"{"type":"TitleChanged","id":"\#(command)","data":{"title":"Soup \#(index)"}}"#.utf8)
-                            guard let sent = try? HTTPClient.send(port: port, method: "POST", path: "/v1/recipes/\(recipe)/commands",
-                                                                  headers: [:], body: body) else { return }
-                            if sent.status == 202 { acknowledged.add(command, recipe) }
-                        }
-                    }
+        let clients = (0..<4).map { client in
+            Background("client \(client) to see the server gone") {
+                var index = 0
+                while true {
+                    let (recipe, command) = (UUID().uuidString.lowercased(), "kill-\(client)-\(index)")
+                    index += 1
+                    let body = Array(#"{"type":"TitleChanged","id":"\#(command)","data":{"title":"Soup \#(index)"}}"#.utf8)
+                    guard let sent = try? HTTPClient.send(port: port, method: "POST", path: "/v1/recipes/\(recipe)/commands",
+                                                          headers: [:], body: body) else { return }
+                    if sent.status == 202 { acknowledged.add(command, recipe) }
                 }
             }
-            try await onThread {
-                try waitFor("200 commands acknowledged", deadline: .seconds(60)) { acknowledged.all.count >= 200 }
-            }
-            kill(first.process.processIdentifier, SIGKILL)
-            try await group.waitForAll()
         }
-        try await onThread { first.process.waitUntilExit() }
+        try waitFor("200 commands acknowledged", deadline: .seconds(30)) { acknowledged.all.count >= 200 }
+        kill(first.process.processIdentifier, SIGKILL)
+        for client in clients { try client.value() }
+        first.process.waitUntilExit()
         let acked = acknowledged.all
 
-        let second = try await ServeProcess.start(brokers: kafka.bootstrapServers, store: store)
+        let second = try ServeProcess.start(brokers: kafka.bootstrapServers, store: store)
         defer { if second.process.isRunning { kill(second.process.processIdentifier, SIGKILL) } }
-        try await second.waitUntilReady()
+        try second.waitUntilReady()
 
         // On the log: each acknowledged command exactly once.
         let consumer = try KafkaConsumer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
@@ -105,13 +97,10 @@ struct KillTests {
         var ends: [Int32: Int64] = [:]
         for partition in 0..<Int32(4) { ends[partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high }
         let total = Int(ends.values.reduce(0, +))
-        let records = try await onThread { () throws -> [KafkaConsumerRecord] in
-            var records: [KafkaConsumerRecord] = []
-            let deadline = ContinuousClock.now + .seconds(60)
-            while records.count < total, ContinuousClock.now < deadline {
-                records += try consumer.poll(maxRecords: 1000, timeout: .milliseconds(100))
-            }
-            return records
+        var records: [KafkaConsumerRecord] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while records.count < total, ContinuousClock.now < deadline {
+            records += try consumer.poll(maxRecords: 1000, timeout: .milliseconds(100))
         }
         #expect(records.count == total)
         var onLog: [String: Int] = [:]
@@ -129,6 +118,6 @@ struct KillTests {
             #expect(entries.map(\.outcome) == [.accepted], "\(command): \(entries)")
         }
         kill(second.process.processIdentifier, SIGTERM)
-        try await onThread { second.process.waitUntilExit() }
+        second.process.waitUntilExit()
     }
 }

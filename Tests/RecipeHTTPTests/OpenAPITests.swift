@@ -22,19 +22,19 @@ struct OpenAPITests {
         #expect(documented.subtracting(served).isEmpty, "routes in Schemas/openapi.yaml the server does not have")
     }
 
-    @Test func servesTheDocumentAsItIsInTheRepository() async throws {
-        let response = try await shared.get("/openapi.yaml")
+    @Test func servesTheDocumentAsItIsInTheRepository() throws {
+        let response = try shared.get("/openapi.yaml")
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "application/yaml")
         #expect(response.text == (try Self.documentText()))
     }
 
-    @Test func servesEveryCommandSchemaWhereTheDocumentRefersToIt() async throws {
+    @Test func servesEveryCommandSchemaWhereTheDocumentRefersToIt() throws {
         let folder = Self.schemas.appendingPathComponent("commands")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".schema.json") }
         #expect(files.count >= 17)
         for file in files {
-            let response = try await shared.get("/commands/\(file)")
+            let response = try shared.get("/commands/\(file)")
             #expect(response.status == 200, "\(file)")
             #expect(response.headers["content-type"] == "application/schema+json")
             #expect(response.body == Array(try Data(contentsOf: folder.appendingPathComponent(file))), "\(file)")
@@ -49,7 +49,7 @@ struct OpenAPITests {
         for reference in references {
             #expect(files.contains(String(reference.dropFirst("commands/".count))), "\(reference)")
         }
-        let missing = try await shared.get("/commands/Teleported.v1.schema.json")
+        let missing = try shared.get("/commands/Teleported.v1.schema.json")
         #expect(missing.status == 404)
         #expect(missing.errorCode == "notFound")
     }

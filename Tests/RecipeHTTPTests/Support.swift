@@ -28,47 +28,48 @@ final class ServiceFixture: Sendable {
         options.api = api
         options.server = server
         service = try RecipeService(options: options)
+        try service.start()
     }
 
     var port: UInt16 { service.port }
 
     func request(_ method: String, _ path: String, json: String? = nil, body: [UInt8]? = nil,
-                 headers: [String: String] = [:]) async throws -> HTTPResult {
-        try await HTTPClient.request(port: port, method: method, path: path, headers: headers,
+                 headers: [String: String] = [:]) throws -> HTTPResult {
+        try HTTPClient.request(port: port, method: method, path: path, headers: headers,
                                      body: body ?? json.map { Array($0.utf8) })
     }
 
-    func get(_ path: String, headers: [String: String] = [:]) async throws -> HTTPResult {
-        try await request("GET", path, headers: headers)
+    func get(_ path: String, headers: [String: String] = [:]) throws -> HTTPResult {
+        try request("GET", path, headers: headers)
     }
 
-    func post(_ path: String, _ json: String, headers: [String: String] = [:]) async throws -> HTTPResult {
-        try await request("POST", path, json: json, headers: headers)
+    func post(_ path: String, _ json: String, headers: [String: String] = [:]) throws -> HTTPResult {
+        try request("POST", path, json: json, headers: headers)
     }
 
     /// POST /v1/drafts?wait=true: a new recipe's id.
-    func newRecipe(headers: [String: String] = [:]) async throws -> String {
-        let response = try await post("/v1/drafts?wait=true", "", headers: headers)
+    func newRecipe(headers: [String: String] = [:]) throws -> String {
+        let response = try post("/v1/drafts?wait=true", "", headers: headers)
         try #require(response.status == 200, "\(response.text)")
         return try #require(response.object["recipeId"] as? String)
     }
 
     /// POSTs a command and returns the receipt.
     @discardableResult
-    func command(_ recipe: String, _ json: String, wait: Bool = false, headers: [String: String] = [:]) async throws -> [String: Any] {
-        let response = try await post("/v1/recipes/\(recipe)/commands\(wait ? "?wait=true" : "")", json, headers: headers)
+    func command(_ recipe: String, _ json: String, wait: Bool = false, headers: [String: String] = [:]) throws -> [String: Any] {
+        let response = try post("/v1/recipes/\(recipe)/commands\(wait ? "?wait=true" : "")", json, headers: headers)
         try #require(response.status == (wait ? 200 : 202), "\(response.status) \(response.text)")
         return response.object
     }
 
     /// A saved recipe with a title, servings, an ingredient and a tag; returns its id and the save's position.
-    func savedRecipe(title: String, tag: String = "@dinner") async throws -> (id: String, position: String) {
-        let id = try await newRecipe()
-        try await command(id, #"{"type":"TitleChanged","data":{"title":"\#(title)"}}"#)
-        try await command(id, #"{"type":"ServingsChanged","data":{"servings":4}}"#)
-        try await command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"unit":"g"}}"#)
-        try await command(id, #"{"type":"TagAdded","data":{"text":"\#(tag)"}}"#)
-        let saved = try await command(id, #"{"type":"RecipeSaved","data":{}}"#)
+    func savedRecipe(title: String, tag: String = "@dinner") throws -> (id: String, position: String) {
+        let id = try newRecipe()
+        try command(id, #"{"type":"TitleChanged","data":{"title":"\#(title)"}}"#)
+        try command(id, #"{"type":"ServingsChanged","data":{"servings":4}}"#)
+        try command(id, #"{"type":"IngredientAdded","data":{"name":"Flour","amount":250,"unit":"g"}}"#)
+        try command(id, #"{"type":"TagAdded","data":{"text":"\#(tag)"}}"#)
+        let saved = try command(id, #"{"type":"RecipeSaved","data":{}}"#)
         return (id, try #require(saved["position"] as? String))
     }
 }
@@ -87,19 +88,23 @@ struct HTTPResult: @unchecked Sendable {
     var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
     var errorCode: String? { (object["error"] as? [String: Any])?["code"] as? String }
     var errorField: String? { (object["error"] as? [String: Any])?["field"] as? String }
-    var items: [[String: Any]] { object["items"] as? [[String: Any]] ?? [] }
+    /// The `items` of a successful answer; any other (an error's body has none) throws, naming what came.
+    var items: [[String: Any]] {
+        get throws {
+            guard (200..<300).contains(status), let items = object["items"] as? [[String: Any]] else {
+                throw HTTPClient.ClientError(description: "an answer without items: \(status) \(text.prefix(300))")
+            }
+            return items
+        }
+    }
 }
 
-/// A tiny HTTP/1.1 client on a blocking socket (Connection: close), run on a
-/// thread of its own so that no Swift concurrency thread ever blocks on I/O.
+/// A tiny HTTP/1.1 client on a blocking socket (Connection: close); an answer that does
+/// not come within 20 s is an error.
 enum HTTPClient {
     static func request(port: UInt16, method: String, path: String, headers: [String: String] = [:],
-                        body: [UInt8]?) async throws -> HTTPResult {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try send(port: port, method: method, path: path, headers: headers, body: body) })
-            }
-        }
+                        body: [UInt8]?) throws -> HTTPResult {
+        try send(port: port, method: method, path: path, headers: headers, body: body)
     }
 
     struct ClientError: Error, CustomStringConvertible {
@@ -110,7 +115,7 @@ enum HTTPClient {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket failed") }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -141,7 +146,7 @@ enum HTTPClient {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 { throw ClientError(description: "read failed: \(errno)") }
+            if n < 0 { throw ClientError(description: "no answer to \(method) \(path) (read failed: errno \(errno))") }
             if n == 0 { break }
             bytes += buffer[0..<n]
         }
@@ -199,22 +204,27 @@ final class RecipesProcess: Sendable {
     var err: String { output.texts.withLock { $0[1] } }
 
     /// The rest of the first stdout line that starts with `prefix`, once it is printed.
-    func line(startingWith prefix: String, deadline: Duration = .seconds(60)) async throws -> String {
-        let end = ContinuousClock.now + deadline
-        while ContinuousClock.now < end {
-            let lines = out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // the last may be partial
-            if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return String(line.dropFirst(prefix.count)) }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(20))
+    func line(startingWith prefix: String, deadline: Duration = .seconds(30)) throws -> String {
+        var found: Substring?
+        do {
+            try waitFor("a line \"\(prefix)…\" from recipes \(process.arguments ?? [])", deadline: deadline) {
+                let lines = out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // the last may be partial
+                found = lines.first { $0.hasPrefix(prefix) }
+                return found != nil || !process.isRunning
+            }
+        } catch {
+            throw HTTPClient.ClientError(description: "\(error); out: \(out) err: \(err)")
         }
-        throw HTTPClient.ClientError(description: "no line \"\(prefix)…\" from recipes \(process.arguments ?? []); out: \(out) err: \(err)")
+        guard let found else {
+            throw HTTPClient.ClientError(description: "recipes \(process.arguments ?? []) exited without a line \"\(prefix)…\"; out: \(out) err: \(err)")
+        }
+        return String(found.dropFirst(prefix.count))
     }
 
     /// Sends SIGTERM and waits for the exit; its status, or nil when it did not exit by the deadline.
-    func stop(deadline: Duration = .seconds(30)) async throws -> Int32? {
+    func stop(deadline: Duration = .seconds(30)) -> Int32? {
         process.terminate()
-        let end = ContinuousClock.now + deadline
-        while process.isRunning, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
-        return process.isRunning ? nil : process.terminationStatus
+        guard (try? waitFor("recipes to exit", deadline: deadline) { !process.isRunning }) != nil else { return nil }
+        return process.terminationStatus
     }
 }

@@ -28,12 +28,12 @@ struct TokensFileTests {
         }
     }
 
-    @Test func aFileOthersMayReadIsRefusedAsSshRefusesAKey() async throws {
+    @Test func aFileOthersMayReadIsRefusedAsSshRefusesAKey() throws {
         let line = AccessTokens.line(token: "s3cret", actor: "root", role: .admin) + "\n"
         let open = try Self.file(line, mode: 0o644)
         defer { unlink(open) }
         #expect(throws: AccessTokensError.self) { try AccessTokens(contentsOf: open) }
-        let dev = try await runRecipes(["dev", "--tokens", open, "--port", "0", "--data", open + ".data"])
+        let dev = try runRecipes(["dev", "--tokens", open, "--port", "0", "--data", open + ".data"])
         #expect(dev.status == 2)
         #expect(dev.err.contains("chmod 600 \(open)"), "\(dev.err)")
         #expect(dev.err.split(separator: "\n").count == 1, "\(dev.err)")
@@ -123,10 +123,10 @@ struct TokensFileTests {
         #expect(Self.refusal(folder)?.contains("not a regular file") == true)
     }
 
-    @Test func tokensAddPrintsTheTokenOnceAndKeepsItsHash() async throws {
+    @Test func tokensAddPrintsTheTokenOnceAndKeepsItsHash() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)").path
         defer { unlink(path) }
-        let added = try await runRecipes(["tokens", "add", "alice", "--role", "admin", "--file", path])
+        let added = try runRecipes(["tokens", "add", "alice", "--role", "admin", "--file", path])
         #expect(added.status == 0, "\(added.err)")
         let token = added.out.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.count == 64 && token.allSatisfy(\.isHexDigit))
@@ -135,13 +135,13 @@ struct TokensFileTests {
         var info = stat()
         stat(path, &info)
         #expect(info.st_mode & 0o777 == 0o600)
-        let second = try await runRecipes(["tokens", "add", "bob", "--file", path])
+        let second = try runRecipes(["tokens", "add", "bob", "--file", path])
         #expect(second.status == 0)
         let tokens = try AccessTokens(contentsOf: path)
         #expect(tokens.entry(authorization: "Bearer \(token)")?.actor == "alice")
         #expect(tokens.entry(authorization: "Bearer \(token)")?.role == .admin)
         #expect(tokens.entry(authorization: "Bearer \(second.out.trimmingCharacters(in: .whitespacesAndNewlines))")?.role == .writer)
-        let bad = try await runRecipes(["tokens", "add", "carol", "--role", "owner", "--file", path])
+        let bad = try runRecipes(["tokens", "add", "carol", "--role", "owner", "--file", path])
         #expect(bad.status == 2 && bad.err.contains("--role"))
     }
 }

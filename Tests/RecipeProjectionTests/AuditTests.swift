@@ -10,10 +10,10 @@ import Testing
 @Suite("Audit: history, as-of, diff and export straight from the log")
 struct AuditTests {
     @Test("as-of at every position of a random stream equals folding the prefix up to that position")
-    func asOfEqualsFoldedPrefix() async throws {
+    func asOfEqualsFoldedPrefix() throws {
         let fixture = try ProjectionFixture(partitions: 2)
         let stream = commandStream(count: 300, recipes: 3, seed: 31)
-        let reports = try await fixture.send(stream)
+        let reports = try fixture.send(stream)
         let auditor = try LogAuditor(kafka: fixture.config, topic: fixture.topic)
         for id in Set(stream.map(\.recipeID)) {
             let placed = zip(stream, reports).filter { $0.0.recipeID == id }
@@ -52,21 +52,21 @@ struct AuditTests {
     }
 
     @Test("history shows a rejected command with its reason and a duplicate as duplicate; diff shows a changed amount")
-    func historyAndDiff() async throws {
+    func historyAndDiff() throws {
         let fixture = try ProjectionFixture(partitions: 3)
         let id = newRecipeID()
-        try await fixture.send(id, [.draftStarted, .titleChanged(title: "Pancakes"),
+        try fixture.send(id, [.draftStarted, .titleChanged(title: "Pancakes"),
                                     .ingredientAdded(name: "Flour", amount: 200, metric: "g", ingredientID: "flour"),
                                     .recipeSaved])
         let retitle = CommandEnvelope(commandID: UUID().uuidString, recipeID: id, actor: "bob",
                                       time: Timestamp(millisecondsSinceEpoch: 1_796_000_100_000),
                                       command: .ingredientUpdated(ingredientID: "flour", name: nil, amount: 250, metric: nil))
-        try await fixture.send([retitle])
-        try await fixture.send(id, [.recipeSaved, .recipeSaved])
-        try await fixture.send([retitle])
+        try fixture.send([retitle])
+        try fixture.send(id, [.recipeSaved, .recipeSaved])
+        try fixture.send([retitle])
         let brokers = fixture.kafka.bootstrapServers
 
-        let history = try await runRecipes(["audit", "history", id, "--brokers", brokers, "--json"])
+        let history = try runRecipes(["audit", "history", id, "--brokers", brokers, "--json"])
         #expect(history.status == 0, "\(history.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(history.out.utf8)) as? [String: Any])
         let items = try #require(object["items"] as? [[String: Any]])
@@ -78,34 +78,34 @@ struct AuditTests {
         #expect((items[4]["data"] as? [String: Any])?["amount"] as? Double == 250)
         #expect(items[4]["actor"] as? String == "bob")
 
-        let table = try await runRecipes(["audit", "history", id, "--brokers", brokers])
+        let table = try runRecipes(["audit", "history", id, "--brokers", brokers])
         #expect(table.out.split(separator: "\n").contains { $0.contains(" rejected ") && $0.contains(" noDraft: ") },
                 "\(table.out)")
 
-        let diff = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "2"])
+        let diff = try runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "2"])
         #expect(diff.status == 0, "\(diff.err)")
         #expect(diff.out.contains("~ ingredient flour Flour: 200 g → 250 g"), "\(diff.out)")
-        let json = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "2", "--json"])
+        let json = try runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "2", "--json"])
         let changes = try JSONDecoder().decode(VersionDiff.self, from: Data(json.out.utf8))
         #expect(changes.ingredients.changed.map(\.id) == ["flour"])
         #expect(changes.ingredients.changed.first?.from.amount == 200)
         #expect(changes.ingredients.changed.first?.to.amount == 250)
         #expect(changes.title == nil && changes.ingredients.added.isEmpty && changes.ingredients.removed.isEmpty)
 
-        let missing = try await runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "3"])
+        let missing = try runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "3"])
         #expect(missing.status == 1)
         #expect(missing.err.contains("has versions 1…2, not 3"), "\(missing.err)")
-        let asOf = try await runRecipes(["audit", "as-of", id, "--brokers", brokers, "--json", "--position", "x"])
+        let asOf = try runRecipes(["audit", "as-of", id, "--brokers", brokers, "--json", "--position", "x"])
         #expect(asOf.status == 2, "a bad position is a usage error")
     }
 
     @Test("export gives every record one JSON line with the outcome the projector gave it")
-    func exportMatchesProjector() async throws {
+    func exportMatchesProjector() throws {
         let fixture = try ProjectionFixture(partitions: 3)
-        try await fixture.send(commandStream(count: 1_500, recipes: 20, seed: 32))
-        _ = try await fixture.producer.send(KafkaProducerMessage(topic: fixture.topic, key: newRecipeID(), value: Array("{not json".utf8)))
-        try await fixture.project()
-        let export = try await runRecipes(["audit", "export", "--brokers", fixture.kafka.bootstrapServers])
+        try fixture.send(commandStream(count: 1_500, recipes: 20, seed: 32))
+        _ = try fixture.producer.send(KafkaProducerMessage(topic: fixture.topic, key: newRecipeID(), value: Array("{not json".utf8)))
+        try fixture.project()
+        let export = try runRecipes(["audit", "export", "--brokers", fixture.kafka.bootstrapServers])
         #expect(export.status == 0, "\(export.err)")
         let lines = export.out.split(separator: "\n")
         #expect(lines.count == 1_501)
@@ -123,7 +123,7 @@ struct AuditTests {
         #expect(outcomes.keys.sorted() == ["accepted", "duplicate", "rejected"], "the stream exercises every outcome")
 
         let later = RFC3339.string(Timestamp(millisecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1000) + 60_000))
-        let none = try await runRecipes(["audit", "export", "--brokers", fixture.kafka.bootstrapServers, "--since", later])
+        let none = try runRecipes(["audit", "export", "--brokers", fixture.kafka.bootstrapServers, "--since", later])
         #expect(none.status == 0 && none.out.isEmpty, "nothing was logged after \(later)")
         #expect(none.err.contains("exported 0 records"))
     }

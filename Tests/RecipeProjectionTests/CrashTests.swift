@@ -40,11 +40,32 @@ func startProjectorProcess(_ fixture: ProjectionFixture, storePath: String, extr
 
 /// Waits until a projector process has said it is projecting: from then on it
 /// stops cleanly on SIGTERM (before, the signal's default action would kill it).
-func waitUntilProjecting(output: String) async throws {
-    try await onThread {
-        try waitFor("the projector to start", deadline: .seconds(60)) {
-            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").hasPrefix("projecting ")
-        }
+func waitUntilProjecting(output: String) throws {
+    try waitFor("the projector to start", deadline: .seconds(30)) {
+        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").hasPrefix("projecting ")
+    }
+}
+
+/// The partitions a projector process fetched, as its last progress line lists them
+/// (`records …; lag N [partition:lag …]`); empty before its first.
+func reportedPartitions(output: String) -> Set<Int32> {
+    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("records ") }),
+          let open = line.lastIndex(of: "["), let close = line.lastIndex(of: "]") else { return [] }
+    return Set(line[line.index(after: open)..<close].split(separator: " ").compactMap { Int32($0.split(separator: ":")[0]) })
+}
+
+/// The records a store at `path` has applied (its positions added up), read by one
+/// connection kept open; 0 until a projector has made the store.
+final class AppliedRecords {
+    private let path: String
+    private var readModel: ReadModel?
+
+    init(storeAt path: String) { self.path = path }
+
+    var count: Int64 {
+        if readModel == nil, FileManager.default.fileExists(atPath: path) { readModel = try? ReadModel(path: path) }
+        return (try? readModel?.positions().values.reduce(0, +)) ?? 0
     }
 }
 
@@ -52,62 +73,57 @@ func waitUntilProjecting(output: String) async throws {
 let projectorEnvironment = ["KAFKA_SESSION_TIMEOUT_MS": "6000", "KAFKA_HEARTBEAT_INTERVAL_MS": "500"]
 
 /// Waits until the store at `path` has consumed every partition up to its high watermark.
-func waitUntilCaughtUp(_ fixture: ProjectionFixture, storePath: String, deadline: Duration = .seconds(120)) async throws {
+func waitUntilCaughtUp(_ fixture: ProjectionFixture, storePath: String, deadline: Duration = .seconds(30)) throws {
     let consumer = try KafkaConsumer(config: fixture.config)
     defer { consumer.close() }
     let highs = try (0..<Int32(fixture.partitions)).map {
         ($0, try consumer.watermarks(KafkaTopicPartition(topic: fixture.topic, partition: $0)).high)
     }
-    let end = ContinuousClock.now + deadline
-    while true {
-        if FileManager.default.fileExists(atPath: storePath),
-           let stored = try? ReadModel(path: storePath).positions(),
-           highs.allSatisfy({ partition, high in (stored[partition] ?? 0) >= high }) {
-            return
-        }
-        guard ContinuousClock.now < end else {
-            Issue.record("the projector did not catch up within \(deadline)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(50))
-    }
+    let total = highs.reduce(0) { $0 + $1.1 }
+    let applied = AppliedRecords(storeAt: storePath)
+    try waitFor("the store to apply the log's \(total) records", deadline: deadline) { applied.count >= total }
 }
 
 @Suite("Crash safety and group mode, with real projector processes")
 struct CrashTests {
     @Test("a projector killed with SIGKILL at random moments ends with the same store as one that never stopped")
-    func killedProjectorMatchesUninterrupted() async throws {
+    func killedProjectorMatchesUninterrupted() throws {
         let fixture = try ProjectionFixture(partitions: 16)
-        let stream = commandStream(count: 50_000, recipes: 1_000, seed: 7)
+        let stream = commandStream(count: 24_000, recipes: 1_000, seed: 7)
         let crashedStore = fixture.storePath + ".crashed.db"
         defer { removeStore(crashedStore) }
 
-        // Publish while the projector is killed and restarted.
-        let publishing = Task {
-            for start in stride(from: 0, to: stream.count, by: 2_000) {
-                try await fixture.send(Array(stream[start..<min(start + 2_000, stream.count)]))
-            }
-        }
+        // Twelve runs, each killed in the middle of its work: the log grows by a twelfth before
+        // each, and the run is killed once it has committed a random part (up to half) of what
+        // it has to fold, in transactions of 100 records, so more are under way when it dies.
+        let applied = AppliedRecords(storeAt: crashedStore)
         var random = SplitMix64(seed: 99)
-        for _ in 0..<12 {
-            let process = try startProjectorProcess(fixture, storePath: crashedStore)
-            try await Task.sleep(for: .milliseconds(150 + Int(random.next() % 600)))
+        for (round, start) in stride(from: 0, to: stream.count, by: 2_000).enumerated() {
+            try fixture.send(Array(stream[start..<min(start + 2_000, stream.count)]))
+            let logEnd = Int64(min(start + 2_000, stream.count))
+            let before = applied.count
+            let target = before + 1 + Int64(random.next() % UInt64((logEnd - before) / 2))
+            let process = try startProjectorProcess(fixture, storePath: crashedStore, extra: ["--batch", "100"])
+            try waitFor("run \(round) to commit \(target) of the \(logEnd) records", deadline: .seconds(30)) {
+                applied.count >= target || !process.isRunning
+            }
             let ranUntilKilled = process.isRunning
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            #expect(ranUntilKilled, "the projector stopped on its own: \(stderrOf(process))")
+            #expect(ranUntilKilled, "run \(round) stopped on its own: \(stderrOf(process))")
+            let left = applied.count
+            #expect(left > before && left < logEnd, "run \(round) was not killed mid-projection: \(before) → \(left) of \(logEnd) records")
         }
-        try await publishing.value
         let lastOutput = crashedStore + ".out"
         defer { try? FileManager.default.removeItem(atPath: lastOutput) }
         let last = try startProjectorProcess(fixture, storePath: crashedStore, output: lastOutput)
-        try await waitUntilCaughtUp(fixture, storePath: crashedStore)
+        try waitUntilCaughtUp(fixture, storePath: crashedStore)
         // The killed runs may have caught up already: the last one must be running before it is stopped.
-        try await waitUntilProjecting(output: lastOutput)
-        #expect(try await stopWithSIGTERM(last), "SIGTERM stops the projector cleanly: \(stderrOf(last))")
+        try waitUntilProjecting(output: lastOutput)
+        #expect(try stopWithSIGTERM(last), "SIGTERM stops the projector cleanly: \(stderrOf(last))")
 
-        let summary = try await fixture.project()
-        #expect(summary.accepted > 40_000)
+        let summary = try fixture.project()
+        #expect(summary.accepted > 19_000)
         let reference = try StoreDump.string(storeAt: fixture.storePath)
         let crashed = try StoreDump.string(storeAt: crashedStore)
         #expect(crashed.count == reference.count)
@@ -116,18 +132,18 @@ struct CrashTests {
         // The log rebuilds the same store, and says the crashed one is right.
         let replayed = fixture.storePath + ".replayed.db"
         defer { removeStore(replayed) }
-        let replay = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", replayed])
+        let replay = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", replayed])
         #expect(replay.status == 0, "\(replay.err)")
         #expect(try StoreDump.string(storeAt: replayed) == crashed)
-        let verify = try await runRecipes(["audit", "verify", "--brokers", fixture.kafka.bootstrapServers, "--db", crashedStore])
+        let verify = try runRecipes(["audit", "verify", "--brokers", fixture.kafka.bootstrapServers, "--db", crashedStore])
         #expect(verify.status == 0, "\(verify.out) \(verify.err)")
     }
 
     @Test("a projector whose broker stops answering keeps reporting progress, stops promptly on SIGTERM, and leaves a right store")
-    func stopsWithoutBrokers() async throws {
+    func stopsWithoutBrokers() throws {
         // Many partitions: a lag report that asked the broker for each one's watermarks would take minutes.
         let fixture = try ProjectionFixture(partitions: 32)
-        try await fixture.send(commandStream(count: 100, recipes: 5, seed: 12))
+        try fixture.send(commandStream(count: 100, recipes: 5, seed: 12))
         let store = fixture.storePath + ".orphan.db"
         let output = store + ".out"
         defer {
@@ -136,7 +152,7 @@ struct CrashTests {
         }
         let projector = try startProjectorProcess(fixture, storePath: store, output: output)
         defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
-        try await waitUntilCaughtUp(fixture, storePath: store)
+        try waitUntilCaughtUp(fixture, storePath: store)
         @Sendable func progressLines() -> Int {
             ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("records ") }.count
         }
@@ -145,12 +161,10 @@ struct CrashTests {
         // hour), while its port stays open. (Taking the embedded broker down may abort the process: see
         // EmbeddedKafka.)
         fixture.kafka.setRoundTripTime(1, milliseconds: 3_600_000)
-        let stopped = try await onThread { () throws -> Bool in
-            try waitFor("two more progress lines with the broker gone", deadline: .seconds(30)) { progressLines() >= before + 2 }
-            projector.terminate()
-            // A guard against a hang, not a timing: stopping takes a transaction and a close.
-            return (try? waitFor("the projector to stop", deadline: .seconds(30)) { !projector.isRunning }) != nil
-        }
+        try waitFor("two more progress lines with the broker gone", deadline: .seconds(30)) { progressLines() >= before + 2 }
+        projector.terminate()
+        // A guard against a hang, not a timing: stopping takes a transaction and a close.
+        let stopped = (try? waitFor("the projector to stop", deadline: .seconds(30)) { !projector.isRunning }) != nil
         #expect(stopped, "still running 30 s after SIGTERM with its broker gone")
         if !stopped { kill(projector.processIdentifier, SIGKILL) }
         projector.waitUntilExit()
@@ -158,32 +172,41 @@ struct CrashTests {
 
         // What it committed is the log folded: a projector of its own, once the broker answers again, agrees.
         fixture.kafka.setRoundTripTime(1, milliseconds: 0)
-        try await fixture.project()
+        try fixture.project()
         let left = try StoreDump.string(storeAt: store)
         let reference = try StoreDump.string(storeAt: fixture.storePath)
         #expect(left == reference, "first difference: \(firstDifference(left, reference))")
     }
 
     @Test("two projector processes in a group share a store; when one is killed the other takes over")
-    func groupModeTakeover() async throws {
+    func groupModeTakeover() throws {
         let fixture = try ProjectionFixture(partitions: 8)
         let stream = commandStream(count: 8_000, recipes: 200, seed: 11)
-        try await fixture.send(Array(stream[..<4_000]))
+        try fixture.send(Array(stream[..<4_000]))
         let shared = fixture.storePath + ".shared.db"
         defer { removeStore(shared) }
         let group = "projectors-\(UUID().uuidString.prefix(8))"
-        let first = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group])
-        let second = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group])
-        try await waitUntilCaughtUp(fixture, storePath: shared)
-        // Both opened the new store at once and are sharing it, neither died.
+        let (firstOutput, secondOutput) = (shared + ".first.out", shared + ".second.out")
+        defer { for output in [firstOutput, secondOutput] { try? FileManager.default.removeItem(atPath: output) } }
+        let first = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group], output: firstOutput)
+        let second = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group], output: secondOutput)
+        try waitUntilCaughtUp(fixture, storePath: shared)
+        // Both opened the new store at once and are sharing it, neither died, and the one to be
+        // killed holds partitions: what the other takes over.
         #expect(first.isRunning && second.isRunning)
+        try waitFor("the second member to report partitions it reads", deadline: .seconds(30)) {
+            !reportedPartitions(output: secondOutput).isEmpty
+        }
+        let taken = reportedPartitions(output: secondOutput)
         kill(second.processIdentifier, SIGKILL)
         second.waitUntilExit()
-        try await fixture.send(Array(stream[4_000...]))
-        try await waitUntilCaughtUp(fixture, storePath: shared)
-        #expect(try await stopWithSIGTERM(first), "SIGTERM stops the projector cleanly: \(stderrOf(first))")
+        // New records on the killed member's partitions too: only the first can fold them.
+        let appended = try fixture.send(Array(stream[4_000...]))
+        #expect(taken.isSubset(of: Set(appended.map(\.partition))), "no new record on the killed member's partitions \(taken)")
+        try waitUntilCaughtUp(fixture, storePath: shared)
+        #expect(try stopWithSIGTERM(first), "SIGTERM stops the projector cleanly: \(stderrOf(first))")
 
-        try await fixture.project()
+        try fixture.project()
         let reference = try StoreDump.string(storeAt: fixture.storePath)
         let groupDump = try StoreDump.string(storeAt: shared)
         #expect(groupDump == reference, "first difference: \(firstDifference(groupDump, reference))")
@@ -192,9 +215,9 @@ struct CrashTests {
 
 /// Sends SIGTERM and waits for a clean exit (status 0). A guard against a hang, not a timing:
 /// a projector still running a minute later is killed, and that is a failure.
-func stopWithSIGTERM(_ process: Process) async throws -> Bool {
+func stopWithSIGTERM(_ process: Process) throws -> Bool {
     process.terminate()
-    let stopped = try await onThread { (try? waitFor("the projector to stop", deadline: .seconds(60)) { !process.isRunning }) != nil }
+    let stopped = (try? waitFor("the projector to stop", deadline: .seconds(30)) { !process.isRunning }) != nil
     guard stopped else {
         kill(process.processIdentifier, SIGKILL)
         return false

@@ -85,12 +85,12 @@ struct LogIntegrityTests {
     // MARK: - Against real brokers
 
     @Test("a store built from one cluster refuses another cluster's log and is left as it was")
-    func refusesAnotherCluster() async throws {
+    func refusesAnotherCluster() throws {
         let fixture = try ProjectionFixture(partitions: 2)
         let id = newRecipeID()
-        try await fixture.send(id, [.titleChanged(title: "Banana bread"), .ingredientAdded(name: "Banana", amount: 3, metric: "pcs", ingredientID: nil),
+        try fixture.send(id, [.titleChanged(title: "Banana bread"), .ingredientAdded(name: "Banana", amount: 3, metric: "pcs", ingredientID: nil),
                                     .recipeSaved])
-        try await fixture.project()
+        try fixture.project()
         let before = try StoreDump.string(storeAt: fixture.storePath)
         let recorded = try #require(try fixture.readModel().storeLog())
         #expect(recorded.identity.topic == fixture.topic && recorded.identity.partitions == 2 && !recorded.isPartial)
@@ -99,9 +99,7 @@ struct LogIntegrityTests {
         let other = try EmbeddedKafka(brokers: 1)
         try other.createTopic(fixture.topic, partitions: 2)
         let otherConfig = KafkaConfig(bootstrapServers: other.bootstrapServers)
-        let error = try await onThread {
-            Result { try Projector(storePath: fixture.storePath, kafka: otherConfig, topic: fixture.topic).catchUp() }
-        }
+        let error = Result { try Projector(storePath: fixture.storePath, kafka: otherConfig, topic: fixture.topic).catchUp(timeout: .seconds(30)) }
         guard case .failure(let failure as LogMismatch) = error, case .otherCluster = failure else {
             Issue.record("expected otherCluster, got \(error)")
             return
@@ -111,7 +109,7 @@ struct LogIntegrityTests {
     }
 
     @Test("a replay of a log whose head is gone is refused, unless allowed, which marks the store partial")
-    func refusesAMissingHead() async throws {
+    func refusesAMissingHead() throws {
         let fixture = try ProjectionFixture(partitions: 1)
         // The embedded broker keeps at most 5 MiB a partition and drops the oldest records beyond
         // (random bytes: the producer compresses).
@@ -120,20 +118,16 @@ struct LogIntegrityTests {
         let topic = fixture.topic
         for _ in 0..<3 {
             let batch = (0..<40).map { _ in KafkaProducerMessage(topic: topic, key: "filler", value: filler) }
-            for result in await fixture.producer.sendBatch(batch) { _ = try result.get() }
+            for result in fixture.producer.sendBatch(batch) { _ = try result.get() }
         }
         let first = try fixture.kafkaWatermarks().low
         try #require(first > 0, "the broker dropped the head of the partition")
 
         let (path, config) = (fixture.storePath, fixture.config)
-        let refused = try await onThread {
-            Result { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true).catchUp() }
-        }
+        let refused = Result { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true).catchUp(timeout: .seconds(30)) }
         #expect(throws: LogMismatch.missingHead(store: path, log: try #require(try self.identity(of: fixture)), partition: 0,
                                                 stored: 0, first: first)) { try refused.get() }
-        let allowed = try await onThread {
-            Result { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true, allowMissingHead: true).catchUp() }
-        }
+        let allowed = Result { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true, allowMissingHead: true).catchUp(timeout: .seconds(30)) }
         let summary = try allowed.get()
         #expect(summary.records == Int(120 - first))
         #expect(try fixture.readModel().storeLog()?.missingHeads == [0: first])

@@ -8,10 +8,10 @@ import Testing
 @Suite("Records that cannot be decoded never stop the projector")
 struct PoisonTests {
     @Test("bad JSON, an unknown type, key ≠ subject and a value over the record limit, published with kcat among good records, land in rejections; the good ones apply")
-    func poisonAmongGood() async throws {
+    func poisonAmongGood() throws {
         let fixture = try ProjectionFixture(partitions: 1)
         let id = newRecipeID()
-        try await fixture.send(id, [.titleChanged(title: "Soup")])
+        try fixture.send(id, [.titleChanged(title: "Soup")])
 
         let encoder = RecordEncoder(source: "kcat")
         let good = String(decoding: encoder.encode(CommandEnvelope(
@@ -39,8 +39,8 @@ struct PoisonTests {
             kcat.waitUntilExit()
             #expect(kcat.terminationStatus == 0, "kcat published record \(index)")
         }
-        try await fixture.send(id, [.ingredientAdded(name: "Salt", amount: 1, metric: "tsp", ingredientID: nil), .recipeSaved])
-        let summary = try await fixture.project()
+        try fixture.send(id, [.ingredientAdded(name: "Salt", amount: 1, metric: "tsp", ingredientID: nil), .recipeSaved])
+        let summary = try fixture.project()
 
         let model = try fixture.readModel()
         let reasons = try model.rejections().map(\.reason.code).sorted()
@@ -52,7 +52,7 @@ struct PoisonTests {
     }
 
     @Test("a record on a partition its key does not hash to is rejected as wrongPartition")
-    func wrongPartition() async throws {
+    func wrongPartition() throws {
         let fixture = try ProjectionFixture(partitions: 4)
         let id = newRecipeID()
         let right = KafkaPartitioner.partition(forKey: Array(id.utf8), partitionCount: 4)
@@ -69,7 +69,7 @@ struct PoisonTests {
         input.fileHandleForWriting.write(Data(value))
         try input.fileHandleForWriting.close()
         kcat.waitUntilExit()
-        try await fixture.project()
+        try fixture.project()
         let rejections = try fixture.readModel().rejections()
         #expect(rejections.map(\.reason.code) == ["wrongPartition"])
         #expect(rejections.first?.position.hasPrefix("\(wrong):") == true)

@@ -10,14 +10,14 @@ import Testing
 @Suite("Replay and verify: rebuilding read models from the log, checking a store against it")
 struct ReplayTests {
     @Test("replaying the same log twice gives byte-identical dumps, equal to the live projector's")
-    func replayIsDeterministic() async throws {
+    func replayIsDeterministic() throws {
         let fixture = try ProjectionFixture(partitions: 4)
-        try await fixture.send(commandStream(count: 3_000, recipes: 50, seed: 21))
-        try await fixture.project()
+        try fixture.send(commandStream(count: 3_000, recipes: 50, seed: 21))
+        try fixture.project()
         let (first, second) = (fixture.storePath + ".first.db", fixture.storePath + ".second.db")
         defer { removeStore(first); removeStore(second) }
         for store in [first, second] {
-            let run = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
+            let run = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("replayed 3000 records"), "\(run.out)")
             // Closed before the command ends: the store is one file, whole, to copy anywhere.
@@ -30,18 +30,16 @@ struct ReplayTests {
     }
 
     @Test("a projector that keeps only a few recipes in memory, in small batches, ends with the store of one that keeps them all")
-    func smallCacheLoadsRecipesFromTheStore() async throws {
+    func smallCacheLoadsRecipesFromTheStore() throws {
         let fixture = try ProjectionFixture(partitions: 4)
         let stream = commandStream(count: 3_000, recipes: 40, seed: 24)
-        try await fixture.send(stream)
-        try await fixture.project()
+        try fixture.send(stream)
+        try fixture.project()
         let store = fixture.storePath + ".small-cache.db"
         defer { removeStore(store) }
         let (config, topic) = (fixture.config, fixture.topic)
-        let totals = try await onThread {
-            try Projector(storePath: store, kafka: config, topic: topic, mode: .replica, batchSize: 50,
-                          exclusive: false, cacheLimit: 3).catchUp()
-        }
+        let totals = try Projector(storePath: store, kafka: config, topic: topic, mode: .replica, batchSize: 50,
+                                   exclusive: false, cacheLimit: 3).catchUp(timeout: .seconds(30))
         #expect(totals.records == 3_000)
         #expect(try StoreDump.string(storeAt: store) == (try StoreDump.string(storeAt: fixture.storePath)))
 
@@ -61,126 +59,125 @@ struct ReplayTests {
     }
 
     @Test("a replay interrupted with SIGINT resumes and ends with the store of an uninterrupted one")
-    func interruptedReplayResumes() async throws {
+    func interruptedReplayResumes() throws {
         let fixture = try ProjectionFixture(partitions: 8)
-        let stream = commandStream(count: 30_000, recipes: 300, seed: 22)
-        try await fixture.send(stream)
+        let stream = commandStream(count: 12_000, recipes: 300, seed: 22)
+        try fixture.send(stream)
         let store = fixture.storePath + ".interrupted.db"
         defer { removeStore(store) }
         // Small transactions, so that the replay is caught in the middle.
-        let process = try recipesProcess(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--batch", "300"])
+        let process = try recipesProcess(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--batch", "120"])
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // On a thread of its own: a starved test task could notice the first commit only after the last.
-        let interrupted = try await onThread { () throws -> Bool in
-            try waitFor("the replay's first commit", deadline: .seconds(60)) {
-                (try? ReadModel(path: store).positions().values.reduce(0, +)) ?? 0 > 0
-            }
-            // Holding the write lock keeps the replay from finishing while it is interrupted.
-            var blocker: SQLiteConnection? = try SQLiteConnection(path: store)
-            try blocker?.execute("BEGIN IMMEDIATE")
-            let wasRunning = process.isRunning
-            kill(process.processIdentifier, SIGINT)
-            try waitFor("the replay to take the interrupt", deadline: .seconds(30)) {
-                stderrOf(process, lines: 100).contains("interrupted: committing what was read")
-            }
-            try blocker?.execute("ROLLBACK")
-            blocker = nil // the replay's own close is then the last: it folds the log into the store
-            process.waitUntilExit()
-            return wasRunning
+        try waitFor("the replay's first commit", deadline: .seconds(30)) {
+            (try? ReadModel(path: store).positions().values.reduce(0, +)) ?? 0 > 0
         }
+        // Holding the write lock keeps the replay from finishing while it is interrupted.
+        var blocker: SQLiteConnection? = try SQLiteConnection(path: store)
+        try blocker?.execute("BEGIN IMMEDIATE")
+        let interrupted = process.isRunning
+        kill(process.processIdentifier, SIGINT)
+        try waitFor("the replay to take the interrupt", deadline: .seconds(30)) {
+            stderrOf(process, lines: 100).contains("interrupted: committing what was read")
+        }
+        try blocker?.execute("ROLLBACK")
+        blocker = nil // the replay's own close is then the last: it folds the log into the store
+        process.waitUntilExit()
         #expect(interrupted, "the replay ended before it could be interrupted: \(stderrOf(process))")
         #expect(process.terminationStatus == 130, "an interrupted replay says so: \(stderrOf(process))")
         #expect(!FileManager.default.fileExists(atPath: store + "-wal"), "an interrupted replay leaves one file too")
         let applied = try ReadModel(path: store).positions().values.reduce(0, +)
         #expect(applied > 0 && applied < Int64(stream.count), "interrupted after \(applied) records")
 
-        let resumed = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
+        let resumed = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
         #expect(resumed.status == 0, "\(resumed.err)")
         #expect(resumed.out.contains("resuming: \(store) already holds \(applied) records"), "\(resumed.out)")
-        try await fixture.project()
+        try fixture.project()
         #expect(try StoreDump.string(storeAt: store) == (try StoreDump.string(storeAt: fixture.storePath)))
     }
 
     @Test("replay refuses a store a projector is using, and takes it once the projector is gone (even killed)")
-    func replayRefusesStoreInUse() async throws {
+    func replayRefusesStoreInUse() throws {
         let fixture = try ProjectionFixture(partitions: 2)
-        try await fixture.send(commandStream(count: 200, recipes: 5, seed: 23))
+        try fixture.send(commandStream(count: 200, recipes: 5, seed: 23))
         let store = fixture.storePath + ".live.db"
         defer { removeStore(store) }
         let projector = try startProjectorProcess(fixture, storePath: store)
-        try await waitUntilCaughtUp(fixture, storePath: store)
-        let refused = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
+        try waitUntilCaughtUp(fixture, storePath: store)
+        let refused = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
         #expect(refused.status == 1)
         #expect(refused.err.contains("in use by a projector"), "\(refused.err)")
         kill(projector.processIdentifier, SIGKILL)
         projector.waitUntilExit()
-        let accepted = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
+        let accepted = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
         #expect(accepted.status == 0, "\(accepted.err)")
     }
 
     @Test("replay --until-position stops after the records at the given positions; a store already past them is refused")
-    func replayToPositions() async throws {
+    func replayToPositions() throws {
         let fixture = try ProjectionFixture(partitions: 2)
-        try await fixture.send(commandStream(count: 400, recipes: 10, seed: 24))
+        try fixture.send(commandStream(count: 400, recipes: 10, seed: 24))
         let store = fixture.storePath + ".partial.db"
         defer { removeStore(store) }
-        let partial = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-position", "0:49,1:6"])
+        let partial = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-position", "0:49,1:6"])
         #expect(partial.status == 0, "\(partial.err)")
         #expect(try ReadModel(path: store).positions() == [0: 50, 1: 7], "offsets 0…49 and 0…6: the named records included")
         #expect(partial.out.contains("; through 0:49,1:6"), "\(partial.out)")
-        let back = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-position", "0:9"])
+        let back = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-position", "0:9"])
         #expect(back.status == 1)
         #expect(back.err.contains("already holds partition 0 through offset 49, past --until-position 0:9"), "\(back.err)")
-        let bad = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-position", "zero:1"])
+        let bad = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-position", "zero:1"])
         #expect(bad.status == 2)
         #expect(bad.err.contains("--until-position needs PARTITION:OFFSET"), "\(bad.err)")
     }
 
     @Test("replay --until-time stops each partition after its last record logged at or before that time")
-    func replayUntilTime() async throws {
+    func replayUntilTime() throws {
         let fixture = try ProjectionFixture(partitions: 2)
         let stream = commandStream(count: 300, recipes: 8, seed: 26)
-        try await fixture.send(Array(stream[..<150]))
-        try await fixture.send(Array(stream[150...]))
-        // The log's own timestamps: the cut is taken from a record in the middle.
+        let firstHalf = try fixture.send(Array(stream[..<150]))
+        // The cut is the last time the log gave the first half (its own timestamps), and the second
+        // half is logged after it: the replay must keep the first half and leave the second out.
         let reader = try LogReader(kafka: fixture.config, topic: fixture.topic)
-        var times: [Int32: [Int64]] = [:]
+        var cut: Int64 = 0
         for partition in reader.partitions {
             try reader.read(partition: partition) { records in
-                times[partition, default: []] += records.map { $0.timestamp ?? 0 }
+                cut = max(cut, records.compactMap(\.timestamp).max() ?? 0)
                 return true
             }
         }
-        let cut = try #require(times[0]?[times[0]!.count / 2])
-        let expected = times.mapValues { Int64($0.prefix { $0 <= cut }.count) }.filter { $0.value > 0 }
+        try waitFor("the clock to pass the first half's last log time", deadline: .seconds(5)) {
+            Int64(Date().timeIntervalSince1970 * 1000) > cut
+        }
+        try fixture.send(Array(stream[150...]))
+        let expected = Dictionary(grouping: firstHalf, by: \.partition).mapValues { Int64($0.count) }
         let store = fixture.storePath + ".until.db"
         defer { removeStore(store) }
         let until = RFC3339.string(Timestamp(millisecondsSinceEpoch: cut))
-        let run = try await runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-time", until])
+        let run = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store, "--until-time", until])
         #expect(run.status == 0, "\(run.err)")
-        #expect(try ReadModel(path: store).positions() == expected, "cut at \(until)")
+        #expect(try ReadModel(path: store).positions() == expected, "cut at \(until): the first half, none of the 150 logged after it")
     }
 
     @Test("verify passes on a good store and fails naming the recipe after a row is changed by hand")
-    func verifyDetectsHandEdits() async throws {
+    func verifyDetectsHandEdits() throws {
         let fixture = try ProjectionFixture(partitions: 4)
-        try await fixture.send(commandStream(count: 2_000, recipes: 40, seed: 25))
-        try await fixture.project()
+        try fixture.send(commandStream(count: 2_000, recipes: 40, seed: 25))
+        try fixture.project()
         let brokers = fixture.kafka.bootstrapServers
-        let good = try await runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
+        let good = try runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
         #expect(good.status == 0, "\(good.out) \(good.err)")
         #expect(good.out.contains("agrees with a replay of the log"))
 
         let victim = try #require(try fixture.readModel().list(limit: 1).items.first).id
         let db = try SQLiteConnection(path: fixture.storePath)
         try db.statement("UPDATE recipes SET title = 'Edited by hand' WHERE recipe_id = ?").bind(.text(victim)).run()
-        let bad = try await runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
+        let bad = try runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
         #expect(bad.status == 1)
         #expect(bad.out.contains("recipe \(victim):"), "\(bad.out)")
         #expect(bad.out.contains("live:   recipes\t\(victim)") && bad.out.contains("Edited by hand"), "\(bad.out)")
 
-        let missing = try await runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath + ".nowhere"])
+        let missing = try runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath + ".nowhere"])
         #expect(missing.status == 2, "not comparing is not differing")
         #expect(missing.err.contains("could not compare: no store at"), "\(missing.err)")
     }

@@ -30,9 +30,10 @@ private final class SupervisedProjector: Sendable {
         reported.compactMap { if case .retrying(let cause, _, _) = $0 { cause } else { nil } }
     }
 
+    /// Stops the supervisor and waits for it (10 s at most: then the test fails naming it).
     func finish() {
         stop.set()
-        done.wait()
+        if done.wait(timeout: .now() + 10) == .timedOut { Issue.record("the supervised projector did not stop within 10 s of its stop") }
     }
 }
 
@@ -79,14 +80,14 @@ private final class FullFlag: Sendable {
 
 @Suite("Store faults under a running projector: seen at once, retried, resumed")
 struct StoreFaultTests {
-    private func sendRecipes(_ fixture: ProjectionFixture, count: Int, steps: Int = 20) async throws {
+    private func sendRecipes(_ fixture: ProjectionFixture, count: Int, steps: Int = 20) throws {
         for index in 0..<count {
             var commands: [RecipeCommand] = [.titleChanged(title: "Recipe \(index)")]
             for step in 0..<steps {
                 commands.append(.instructionAdded(description: String(repeating: "Stir well and wait. ", count: 20) + "\(step)",
                                                   position: nil, instructionID: nil))
             }
-            try await fixture.send(newRecipeID(), commands)
+            try fixture.send(newRecipeID(), commands)
         }
     }
 
@@ -104,12 +105,12 @@ struct StoreFaultTests {
     private func replayDump(_ fixture: ProjectionFixture) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).db").path
         defer { removeStore(path) }
-        _ = try Projector(storePath: path, kafka: fixture.config, topic: fixture.topic, exclusive: true).catchUp()
+        _ = try Projector(storePath: path, kafka: fixture.config, topic: fixture.topic, exclusive: true).catchUp(timeout: .seconds(30))
         return try StoreDump.string(storeAt: path)
     }
 
     @Test("a full disk under the store: reported at once and retried, the store kept intact, resumed when space returns")
-    func diskFull() async throws {
+    func diskFull() throws {
         let fixture = try ProjectionFixture(partitions: 2)
         let disk = SmallDisk(megabytes: 16)
         // Where no file system can be mounted, SQLite's own page limit answers SQLITE_FULL the same way:
@@ -123,12 +124,10 @@ struct StoreFaultTests {
                           cacheLimit: 20_000, pageLimit: !mounted && full.isSet ? 40 : nil)
         }
         defer { supervised.finish() }
-        try await sendRecipes(fixture, count: 5)
+        try sendRecipes(fixture, count: 5)
         let firstEnd = try logEnd(fixture)
-        try await onThread {
-            try waitFor("the first recipes projected", deadline: .seconds(30)) {
-                (try? ReadModel(path: store).hasReached(firstEnd.mapValues { $0 - 1 })) == true
-            }
+        try waitFor("the first recipes projected", deadline: .seconds(30)) {
+            (try? ReadModel(path: store).hasReached(firstEnd.mapValues { $0 - 1 })) == true
         }
         let filler = disk.path + "/filler"
         if disk.mounted {
@@ -139,11 +138,9 @@ struct StoreFaultTests {
             try? handle.close()
         }
         let positionsWhenFull = try ReadModel(path: store).positions()
-        try await sendRecipes(fixture, count: 40)
-        try await onThread {
-            try waitFor("the failure reported", deadline: .seconds(30)) {
-                supervised.retryCauses.contains { $0.contains("full") }
-            }
+        try sendRecipes(fixture, count: 40)
+        try waitFor("the failure reported", deadline: .seconds(30)) {
+            supervised.retryCauses.contains { $0.contains("full") }
         }
         // The store is intact: readable, and at a committed position.
         let model = try ReadModel(path: store)
@@ -153,10 +150,8 @@ struct StoreFaultTests {
         if disk.mounted { try FileManager.default.removeItem(atPath: filler) } else { full.isSet = false }
         let end = try logEnd(fixture)
         do {
-            try await onThread {
-                try waitFor("the projector resumed and caught up", deadline: .seconds(60)) {
-                    (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
-                }
+            try waitFor("the projector resumed and caught up", deadline: .seconds(30)) {
+                (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
             }
         } catch {
             Issue.record("\(error); the supervisor reported \(supervised.reported.suffix(5))")
@@ -167,7 +162,7 @@ struct StoreFaultTests {
     }
 
     @Test("a store whose folder is removed under the projector: a clear error, retries with growing pauses, rebuilt when it is back")
-    func folderRemoved() async throws {
+    func folderRemoved() throws {
         let fixture = try ProjectionFixture(partitions: 2)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-folder-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -176,31 +171,27 @@ struct StoreFaultTests {
         let (config, topic) = (fixture.config, fixture.topic)
         let supervised = SupervisedProjector { try Projector(storePath: store, kafka: config, topic: topic) }
         defer { supervised.finish() }
-        try await sendRecipes(fixture, count: 3, steps: 2)
+        try sendRecipes(fixture, count: 3, steps: 2)
         let end = try logEnd(fixture)
-        try await onThread {
-            try waitFor("the recipes projected", deadline: .seconds(30)) {
-                (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
-            }
+        try waitFor("the recipes projected", deadline: .seconds(30)) {
+            (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
         }
 
         // Removed from under it (moved away whole, so that nothing can make it again meanwhile).
         try FileManager.default.moveItem(atPath: folder, toPath: folder + ".removed")
         try FileManager.default.removeItem(atPath: folder + ".removed")
-        try await onThread {
-            try waitFor("the removal reported, then the missing folder, several times", deadline: .seconds(30)) {
-                let causes = supervised.retryCauses
-                return causes.contains { $0.contains("removed") } && causes.filter { $0.contains("no such folder") }.count >= 2
-            }
+        try waitFor("the removal reported, then the missing folder, several times", deadline: .seconds(30)) {
+            let causes = supervised.retryCauses
+            return causes.contains { $0.contains("removed") } && causes.filter { $0.contains("no such folder") }.count >= 2
         }
+        // No crash loop: each pause twice the one before, from 50 ms up to 400 ms (the supervisor's bounds here).
         let delays = supervised.reported.compactMap { if case .retrying(_, _, let delay) = $0 { delay } else { nil } }
-        #expect(zip(delays, delays.dropFirst()).allSatisfy { $0 <= $1 }, "no crash loop: each pause at least as long as the one before")
+        let growing = delays.indices.map { min(.milliseconds(50) * (1 << min($0, 10)), Duration.milliseconds(400)) }
+        #expect(delays.count >= 3 && delays == growing, "\(delays)")
 
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try await onThread {
-            try waitFor("a new store rebuilt from the log", deadline: .seconds(60)) {
-                (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
-            }
+        try waitFor("a new store rebuilt from the log", deadline: .seconds(30)) {
+            (try? ReadModel(path: store).hasReached(end.mapValues { $0 - 1 })) == true
         }
         #expect(try StoreDump.string(storeAt: store) == replayDump(fixture))
     }

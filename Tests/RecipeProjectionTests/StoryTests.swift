@@ -16,12 +16,12 @@ struct StoryTests {
     ]
 
     @Test("a new recipe saved appears in the list and its detail; an open draft does not appear in the list")
-    func savedAppearsDraftDoesNot() async throws {
+    func savedAppearsDraftDoesNot() throws {
         let fixture = try ProjectionFixture()
         let saved = newRecipeID(), drafted = newRecipeID()
-        try await fixture.send(saved, recipe + [.tagAdded(text: "@breakfast"), .recipeSaved])
-        try await fixture.send(drafted, [.titleChanged(title: "Half-written soup")])
-        try await fixture.project()
+        try fixture.send(saved, recipe + [.tagAdded(text: "@breakfast"), .recipeSaved])
+        try fixture.send(drafted, [.titleChanged(title: "Half-written soup")])
+        try fixture.project()
 
         let model = try fixture.readModel()
         let list = try model.list()
@@ -47,22 +47,22 @@ struct StoryTests {
     }
 
     @Test("editing a saved recipe shows version 1 until the draft is saved as version 2; version 1 stays")
-    func editThenSave() async throws {
+    func editThenSave() throws {
         let fixture = try ProjectionFixture()
         let id = newRecipeID()
-        try await fixture.send(id, recipe + [.recipeSaved])
-        try await fixture.project()
+        try fixture.send(id, recipe + [.recipeSaved])
+        try fixture.project()
         let flour = try fixture.readModel().detail(id).ingredients[0].id
 
-        try await fixture.send(id, [.ingredientRemoved(ingredientID: flour), .tagAdded(text: "@source(grandma)")])
-        try await fixture.project()
+        try fixture.send(id, [.ingredientRemoved(ingredientID: flour), .tagAdded(text: "@source(grandma)")])
+        try fixture.project()
         var model = try fixture.readModel()
         #expect(try model.list().items.first?.version == 1)
         #expect(try model.detail(id).hasDraft)
         #expect(try model.draft(id).baseVersion == 1)
 
-        try await fixture.send(id, [.recipeSaved])
-        try await fixture.project()
+        try fixture.send(id, [.recipeSaved])
+        try fixture.project()
         model = try fixture.readModel()
         #expect(try model.list().items.first?.version == 2)
         #expect(try model.detail(id).ingredients.map(\.name) == ["Milk"])
@@ -72,28 +72,28 @@ struct StoryTests {
     }
 
     @Test("a discarded draft leaves the recipe as it was; a rejection is kept on the draft")
-    func discard() async throws {
+    func discard() throws {
         let fixture = try ProjectionFixture()
         let id = newRecipeID()
-        try await fixture.send(id, recipe + [.recipeSaved])
-        try await fixture.send(id, [.titleChanged(title: "Crêpes"),
+        try fixture.send(id, recipe + [.recipeSaved])
+        try fixture.send(id, [.titleChanged(title: "Crêpes"),
                                     .ingredientAdded(name: "Salt", amount: 0, metric: "g", ingredientID: nil)])
-        try await fixture.project()
+        try fixture.project()
         let model = try fixture.readModel()
         #expect(try model.draft(id).lastRejection?.code == "invalid")
         #expect(try model.draft(id).lastRejection?.message.contains("amount") == true)
-        try await fixture.send(id, [.draftDiscarded])
-        try await fixture.project()
+        try fixture.send(id, [.draftDiscarded])
+        try fixture.project()
         #expect(try model.detail(id).title == "Pancakes")
         #expect(try model.drafts().isEmpty)
     }
 
     @Test("a deleted recipe leaves the list and keeps its history")
-    func delete() async throws {
+    func delete() throws {
         let fixture = try ProjectionFixture()
         let id = newRecipeID()
-        try await fixture.send(id, recipe + [.recipeSaved, .recipeDeleted, .titleChanged(title: "Too late")])
-        try await fixture.project()
+        try fixture.send(id, recipe + [.recipeSaved, .recipeDeleted, .titleChanged(title: "Too late")])
+        try fixture.project()
         let model = try fixture.readModel()
         #expect(try model.list().items.isEmpty)
         #expect(throws: QueryError.deleted(id)) { try model.detail(id) }
@@ -105,18 +105,18 @@ struct StoryTests {
     }
 
     @Test("the same records appended twice change nothing the second time")
-    func duplicateDelivery() async throws {
+    func duplicateDelivery() throws {
         let fixture = try ProjectionFixture()
         let id = newRecipeID()
         let envelopes = (recipe + [.recipeSaved]).enumerated().map { index, command in
             CommandEnvelope(commandID: "cmd-\(index)", recipeID: id, actor: "bob",
                             time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000 + Int64(index)), command: command)
         }
-        try await fixture.send(envelopes)
-        try await fixture.project()
+        try fixture.send(envelopes)
+        try fixture.project()
         let before = try fixture.readModel().detail(id)
-        try await fixture.send(envelopes)
-        let summary = try await fixture.project()
+        try fixture.send(envelopes)
+        let summary = try fixture.project()
         #expect(summary.duplicates == envelopes.count)
         #expect(summary.accepted == 0)
         #expect(try fixture.readModel().detail(id) == before)
@@ -124,16 +124,16 @@ struct StoryTests {
     }
 
     @Test("list pagination is stable and complete")
-    func pagination() async throws {
+    func pagination() throws {
         let fixture = try ProjectionFixture()
         var ids: [String] = []
         for index in 0..<25 {
             let id = newRecipeID()
             ids.append(id)
-            try await fixture.send(id, [.titleChanged(title: "Recipe \(index % 5)"),
+            try fixture.send(id, [.titleChanged(title: "Recipe \(index % 5)"),
                                         .ingredientAdded(name: "Egg", amount: 1, metric: "pc", ingredientID: nil), .recipeSaved])
         }
-        try await fixture.project()
+        try fixture.project()
         let model = try fixture.readModel()
         var seen: [String] = []
         var cursor: String?

@@ -32,35 +32,26 @@ final class ProjectionFixture: Sendable {
     /// Appends commands for one recipe, in order, and returns their positions.
     @discardableResult
     func send(_ recipeID: String, _ commands: [RecipeCommand], actor: String = "alice",
-              time: Int64 = 1_796_000_000_000) async throws -> [KafkaDeliveryReport] {
-        try await send(commands.enumerated().map { index, command in
+              time: Int64 = 1_796_000_000_000) throws -> [KafkaDeliveryReport] {
+        try send(commands.enumerated().map { index, command in
             CommandEnvelope(commandID: UUID().uuidString, recipeID: recipeID, actor: actor,
                             time: Timestamp(millisecondsSinceEpoch: time + Int64(index) * 1000), command: command)
         })
     }
 
     @discardableResult
-    func send(_ envelopes: [CommandEnvelope]) async throws -> [KafkaDeliveryReport] {
+    func send(_ envelopes: [CommandEnvelope]) throws -> [KafkaDeliveryReport] {
         let messages = envelopes.map {
             KafkaProducerMessage(topic: topic, key: $0.recipeID, value: encoder.encode($0),
                                  headers: [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)])
         }
-        return try await producer.sendBatch(messages).map { try $0.get() }
+        return try producer.sendBatch(messages).map { try $0.get() }
     }
 
-    /// Runs a projector until it has applied everything in the topic, on a
-    /// thread of its own: tests run in parallel and must not starve the
-    /// cooperative pool they share with blocking work.
+    /// Runs a projector until it has applied everything in the topic (30 s at most: then it throws).
     @discardableResult
-    func project(mode: Projector.Mode = .replica) async throws -> BatchSummary {
-        let (path, config, topic) = (storePath, config, topic)
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    try Projector(storePath: path, kafka: config, topic: topic, mode: mode).catchUp()
-                })
-            }.start()
-        }
+    func project(mode: Projector.Mode = .replica) throws -> BatchSummary {
+        try Projector(storePath: storePath, kafka: config, topic: topic, mode: mode).catchUp(timeout: .seconds(30))
     }
 
     func readModel() throws -> ReadModel { try ReadModel(path: storePath) }

@@ -7,11 +7,25 @@ import Testing
 /// encoder writes validates, and what either refuses the other refuses too.
 @Suite("JSON Schemas")
 struct SchemaTests {
-    @Test func everyGoldenFileValidatesAgainstTheEnvelopeSchema() throws {
-        let files = GoldenCases.all.map { GoldenCases.goldenFile($0.name) }
-        let verdicts = try SchemaValidator.validate(files.map { ("envelope.schema.json", $0) })
-        for (file, verdict) in zip(files, verdicts) {
-            #expect(verdict.isValid, "\(file.lastPathComponent): \(verdict.error ?? "")")
+    /// Today's versions and the older ones (their records stay on the log): each record against
+    /// the envelope, and its data against its own version's data schema.
+    @Test func everyGoldenFileValidatesAgainstTheEnvelopeAndItsDataSchema() throws {
+        let golden = GoldenCases.all.map { (name: $0.name, version: RecipeCommand.Kind(rawValue: $0.name).map(WireFormat.currentVersion) ?? 1) }
+            + GoldenCases.older.map { (name: $0.name, version: $0.version) }
+        #expect(GoldenCases.older.contains { $0.version == 1 }, "the v1 records of kinds now past v1 are checked too")
+        let directory = try WireTestSupport.temporaryDirectory("schema-golden")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var checks: [(schema: String, file: URL)] = []
+        for (name, version) in golden {
+            let file = GoldenCases.goldenFile(name, version: version)
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any], "\(file.lastPathComponent)")
+            let data = directory.appendingPathComponent("\(name).v\(version).data.json")
+            try JSONSerialization.data(withJSONObject: try #require(record["data"], "\(file.lastPathComponent) has no data")).write(to: data)
+            checks += [("envelope.schema.json", file), ("commands/\(name).v\(version).schema.json", data)]
+        }
+        let verdicts = try SchemaValidator.validate(checks)
+        for (check, verdict) in zip(checks, verdicts) {
+            #expect(verdict.isValid, "\(check.file.lastPathComponent) against \(check.schema): \(verdict.error ?? "")")
         }
     }
 

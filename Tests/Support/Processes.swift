@@ -1,7 +1,8 @@
 import Foundation
 
-// What the test suites share: running `recipes` and other programs, and
-// waiting on conditions off the cooperative pool.
+// What the test suites share: running `recipes` and other programs, work on
+// threads of its own, and waits on conditions with deadlines. Tests block, as the
+// code they test does: nothing here is async (scripts/check-concurrency).
 
 /// The `recipes` executable that `swift build --build-tests` built beside the tests.
 public let recipesExecutable = builtExecutable("recipes")
@@ -14,25 +15,66 @@ private func builtExecutable(_ name: String) -> String {
     return tests.deletingLastPathComponent().appendingPathComponent(name).path
 }
 
-/// Runs blocking work on a thread of its own, so that tests running in
-/// parallel never starve the cooperative pool they all share.
-public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
 public struct WaitTimedOut: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }
 
-/// Blocks until `condition` holds, checking every millisecond, or throws after `deadline`.
-public func waitFor(_ what: String, deadline: Duration, _ condition: () -> Bool) throws {
+/// Blocks until `condition` holds, checking every millisecond, or throws naming `what` after `deadline`.
+public func waitFor(_ what: String, deadline: Duration, _ condition: () throws -> Bool) throws {
     let end = ContinuousClock.now + deadline
-    while !condition() {
+    while try !condition() {
         guard ContinuousClock.now < end else { throw WaitTimedOut(description: "waited \(deadline) for \(what)") }
         Thread.sleep(forTimeInterval: 0.001)
     }
+}
+
+/// Work started on a thread of its own, while the test goes on: a call that blocks until
+/// the test has done something (a query that waits for a position the test then reaches).
+public final class Background<Value: Sendable>: @unchecked Sendable {
+    private let what: String
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var result: Result<Value, any Error>?
+
+    /// Starts `body` now; `what` names it in the error of a `value` that waited too long.
+    public init(_ what: String, _ body: @escaping @Sendable () throws -> Value) {
+        self.what = what
+        Thread { [self] in
+            let outcome = Result { try body() }
+            condition.withLock {
+                result = outcome
+                condition.broadcast()
+            }
+        }.start()
+    }
+
+    /// Whether it has returned (or thrown) yet.
+    public var isDone: Bool { condition.withLock { result != nil } }
+
+    /// What it returned, once it has; throws what it threw, or `WaitTimedOut` after `deadline`.
+    public func value(deadline: Duration = .seconds(10)) throws -> Value {
+        let end = Date(timeIntervalSinceNow: deadline.seconds)
+        return try condition.withLock {
+            while result == nil {
+                guard condition.wait(until: end) else { throw WaitTimedOut(description: "waited \(deadline) for \(what) to return") }
+            }
+            return try result!.get()
+        }
+    }
+}
+
+/// Runs `body(0..<count)` on `count` threads at once and returns their results in order;
+/// throws the first error, or `WaitTimedOut` naming `what` when they are not all done by `deadline`.
+public func inParallel<Value: Sendable>(_ count: Int, _ what: String, deadline: Duration = .seconds(30),
+                                        _ body: @escaping @Sendable (Int) throws -> Value) throws -> [Value] {
+    let runs = (0..<count).map { index in Background("\(what) #\(index)") { try body(index) } }
+    let end = ContinuousClock.now + deadline
+    return try runs.map { try $0.value(deadline: max(.zero, end - .now)) }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// How a finished program exited and what it printed.
@@ -43,28 +85,39 @@ public struct ProcessRun: Sendable {
 }
 
 /// Runs `recipes` to its end with `input` on stdin.
-public func runRecipes(_ arguments: [String], input: String = "") async throws -> ProcessRun {
-    try await runProcess(recipesExecutable, arguments, input: input)
+public func runRecipes(_ arguments: [String], input: String = "", deadline: Duration = .seconds(30)) throws -> ProcessRun {
+    try runProcess(recipesExecutable, arguments, input: input, deadline: deadline)
 }
 
-/// Runs a program to its end with `input` on stdin, on a thread of its own.
-public func runProcess(_ executable: String, _ arguments: [String], input: String = "") async throws -> ProcessRun {
-    try await onThread {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
-        try process.run()
+/// Runs a program to its end with `input` on stdin; one still running after `deadline` is
+/// killed, and that is an error naming it.
+public func runProcess(_ executable: String, _ arguments: [String], input: String = "",
+                       deadline: Duration = .seconds(30)) throws -> ProcessRun {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+    (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
+    try process.run()
+    let name = "\(URL(fileURLWithPath: executable).lastPathComponent) \(arguments.joined(separator: " "))"
+    // Written and read at once: a full pipe either way would block the program.
+    let written = Background("writing the input of \(name)") {
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        // Both pipes are drained at once: a full one would block the program.
-        let err = Drained(stderr.fileHandleForReading)
-        let out = readToEnd(stdout.fileHandleForReading)
-        process.waitUntilExit()
-        return ProcessRun(status: process.terminationStatus, out: String(decoding: out, as: UTF8.self),
-                          err: String(decoding: err.data(), as: UTF8.self))
     }
+    let out = Background("the output of \(name)") { readToEnd(stdout.fileHandleForReading) }
+    let err = Background("the errors of \(name)") { readToEnd(stderr.fileHandleForReading) }
+    let exited = Background("\(name) to exit") { process.waitUntilExit() }
+    do {
+        try exited.value(deadline: deadline)
+    } catch {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        throw WaitTimedOut(description: "\(error); killed it. Its errors: \(String(decoding: (try? err.value()) ?? Data(), as: UTF8.self))")
+    }
+    _ = try? written.value()
+    return ProcessRun(status: process.terminationStatus, out: String(decoding: try out.value(), as: UTF8.self),
+                      err: String(decoding: try err.value(), as: UTF8.self))
 }
 
 /// Reads a pipe to its end. Foundation's `readDataToEndOfFile` traps when a signal
@@ -78,24 +131,6 @@ public func readToEnd(_ handle: FileHandle) -> Data {
         if count > 0 { data.append(contentsOf: buffer[..<count]); continue }
         if count < 0 && errno == EINTR { continue }
         return data
-    }
-}
-
-/// Reads a pipe to its end on a thread of its own.
-private final class Drained: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var bytes = Data()
-
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            bytes = readToEnd(handle)
-            done.signal()
-        }.start()
-    }
-
-    func data() -> Data {
-        done.wait()
-        return bytes
     }
 }
 

@@ -53,7 +53,7 @@ public final class EmbeddedKafkaJournal: Sendable {
     /// Throws when the journal names another topic, or its files have a gap.
     /// - Parameter fresh: forgets what the folder journaled before (under the lock, so never another process's journal).
     public init(folder: String, kafka: EmbeddedKafka, topic: String, partitions: Int, replicationFactor: Int = 1,
-                fresh: Bool = false) async throws {
+                fresh: Bool = false) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         self.folder = folder
         self.kafka = kafka
@@ -75,7 +75,7 @@ public final class EmbeddedKafkaJournal: Sendable {
             }
             (name, self.partitions) = try Self.properties(folder: folder, topic: topic, partitions: partitions)
             try kafka.createTopic(topic, partitions: self.partitions, replicationFactor: replicationFactor)
-            let restored = try await Self.restore(folder: folder, topic: topic, partitions: self.partitions, into: kafka)
+            let restored = try Self.restore(folder: folder, topic: topic, partitions: self.partitions, into: kafka)
             restoredRecords = restored.records
             state.withLock { state in
                 state.bytes = restored.bytes
@@ -173,16 +173,20 @@ public final class EmbeddedKafkaJournal: Sendable {
     }
 
     /// Journals what the broker holds now, then stops and lets another journal
-    /// open the folder. Throws what stopped journaling early.
-    public func stop() throws {
-        defer { releaseLock() }
+    /// open the folder. Throws what stopped journaling early, or `timedOut` when the
+    /// log's end was not journaled within `timeout` (the folder then stays locked
+    /// until the process ends: the journal's thread may still write to it).
+    public func stop(timeout: Duration = .seconds(30)) throws {
         let running = state.withLock { state in
             state.stopRequested = true
             return state.running
         }
-        guard running else { return }
-        stopped.wait()
+        guard running else { return releaseLock() }
+        guard stopped.wait(timeout: .now() + .milliseconds(Int(timeout.milliseconds))) == .success else {
+            throw KafkaError(.timedOut, "the journal did not reach the log's end within \(timeout): the last records may be missing from \(folder)")
+        }
         state.withLock { $0.running = false }
+        releaseLock()
         if let failure { throw failure }
     }
 
@@ -256,7 +260,7 @@ public final class EmbeddedKafkaJournal: Sendable {
 
     /// Appends every journaled record back, partition by partition, at its partition;
     /// cuts a torn last frame off its file. Returns how many records it appended.
-    private static func restore(folder: String, topic: String, partitions: Int, into kafka: EmbeddedKafka) async throws
+    private static func restore(folder: String, topic: String, partitions: Int, into kafka: EmbeddedKafka) throws
         -> (records: Int, bytes: [Int32: Int], next: [Int32: Int64]) {
         let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
         var (restored, bytesJournaled, next) = (0, [Int32: Int](), [Int32: Int64]())
@@ -283,7 +287,7 @@ public final class EmbeddedKafkaJournal: Sendable {
             }
             // In order, in batches: one producer, one partition, so the offsets come out as they were.
             for start in stride(from: 0, to: messages.count, by: 10_000) {
-                for result in await producer.sendBatch(Array(messages[start..<min(start + 10_000, messages.count)])) {
+                for result in producer.sendBatch(Array(messages[start..<min(start + 10_000, messages.count)])) {
                     let report = try result.get()
                     guard report.partition == partition else {
                         throw KafkaError(.embeddedBroker, "restoring \(path): a record landed in partition \(report.partition)")
@@ -294,7 +298,7 @@ public final class EmbeddedKafkaJournal: Sendable {
             bytesJournaled[partition] = size
             if !messages.isEmpty { next[partition] = Int64(messages.count) }
         }
-        try await producer.shutdown()
+        try producer.shutdown()
         return (restored, bytesJournaled, next)
     }
 }

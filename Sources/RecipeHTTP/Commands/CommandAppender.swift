@@ -29,29 +29,20 @@ public struct CommandAppender: Sendable {
     /// Every record's: one array shared by all messages rather than one built for each.
     static let headers = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
 
-    public func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport {
+    /// Appends one command and returns where it landed, blocking the calling thread (a
+    /// connection thread, the CLI's) until the log has answered.
+    public func append(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport {
         let message = message(envelope, source: source)
         try capacity?.admit(message)
-        return try await producer.send(message)
-    }
-
-    /// `append`, blocking the calling thread: what a single POST does on its connection thread,
-    /// without a task and a semaphore in between (each a thread wake-up per request).
-    public func appendWaiting(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport {
-        let message = message(envelope, source: source)
-        try capacity?.admit(message)
-        return try producer.sendWaiting(message)
-    }
-
-    public func append(_ records: [(CommandEnvelope, String)]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
-        await producer.sendBatch(records.map { message($0.0, source: $0.1) })
+        return try producer.send(message)
     }
 
     /// Built commands (a batch), in the order given (so each recipe's keep their order): their
-    /// records as the builder holds them, or encoded; one result per command, in that order.
-    public func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
+    /// records as the builder holds them, or encoded; one result per command, in that order,
+    /// once every one is answered.
+    public func append(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
         let (admitted, refusals, count) = admit(commands.map(message))
-        return results(count: count, refusals: refusals, reports: producer.enqueue(admitted).wait())
+        return results(count: count, refusals: refusals, reports: producer.enqueue(admitted).results())
     }
 
     /// The records the log's capacity admits, each counted with those before it (the journal

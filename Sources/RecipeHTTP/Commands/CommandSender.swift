@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import Synchronization
 import RecipeDomain
 import RecipeWire
 #if canImport(Glibc)
@@ -31,7 +32,8 @@ public struct CommandSender: Sendable {
 
     /// Sends numbered lines (1-based numbers as given); blank lines are skipped.
     /// Lines without their own actor (not whole CloudEvents) are written by `actor`.
-    public func send(_ lines: [(number: Int, text: String)], actor: String) async -> [Outcome] {
+    /// Blocks until every appended line is answered.
+    public func send(_ lines: [(number: Int, text: String)], actor: String) -> [Outcome] {
         var outcomes: [Outcome] = []
         var pending: [(line: Int, record: DecodedRecord)] = []
         for (number, text) in lines where !text.allSatisfy(\.isWhitespace) {
@@ -41,7 +43,7 @@ public struct CommandSender: Sendable {
                 outcomes.append(.failed(line: number, message: error.description))
             }
         }
-        let results = await appender.append(pending.map { ($0.record.envelope, $0.record.source) })
+        let results = appender.producer.sendBatch(pending.map { appender.message($0.record.envelope, source: $0.record.source) })
         for (item, result) in zip(pending, results) {
             switch result {
             case .success(let report):
@@ -56,7 +58,7 @@ public struct CommandSender: Sendable {
 }
 
 /// `recipes send --stdin` as a pipeline: lines are read on a thread of their own,
-/// validated in chunks on several tasks at once (the same `CommandBuilder`),
+/// validated in chunks on several of a dispatch queue's threads at once (the same `CommandBuilder`),
 /// enqueued in input order (so each recipe's commands keep their order) with
 /// several chunks' deliveries pending, and their outcomes reported in input
 /// order as the deliveries come in.
@@ -68,7 +70,7 @@ public struct CommandStream: Sendable {
     }
 
     /// The outcomes of one chunk of lines, in line order.
-    public typealias Report = @Sendable ([CommandSender.Outcome]) -> Void
+    public typealias Report = ([CommandSender.Outcome]) -> Void
 
     public let appender: CommandAppender
     public let builder: CommandBuilder
@@ -89,10 +91,11 @@ public struct CommandStream: Sendable {
     }
 
     /// Reads `input` to its end (a file descriptor: stdin, a pipe, a file) and
-    /// sends each non-blank line; `report` gets each chunk's outcomes in order.
-    public func send(readingFrom input: Int32, actor: String, report: @escaping Report) async throws -> Summary {
+    /// sends each non-blank line; `report` gets each chunk's outcomes in order, on the
+    /// calling thread, which this blocks until the last line is answered.
+    public func send(readingFrom input: Int32, actor: String, report: Report) throws -> Summary {
         let chunks = LineChunks(descriptor: input, linesPerChunk: chunkLines, buffered: validating + 2)
-        var validations: [Task<Validated, Never>] = []
+        var validations: [Validation] = []
         var deliveries: [(Validated, KafkaPendingBatch)] = []
         var summary = Summary()
         let builder = self.builder, appender = self.appender, reportsAppended = self.reportsAppended
@@ -103,26 +106,42 @@ public struct CommandStream: Sendable {
             summary.failed += validated.failures.count + results.count - appended
             report(outcomes)
         }
-        func enqueueOldest() async {
-            let validated = await Self.result(of: validations.removeFirst())
+        func enqueueOldest() {
+            let validated = validations.removeFirst().value()
             deliveries.append((validated, appender.producer.enqueue(validated.messages)))
             if deliveries.count > pendingDeliveries {
                 let (done, pending) = deliveries.removeFirst()
-                finish(done, await pending.results())
+                finish(done, pending.results())
             }
         }
-        while let chunk = await chunks.next() {
-            validations.append(Task { Validated(chunk, builder: builder, appender: appender, actor: actor) })
-            if validations.count > validating { await enqueueOldest() }
+        while let chunk = chunks.next() {
+            validations.append(Validation { Validated(chunk, builder: builder, appender: appender, actor: actor) })
+            if validations.count > validating { enqueueOldest() }
         }
-        while !validations.isEmpty { await enqueueOldest() }
-        for (validated, pending) in deliveries { finish(validated, await pending.results()) }
+        while !validations.isEmpty { enqueueOldest() }
+        for (validated, pending) in deliveries { finish(validated, pending.results()) }
         if let error = chunks.error { throw error }
         return summary
     }
 
-    private static func result(of validation: Task<Validated, Never>) async -> Validated {
-        await validation.value
+    /// One chunk being validated on a thread of the global dispatch queue, and its result.
+    final class Validation: Sendable {
+        private let result = Mutex<Validated?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ validate: @escaping @Sendable () -> Validated) {
+            DispatchQueue.global().async { [self] in
+                let validated = validate()
+                result.withLock { $0 = validated }
+                done.signal()
+            }
+        }
+
+        /// Blocks until the chunk is validated.
+        func value() -> Validated {
+            done.wait()
+            return result.withLock { $0.take()! }
+        }
     }
 
     /// One chunk's lines turned into records (or their errors).
@@ -201,52 +220,46 @@ struct LineChunk: Sendable {
 /// chunks of lines; at most `buffered` chunks wait, so a fast reader stops
 /// (rather than filling memory) while the producer is behind.
 final class LineChunks: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
+    private let buffered: Int
+    // Guarded by `condition`.
     private var ready: [LineChunk] = []
     private var ended = false
-    private var waiter: CheckedContinuation<LineChunk?, Never>?
-    private let room: DispatchSemaphore
     /// A read that failed (the chunks before it were handed out).
-    private(set) var error: (any Error)?
+    private var failure: (any Error)?
 
     init(descriptor: Int32, linesPerChunk: Int, buffered: Int) {
-        room = DispatchSemaphore(value: buffered)
+        self.buffered = buffered
         let thread = Thread { [self] in read(descriptor, linesPerChunk: linesPerChunk) }
         thread.name = "recipes-send-reader"
         thread.start()
     }
 
-    func next() async -> LineChunk? {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            if !ready.isEmpty {
-                let chunk = ready.removeFirst()
-                lock.unlock()
-                room.signal()
-                continuation.resume(returning: chunk)
-            } else if ended {
-                lock.unlock()
-                continuation.resume(returning: nil)
-            } else {
-                waiter = continuation
-                lock.unlock()
-            }
+    /// The next chunk, blocking until it is read; nil at the input's end.
+    func next() -> LineChunk? {
+        condition.withLock {
+            while ready.isEmpty, !ended { condition.wait() }
+            guard !ready.isEmpty else { return nil }
+            condition.broadcast()
+            return ready.removeFirst()
         }
     }
 
+    /// What ended the input early, once `next()` answered nil.
+    var error: (any Error)? { condition.withLock { failure } }
+
+    /// Hands a chunk over once there is room for it; nil: the input ended.
     private func hand(_ chunk: LineChunk?) {
-        if chunk != nil { room.wait() }
-        lock.lock()
-        if let waiting = waiter {
-            waiter = nil
-            if chunk == nil { ended = true }
-            lock.unlock()
-            if chunk != nil { room.signal() }
-            waiting.resume(returning: chunk)
-            return
+        condition.withLock {
+            guard let chunk else {
+                ended = true
+                condition.broadcast()
+                return
+            }
+            while ready.count >= buffered { condition.wait() }
+            ready.append(chunk)
+            condition.broadcast()
         }
-        if let chunk { ready.append(chunk) } else { ended = true }
-        lock.unlock()
     }
 
     private func read(_ descriptor: Int32, linesPerChunk: Int) {
@@ -274,7 +287,7 @@ final class LineChunks: @unchecked Sendable {
             let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                lock.withLock { error = CommandStreamError(message: "cannot read the input: \(String(cString: strerror(errno)))") }
+                condition.withLock { failure = CommandStreamError(message: "cannot read the input: \(String(cString: strerror(errno)))") }
                 break
             }
             if count == 0 { break }

@@ -61,7 +61,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
             let error = BatchItem.ItemError(code: "noValidCommand", message: "no command of the batch is valid; each item says why")
             return .json(BatchRejected(error: error, items: results), status: 422)
         }
-        let reports = log.appendWaiting(commands, source: builder.source)
+        let reports = log.append(commands, source: builder.source)
         for (index, report) in zip(appendedIndices, reports) {
             switch report {
             case .success(let report):

@@ -1,10 +1,8 @@
-import Dispatch
 import Kafka
 import RecipeDomain
 import RecipeProjection
 import RecipeSchemaOrg
 import RecipeWire
-import Synchronization
 
 /// The command gateway: `POST /v1/recipes/{id}/commands` and `POST /v1/drafts`
 /// (a new recipe) append a command and answer 202 with where it landed; with
@@ -59,14 +57,9 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         return try submit(envelope, wait: wait)
     }
 
-    /// Appends from a task (`RecipeAPI.append`: `dev --seed`).
-    func append(_ envelope: CommandEnvelope) async throws -> CommandReceipt {
-        do { return receipt(envelope, try await log.append(envelope, source: builder.source)) } catch { throw Self.answer(error) }
-    }
-
-    /// Appends from a connection thread, blocking it until the log has answered.
-    func appendWaiting(_ envelope: CommandEnvelope) throws -> CommandReceipt {
-        do { return receipt(envelope, try log.appendWaiting(envelope, source: builder.source)) } catch { throw Self.answer(error) }
+    /// Appends, blocking the calling thread (a connection thread, `dev --seed`'s) until the log has answered.
+    func append(_ envelope: CommandEnvelope) throws -> CommandReceipt {
+        do { return receipt(envelope, try log.append(envelope, source: builder.source)) } catch { throw Self.answer(error) }
     }
 
     private func receipt(_ envelope: CommandEnvelope, _ report: KafkaDeliveryReport) -> CommandReceipt {
@@ -81,14 +74,14 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     private func submit(_ envelope: CommandEnvelope, wait: Bool) throws -> HTTPResponse {
-        guard wait else { return try appendWaiting(envelope).accepted }
+        guard wait else { return try append(envelope).accepted }
         // The slot is taken before the append: a command refused as `busy` is not on the log,
         // so trying again cannot append it twice.
         return try waiters.holding { try appendAndWait(envelope) }
     }
 
     private func appendAndWait(_ envelope: CommandEnvelope) throws -> HTTPResponse {
-        let receipt = try appendWaiting(envelope)
+        let receipt = try append(envelope)
         // Not projected in time: the command is in the log all the same.
         // The entry at that position must be this command's: a store that folded another log
         // holds someone else's there, and its outcome is not this command's.
@@ -126,18 +119,4 @@ extension CommandReceipt {
         writer.raw("}")
         return HTTPResponse(status: 202, headers: [("Content-Type", "application/json")], body: writer.bytes)
     }
-}
-
-/// Runs async work from a connection thread (never a Swift concurrency thread) and waits for it.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Mutex<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let outcome: Result<T, any Error>
-        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        result.withLock { $0 = outcome }
-        done.signal()
-    }
-    done.wait()
-    return try result.withLock { $0! }.get()
 }

@@ -47,13 +47,13 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         let envelope = CommandEnvelope(commandID: CommandBuilder.newCommandID(), recipeID: recipeID, actor: caller.actor,
                                        time: .now, actorRole: caller.role, command: .draftContentSet(imported.document.draftContent))
         try ImportCheck.check(envelope, source: source)
-        let report = try appended { try log.appendWaiting(envelope, source: source) }
+        let report = try appended { try log.append(envelope, source: source) }
         var receipt = ImportReceipt(recipeId: recipeID, commandId: envelope.commandID, position: report.description,
                                     omissions: imported.omissions.map(\.description))
         if save {
             let saving = CommandEnvelope(commandID: CommandBuilder.newCommandID(), recipeID: recipeID, actor: caller.actor,
                                          time: .now, actorRole: caller.role, command: .recipeSaved)
-            receipt.savedPosition = try appended { try log.appendWaiting(saving, source: source) }.description
+            receipt.savedPosition = try appended { try log.append(saving, source: source) }.description
         }
         return .json(receipt, status: 202)
     }

@@ -75,9 +75,10 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
         return response
     }
 
-    /// Appends a command; the path every producer of this process takes (routes, `dev --seed`).
-    public func append(_ envelope: CommandEnvelope) async throws -> CommandReceipt {
-        try await commands.append(envelope)
+    /// Appends a command, blocking until the log has answered: the path every producer of
+    /// this process takes (routes, `dev --seed`).
+    public func append(_ envelope: CommandEnvelope) throws -> CommandReceipt {
+        try commands.append(envelope)
     }
 }
 

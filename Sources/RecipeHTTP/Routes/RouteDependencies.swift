@@ -53,28 +53,22 @@ extension ReadModel: RecipeReads {
 }
 
 /// Where the command routes append: `CommandAppender` over the edits topic, or a test's fake.
+/// Both block the calling thread (an HTTP connection thread) until the log has answered.
 public protocol CommandLog: Sendable {
     /// Appends one command as a record of `source`; the report says where it landed.
-    func append(_ envelope: CommandEnvelope, source: String) async throws -> KafkaDeliveryReport
-    /// The same, blocking the calling thread (an HTTP connection thread, never a task) until it is answered.
-    func appendWaiting(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport
+    func append(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport
     /// Appends commands a `CommandBuilder` built (`POST /v1/commands`), whose records it may
-    /// already hold (`Command.record`), in the order given, blocking the calling thread (an HTTP
-    /// connection thread) until every one is answered: one result per command. A failure is the
-    /// log's (`KafkaError`) or a refusal that answers for itself (`HTTPResponseError`, e.g. `LogFull`).
-    func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>]
+    /// already hold (`Command.record`), in the order given, until every one is answered: one
+    /// result per command. A failure is the log's (`KafkaError`) or a refusal that answers for
+    /// itself (`HTTPResponseError`, e.g. `LogFull`).
+    func append(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>]
 }
 
 extension CommandLog {
-    /// Through a task, for logs that only append asynchronously (the tests' fakes).
-    public func appendWaiting(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport {
-        try blocking { [self] in try await append(envelope, source: source) }
-    }
-
     /// One envelope at a time, for logs without a batch of their own that encode records
     /// themselves (the tests' fakes).
-    public func appendWaiting(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
-        commands.map { command in Result { try appendWaiting(command.decoded.envelope, source: source) } }
+    public func append(_ commands: [CommandBuilder.Command], source: String) -> [Result<KafkaDeliveryReport, any Error>] {
+        commands.map { command in Result { try append(command.decoded.envelope, source: source) } }
     }
 }
 

@@ -9,9 +9,15 @@ import Synchronization
 ///
 /// ```swift
 /// let service = try RecipeService(options: .init(kafka: config, topic: RecipeTopics().edits, storePath: "recipes.db"))
+/// try service.start()
 /// print("http://127.0.0.1:\(service.port)")
-/// await service.shutdown()
+/// service.shutdown()
 /// ```
+///
+/// Threads: `init` opens the store and makes the Kafka clients, and starts no thread of
+/// its own; `start` asks the brokers, listens (libmicrohttpd's threads) and starts the
+/// projector's thread; `shutdown` stops them, waiting at most its timeout for each. Every
+/// call blocks its caller; none may be made from a Swift task.
 public final class RecipeService: Sendable {
     public struct Options: Sendable {
         public var kafka: KafkaConfig
@@ -51,12 +57,30 @@ public final class RecipeService: Sendable {
     }
 
     public let api: RecipeAPI
-    public let server: HTTPServer
     public let producer: KafkaProducer
+    private let options: Options
+    private let supervisor: ProjectorSupervisor
+    /// The projector `init` made (and `start` checks), until the supervisor takes it.
+    private let firstProjector: FirstProjector
+    private let commits: CommitSignal
+    private let metrics: Metrics
     private let logEnds: LogEndSource
     private let stop = StopSignal()
     private let projectorDone = DispatchSemaphore(value: 0)
     private let state: ProjectorStatus
+    private let lifecycle = Mutex(Lifecycle.created)
+
+    private enum Lifecycle {
+        case created
+        case running(HTTPServer)
+        case stopped
+    }
+
+    private final class FirstProjector: Sendable {
+        let projector: Mutex<Projector?>
+        init(_ projector: Projector) { self.projector = Mutex(projector) }
+        func take() -> Projector? { projector.withLock { $0.take() } }
+    }
 
     /// The projector thread's state, shared with the readiness check.
     final class ProjectorStatus: Sendable {
@@ -66,8 +90,8 @@ public final class RecipeService: Sendable {
     }
 
     struct ProjectorState {
-        /// High watermarks seen at start: ready once the store has passed them.
-        var targets: [Int32: Int64]
+        /// High watermarks seen at start: ready once the store has passed them (nil before `start`).
+        var targets: [Int32: Int64]?
         var caughtUp = false
         var failure: String?
         /// The failure being retried, while it lasts.
@@ -75,39 +99,36 @@ public final class RecipeService: Sendable {
         var stopped = false
     }
 
-    public var port: UInt16 { server.port }
+    /// The port the API listens on once started (0 before).
+    public var port: UInt16 {
+        lifecycle.withLock { if case .running(let server) = $0 { server.port } else { 0 } }
+    }
 
+    /// Opens the store (made if new) and makes the projector's consumer and the producer; talks to
+    /// no broker and starts no thread of its own: `start` does.
     public init(options: Options) throws {
+        self.options = options
         var projectorConfig = options.kafka
         if projectorConfig["fetch.wait.max.ms"] == nil, let wait = options.fetchWaitMilliseconds {
             projectorConfig["fetch.wait.max.ms"] = String(wait)
         }
         // One signal for the projectors the supervisor makes one after another: waits outlive each.
         let commits = CommitSignal()
+        self.commits = commits
         let consumerConfig = projectorConfig
         @Sendable func makeProjector() throws -> Projector {
             try Projector(storePath: options.storePath, kafka: consumerConfig, topic: options.topic, mode: options.mode,
                           logName: options.logName, commits: commits)
         }
-        // The first is made and checked here, so that a store that cannot be used (another log, a newer
-        // schema) stops the start: `serve` and `dev` exit 3 on another log, as `project` and `replay` do.
-        let firstProjector = try makeProjector()
-        try firstProjector.checkLog()
-        let first = Mutex<Projector?>(firstProjector)
-        // The log's end at start: `/readyz` turns 200 when the store has applied it all. The same
-        // consumer answers later where the log ends, for `after=` positions beyond it.
-        let probe = try KafkaConsumer(config: options.kafka)
-        let logEnds = LogEndSource(consumer: probe, topic: options.topic)
-        let targets: [Int32: Int64]
-        do {
-            targets = try logEnds.ends(notBefore: .now)
-        } catch {
-            probe.close()
-            throw error
-        }
-        self.logEnds = logEnds
+        // The first is made here, so that the store exists for the read model, and checked by `start`.
+        let first = FirstProjector(try makeProjector())
+        firstProjector = first
+        supervisor = ProjectorSupervisor { try first.take() ?? makeProjector() }
+        // The same consumer answers where the log ends: at start (for `/readyz`), and later for
+        // `after=` positions beyond it.
+        logEnds = LogEndSource(consumer: try KafkaConsumer(config: options.kafka), topic: options.topic)
         let readModel = try ReadModel(path: options.storePath, commits: commits, logEnds: logEnds)
-        state = ProjectorStatus(ProjectorState(targets: targets))
+        state = ProjectorStatus(ProjectorState())
         var producerConfig = options.kafka
         if producerConfig["message.timeout.ms"] == nil, producerConfig["delivery.timeout.ms"] == nil {
             producerConfig["message.timeout.ms"] = String(options.appendTimeout.milliseconds)
@@ -117,21 +138,37 @@ public final class RecipeService: Sendable {
             producerConfig["linger.ms"] = String(linger.milliseconds)
         }
         producer = try KafkaProducer(config: producerConfig)
-        let metrics = Metrics()
+        metrics = Metrics()
         let state = self.state
         api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topic, capacity: options.logCapacity),
                         metrics: metrics, options: options.api) { [state, readModel] in
             Self.readiness(state, readModel)
         }
-        // Commands may be as large as a record (2 MiB), a batch 1 MiB, every other body 64 KiB.
-        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly,
-                                maxBodySize: CommandRoutes<ReadModel, CommandAppender>.bodyLimit(for:), limits: options.server)
+    }
 
-        let stop = self.stop
-        let done = projectorDone
-        let supervisor = ProjectorSupervisor { try first.withLock { $0.take() } ?? makeProjector() }
-        let thread = Thread { [state] in
-            supervisor.run(until: stop, progressInterval: options.progressInterval, progress: { metrics.recordProgress($0) }) { status in
+    /// Checks that the store was built from this log (`serve` and `dev` exit 3 on another log,
+    /// as `project` and `replay` do), notes where the log ends (`/readyz` turns 200 once the
+    /// store has applied it), listens, and starts projecting. Throws before it serves anything.
+    public func start() throws {
+        guard lifecycle.withLock({ if case .created = $0 { true } else { false } }),
+              let projector = firstProjector.projector.withLock({ $0 }) else {
+            throw RecipeServiceError(message: "a service starts once")
+        }
+        try projector.checkLog()
+        let targets = try logEnds.ends(notBefore: .now)
+        state.withLock { $0.targets = targets }
+        // Commands may be as large as a record (2 MiB), a batch 1 MiB, every other body 64 KiB.
+        let server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly,
+                                    maxBodySize: CommandRoutes<ReadModel, CommandAppender>.bodyLimit(for:), limits: options.server)
+        lifecycle.withLock { $0 = .running(server) }
+        startProjecting()
+    }
+
+    private func startProjecting() {
+        let (supervisor, stop, done, state, metrics, commits) = (supervisor, stop, projectorDone, state, metrics, commits)
+        let interval = options.progressInterval
+        let thread = Thread {
+            supervisor.run(until: stop, progressInterval: interval, progress: { metrics.recordProgress($0) }) { status in
                 switch status {
                 case .running:
                     state.withLock { $0.retrying = nil }
@@ -163,8 +200,9 @@ public final class RecipeService: Sendable {
         if snapshot.stopped { return .failed("the projector has stopped") }
         if let cause = snapshot.retrying { return .retrying("the projector failed and is retrying: \(cause)") }
         if snapshot.caughtUp { return .ready }
+        guard let targets = snapshot.targets else { return .catchingUp("the service has not started") }
         guard let stored = try? readModel.positions() else { return .catchingUp("the store cannot be read") }
-        let behind = snapshot.targets.filter { partition, high in (stored[partition] ?? 0) < high }
+        let behind = targets.filter { partition, high in (stored[partition] ?? 0) < high }
         if behind.isEmpty {
             state.withLock { $0.caughtUp = true }
             return .ready
@@ -173,33 +211,38 @@ public final class RecipeService: Sendable {
         return .catchingUp("catching up with the log (partition:stored/target) \(detail)")
     }
 
-    /// Waits until `/readyz` would answer 200, or `timeout` passes; false then.
-    public func waitUntilReady(timeout: Duration = .seconds(60)) async -> Bool {
+    /// Blocks until `/readyz` would answer 200, or `timeout` passes; false then.
+    public func waitUntilReady(timeout: Duration = .seconds(60)) -> Bool {
         // The targets are next offsets; the wait takes the offsets of the last records before them.
-        let lastRecords = state.withLock { $0.targets }.filter { $0.value > 0 }.mapValues { $0 - 1 }
-        guard (try? await api.readModel.waitUntilReached(lastRecords, timeout: timeout)) == true else { return false }
+        guard let targets = state.withLock({ $0.targets }) else { return false }
+        let lastRecords = targets.filter { $0.value > 0 }.mapValues { $0 - 1 }
+        guard (try? api.readModel.waitUntilReached(lastRecords, deadline: .now + timeout)) == true else { return false }
         return Self.readiness(state, api.readModel) == .ready
     }
 
-    /// Stops serving, lets the projector finish its transaction, flushes the producer.
-    /// Returns false when the projector did not stop within `timeout` (its last
-    /// transaction is committed either way; what remains is its final progress
-    /// report, which asks the brokers and waits long when they are gone).
+    /// Stops serving, lets the projector finish its transaction, flushes the producer (at
+    /// most 10 s). Returns false when the projector did not stop within `timeout` (its last
+    /// transaction is committed either way; what remains is its final progress report,
+    /// which asks the brokers and waits long when they are gone).
     @discardableResult
-    public func shutdown(timeout: Duration = .seconds(15)) async -> Bool {
-        server.stop()
-        stop.set()
-        let stopped = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let done = projectorDone
-            let milliseconds = Int(timeout.milliseconds)
-            Thread.detachNewThread {
-                continuation.resume(returning: done.wait(timeout: .now() + .milliseconds(milliseconds)) == .success)
-            }
+    public func shutdown(timeout: Duration = .seconds(15)) -> Bool {
+        let server = lifecycle.withLock { lifecycle -> HTTPServer? in
+            defer { lifecycle = .stopped }
+            if case .running(let server) = lifecycle { return server }
+            return nil
         }
-        try? await producer.shutdown(timeout: .seconds(10))
+        server?.stop()
+        stop.set()
+        let stopped = server == nil || projectorDone.wait(timeout: .now() + .milliseconds(Int(timeout.milliseconds))) == .success
+        try? producer.shutdown(timeout: .seconds(10))
         logEnds.close()
         return stopped
     }
+}
+
+public struct RecipeServiceError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
 }
 
 /// A line on the process's standard error: what an operator reads in its log.

@@ -77,16 +77,6 @@ public final class ReadModel: @unchecked Sendable {
         return false
     }
 
-    /// `waitUntilReached(_:deadline:)` on a thread of its own, so no Swift concurrency thread blocks.
-    public func waitUntilReached(_ positions: [Int32: Int64], timeout: Duration) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { [self] in
-                continuation.resume(with: Result { try waitUntilReached(positions, deadline: deadline) })
-            }
-        }
-    }
-
     /// Changes whenever another connection commits to the store (`PRAGMA data_version`).
     private func dataVersion() throws -> Int64 {
         try lock.withLock {
