@@ -43,6 +43,12 @@ struct AttributeReader {
         }
     }
 
+    /// `time` when present (decisions of records that could not be read have none).
+    func optionalTime() throws(WireError) -> Timestamp? {
+        guard attributes[.time] != nil else { return nil }
+        return try time()
+    }
+
     /// `time`, an RFC 3339 date-time.
     func time() throws(WireError) -> Timestamp {
         let token = try stringToken(.time)

@@ -18,6 +18,11 @@ public struct RecipeTopics: Sendable, Hashable {
     /// The log of commands: one CloudEvents record per command, keyed by recipe id.
     public var edits: String { prefix + "recipes.edits" }
 
+    /// The decisions: one `DecisionRecord` per record of `edits`, with its key, on
+    /// the partition of the same number, in the same order (written by a decider
+    /// stage that is not wired yet).
+    public var decisions: String { prefix + "recipes.decisions" }
+
     /// The latest committed snapshot of each recipe (compacted; later).
     public var committed: String { prefix + "recipes.committed" }
 
@@ -38,7 +43,7 @@ public struct RecipeTopics: Sendable, Hashable {
             }
         }
         guard allowed else { return "a topic prefix may hold only ASCII letters, digits, '.', '_' and '-'" }
-        let longest = max(RecipeTopics().edits.utf8.count, RecipeTopics().committed.utf8.count)
+        let longest = [RecipeTopics().edits, RecipeTopics().decisions, RecipeTopics().committed].map(\.utf8.count).max()!
         guard prefix.utf8.count + longest <= 249 else { return "the prefix makes topic names longer than 249 characters" }
         return nil
     }
