@@ -32,16 +32,13 @@ public struct DecisionEncoder: Sendable {
     /// The record's bytes.
     public func encode(_ decision: DecisionRecord) -> [UInt8] {
         var writer = JSONWriter(capacity: 512)
-        let version = DecisionFormat.currentVersion
         writer.raw(#"{"specversion":"1.0","id":""#)
         writePosition(decision, to: &writer)
         writer.raw("\"")
         writer.key("source")
         writer.string(source)
-        writer.raw(#","type":""#)
-        writer.bytes.append(contentsOf: DecisionFormat.typePrefix.utf8)
-        writer.integer(version)
-        writer.raw("\"")
+        writer.raw(#","type":"#)
+        writer.bytes.append(contentsOf: Self.type)
         if let recipeID = decision.recipeID {
             writer.key("subject")
             writer.string(recipeID)
@@ -52,12 +49,16 @@ public struct DecisionEncoder: Sendable {
             writer.raw("\"")
         }
         writer.raw(#","datacontenttype":"application/json","dataschema":"#)
-        writer.string(DecisionFormat.dataSchema(version: version))
+        writer.bytes.append(contentsOf: Self.dataSchema)
         writer.key("data")
         writeData(decision, to: &writer)
         writer.raw("}")
         return writer.bytes
     }
+
+    /// The `type` and `dataschema` of the version written, as JSON strings (plain ASCII).
+    private static let type = Array("\"\(DecisionFormat.typeName(version: DecisionFormat.currentVersion))\"".utf8)
+    private static let dataSchema = Array("\"\(DecisionFormat.dataSchema(version: DecisionFormat.currentVersion))\"".utf8)
 
     // MARK: - Data
 
