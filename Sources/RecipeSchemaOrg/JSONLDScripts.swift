@@ -1,10 +1,10 @@
 // MARK: - JSON-LD blocks of an HTML page
 //
 // Not an HTML parser: a single pass over the bytes that finds each
-// `<script … type="application/ld+json" …>` and the text up to its `</script>`,
-// which is all a page's schema.org data needs. It skips HTML comments (a commented-out
-// script is not data), takes attributes in any order, quoted with " or ' or not at all,
-// in any case and spacing. The `<!-- … -->` and `<![CDATA[ … ]]>` wrappers some sites put
+// `<script … type="application/ld+json" …>` and the text up to its `</script>`, which is
+// all a page's JSON-LD needs (its microdata and RDFa: `HTMLItems`). It skips HTML comments
+// (a commented-out script is not data), takes attributes in any order, quoted with " or '
+// or not at all, in any case and spacing. The `<!-- … -->` and `<![CDATA[ … ]]>` wrappers some sites put
 // inside the script are the JSON reader's to skip (`LenientJSONReader`).
 
 enum JSONLDScripts {

@@ -160,7 +160,7 @@ extension RecipeNodeReader {
         if case .string(let text) = value {
             for line in TextCleaning.lines(text) { appendStep(line, at: place, section: nil, to: &steps, over: &over) }
         } else {
-            var following: Set<String> = []
+            var following: [String] = []
             try collectSteps(from: value, at: place, section: nil, into: &steps, over: &over, following: &following)
         }
         if over > 0 {
@@ -169,10 +169,11 @@ extension RecipeNodeReader {
         return steps
     }
 
-    /// `following`: the `@id`s of the nodes being read, so a node that refers back to itself
-    /// is left out rather than read forever.
+    /// `following`: the `@id`s of the nodes being read, innermost last, so a node that refers
+    /// back to itself is left out rather than read forever, and a chain of references no deeper
+    /// than the JSON itself may nest.
     private mutating func collectSteps(from value: JSONValue, at place: JSONPath, section: String?, into steps: inout [DocumentStep],
-                                       over: inout Int, following: inout Set<String>) throws(SchemaOrgImportError) {
+                                       over: inout Int, following: inout [String]) throws(SchemaOrgImportError) {
         try visit(place)
         switch value {
         case .null:
@@ -184,15 +185,20 @@ extension RecipeNodeReader {
                 try collectSteps(from: item, at: place.index(index), section: section, into: &steps, over: &over, following: &following)
             }
         case .object(let members):
-            var reference: String?
+            var isReference = false
             if members.count == 1, case .string(let id)? = members["@id"] {
-                guard following.insert(id).inserted else {
+                guard !following.contains(id) else {
                     omit(value, at: place, because: "it refers to a step or section that holds it")
                     return
                 }
-                reference = id
+                guard following.count < SchemaOrgImport.maxDepth else {
+                    omit(value, at: place, because: "references followed deeper than \(SchemaOrgImport.maxDepth) levels")
+                    return
+                }
+                following.append(id)
+                isReference = true
             }
-            defer { if let reference { following.remove(reference) } }
+            defer { if isReference { following.removeLast() } }
             let step = nodes.resolved(members)
             let text: String? = if case .string(let text)? = step.member("text")?.value { text } else { nil }
             let name: String? = if case .string(let name)? = step.member("name")?.value { name } else { nil }

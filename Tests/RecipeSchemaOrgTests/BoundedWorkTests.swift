@@ -97,6 +97,15 @@ struct BoundedWorkTests {
         #expect(imported.omissions.map(\.path) == [#"$["@graph"][1].recipeInstructions[0].itemListElement[1]"#])
     }
 
+    @Test("a chain of sections each referring to the next is followed as deep as JSON may nest, not as deep as the chain")
+    func aChainOfReferencesIsBounded() throws {
+        let sections = (0..<5_000).map { ##"{"@type":"HowToSection","@id":"#c\##($0)","name":"Part \##($0)","itemListElement":[{"@type":"HowToStep","text":"Step \##($0)."},{"@id":"#c\##($0 + 1)"}]}"## }
+        let json = ##"{"@graph":["## + sections.joined(separator: ",") + ##",{"@type":"Recipe","name":"Chain","recipeInstructions":[{"@id":"#c0"}]}]}"##
+        let imported = try SchemaOrgImport.recipe(from: Data(json.utf8), contentType: "application/ld+json")
+        #expect(imported.document.instructions.count == SchemaOrgImport.maxDepth)
+        #expect(imported.omissions.map(\.reason) == ["references followed deeper than \(SchemaOrgImport.maxDepth) levels"])
+    }
+
     @Test("a page of unclosed tags, or deeply nested items, is read in one pass and bounded")
     func markupIsBoundedToo() throws {
         let unclosed = #"<div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Deep</h1>"#
