@@ -43,7 +43,8 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
         commands.register(in: &router)
         RecipeRoutes(reads: readModel, access: access, readYourWrites: readYourWrites).register(in: &router)
         AuditRoutes(reads: readModel, access: access, readYourWrites: readYourWrites).register(in: &router)
-        ImportRoutes<Reads, Log>(log: appender, access: access, source: Self.source).register(in: &router)
+        ImportRoutes(log: appender, reads: readModel, access: access, source: Self.source, waitTimeout: options.waitTimeout,
+                     waiters: waiters).register(in: &router)
         OperationsRoutes(reads: readModel, metrics: metrics, readiness: readiness).register(in: &router)
         ConsoleRoutes().register(in: &router)
         self.router = router
