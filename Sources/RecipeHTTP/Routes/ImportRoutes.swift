@@ -62,7 +62,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     func importRecipe(_ request: HTTPRequest) throws -> HTTPResponse {
-        let caller = try access.writer(request)
+        let caller = try access.writingCaller(request)
         let save = try request.bool("save")
         let wait = try request.bool("wait")
         let imported: ImportedRecipe
@@ -75,6 +75,8 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
             throw ImportRefused(error)
         }
         try ImportCheck.check(commands.content, source: source)
+        // Counted as the commands it appends, as a batch is.
+        try access.takeAppends(commands.save == nil ? 1 : 2, by: caller)
         // The slot is taken before the append: an import refused as `busy` is not on the log.
         guard save || wait else { return .json(try appended(commands, imported).receipt, status: 202) }
         return try waiters.holding { try appendedAndFolded(commands, imported) }
