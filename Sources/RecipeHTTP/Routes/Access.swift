@@ -17,7 +17,8 @@ struct Caller: Sendable, Equatable {
 /// Who may write and read: with tokens every POST needs `Authorization: Bearer <token>`
 /// and writes as the token's actor with its role; with `privateReads` the data GETs
 /// need one too, and show each caller only the recipes it owns or holds a grant on
-/// (admins see all). Appends are limited per actor by `appendLimiter`.
+/// (admins see all). Appends are limited per actor by `appendLimiter` (without tokens, per
+/// client address).
 struct Access: Sendable {
     var tokens: AccessTokens?
     var privateReads: Bool
@@ -46,16 +47,25 @@ struct Access: Sendable {
         return Caller(actor: entry.actor, role: entry.role)
     }
 
-    /// The caller a write is made by: 401 without a known token, 403 for a reader,
-    /// 429 when the actor is over its append rate.
-    func writer(_ request: HTTPRequest) throws -> Caller {
+    /// Who may write: 401 without a known token, 403 for a reader. Asked from the head of a
+    /// request too, before its body is read (`Admission`).
+    func author(_ request: HTTPRequest) throws -> Caller {
         let caller = try tokens.map { try authenticated(request, $0) } ?? Caller(actor: anonymousActor, role: nil)
         if caller.role == .reader {
             throw HTTPError(403, "forbidden", "\(caller.actor) has the reader role and may not write")
         }
-        if let appendLimiter, let wait = appendLimiter.take(caller.actor) {
+        return caller
+    }
+
+    /// The caller a write is made by: 401 without a known token, 403 for a reader,
+    /// 429 when the actor is over its append rate.
+    func writer(_ request: HTTPRequest) throws -> Caller {
+        let caller = try author(request)
+        // Without tokens every writer is the anonymous actor: each client address has its own bucket.
+        let appender = tokens == nil && !request.clientAddress.isEmpty ? "\(caller.actor) at \(request.clientAddress)" : caller.actor
+        if let appendLimiter, let wait = appendLimiter.take(appender) {
             let seconds = max(1, Int(wait.seconds.rounded(.up)))
-            throw HTTPError(429, "rateLimited", "\(caller.actor) is appending faster than \(appendLimiter.describe); try again in \(seconds) s",
+            throw HTTPError(429, "rateLimited", "\(appender) is appending faster than \(appendLimiter.describe); try again in \(seconds) s",
                             headers: [("Retry-After", String(seconds))])
         }
         return caller

@@ -14,7 +14,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
     /// At most this many commands per request (413 `tooManyCommands` beyond).
     static var maxCommands: Int { 1_000 }
     /// At most this many bytes of body (413 `tooLarge` beyond, from the server as the
-    /// body passes it; each path's limit is `CommandRoutes.bodyLimit(for:)`).
+    /// body passes it, or before when its length is declared).
     static var maxBodySize: Int { 1 << 20 }
     static var path: String { "/v1/commands" }
 
@@ -23,7 +23,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
     let builder: CommandBuilder
 
     func register(in router: inout Router<RouteHandler>) {
-        router.add("POST", Self.path, batch)
+        router.add("POST", Self.path, takes: RouteIntake(writes: true, mediaTypes: BatchForm.mediaTypes, maxBodySize: Self.maxBodySize), batch)
     }
 
     func batch(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -86,6 +86,8 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
 
     enum BatchForm {
         case ndjson, array
+
+        static var mediaTypes: [String] { ["application/x-ndjson", "application/json"] }
 
         init(contentType: String?) throws {
             let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()

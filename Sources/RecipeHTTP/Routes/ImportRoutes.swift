@@ -15,12 +15,17 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     let access: Access
     let source: String
     static var importPath: String { "/v1/import" }
+    /// What an import reads: JSON-LD, or an HTML (or XHTML) page holding it (`SchemaOrgImport.Format`).
+    static var mediaTypes: [String] { ["application/ld+json", "application/json", "text/json", "text/html", "application/xhtml+xml"] }
     /// At most this many lines per parse request (413 beyond).
     static var maxParsedLines: Int { 1_000 }
 
     func register(in router: inout Router<RouteHandler>) {
-        router.add("POST", Self.importPath, importRecipe)
-        router.add("POST", "/v1/parse/ingredients", parseIngredients)
+        // A recipe page is mostly markup: the import reads up to a page's limit (a JSON document's is smaller).
+        router.add("POST", Self.importPath, takes: RouteIntake(writes: true, mediaTypes: Self.mediaTypes, maxBodySize: SchemaOrgImport.maxHTMLBytes),
+                   importRecipe)
+        router.add("POST", "/v1/parse/ingredients", takes: RouteIntake(writes: false, mediaTypes: ["application/json"], maxBodySize: HTTPServer.defaultMaxBodySize),
+                   parseIngredients)
     }
 
     struct ImportReceipt: Encodable {
