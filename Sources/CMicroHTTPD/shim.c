@@ -12,10 +12,10 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loop
     struct MHD_OptionItem options[] = {
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)callbacks->completed, callbacks->context},
         {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callbacks->uri_logger, callbacks->context},
-        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)callbacks->notify_connection, callbacks->context},
         {MHD_OPTION_STRICT_FOR_CLIENT, 1, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)limits->connection_timeout_seconds, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)limits->max_connections, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)limits->max_connections_per_client, NULL},
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)limits->connection_memory_limit, NULL},
         {MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)limits->polling_threads, NULL},
         {MHD_OPTION_SOCK_ADDR, 0, (struct sockaddr *)&address},
@@ -25,8 +25,7 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loop
         {MHD_OPTION_END, 0, NULL},
     };
     if (limits->tls_key_pem != NULL && limits->tls_cert_pem != NULL) flags |= MHD_USE_TLS;
-    return MHD_start_daemon(flags, port, callbacks->accept_policy, callbacks->context,
-                            callbacks->handler, callbacks->context,
+    return MHD_start_daemon(flags, port, NULL, NULL, callbacks->handler, callbacks->context,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
@@ -39,7 +38,9 @@ struct MHD_Response *cmhd_response_copying(const void *buffer, size_t size) {
     return MHD_create_response_from_buffer(size, (void *)buffer, MHD_RESPMEM_MUST_COPY);
 }
 
-int cmhd_address_text(const struct sockaddr *address, char *buffer, size_t size) {
+int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *address = info == NULL ? NULL : info->client_addr;
     if (address == NULL) return 0;
     switch (address->sa_family) {
     case AF_INET:
@@ -49,16 +50,6 @@ int cmhd_address_text(const struct sockaddr *address, char *buffer, size_t size)
     default:
         return 0;
     }
-}
-
-int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    return info != NULL && cmhd_address_text(info->client_addr, buffer, size);
-}
-
-void *cmhd_socket_context(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    return info == NULL ? NULL : info->socket_context;
 }
 
 int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, size_t size) {

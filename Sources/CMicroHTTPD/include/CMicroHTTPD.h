@@ -9,8 +9,10 @@
 struct cmhd_limits {
     /// A connection with no traffic for this long is closed (MHD_OPTION_CONNECTION_TIMEOUT).
     unsigned int connection_timeout_seconds;
-    /// Connections at once, in all (MHD_OPTION_CONNECTION_LIMIT).
+    /// Connections at once, in all (MHD_OPTION_CONNECTION_LIMIT) and from one IP address
+    /// (MHD_OPTION_PER_IP_CONNECTION_LIMIT; 0: no limit).
     unsigned int max_connections;
+    unsigned int max_connections_per_client;
     /// Memory per connection for the request line, headers and buffers (MHD_OPTION_CONNECTION_MEMORY_LIMIT).
     size_t connection_memory_limit;
     /// Threads that poll the connections, each with its own epoll set (MHD_OPTION_THREAD_POOL_SIZE).
@@ -26,10 +28,6 @@ struct cmhd_callbacks {
     MHD_RequestCompletedCallback completed;
     /// Sees each request's URI before MHD decodes it; its result becomes the request's context.
     void *(*uri_logger)(void *, const char *, struct MHD_Connection *);
-    /// Admits or refuses a new connection by its address (MHD_AcceptPolicyCallback).
-    MHD_AcceptPolicyCallback accept_policy;
-    /// Told when a connection starts and when it closes (MHD_OPTION_NOTIFY_CONNECTION).
-    MHD_NotifyConnectionCallback notify_connection;
     void *context;
 };
 
@@ -46,15 +44,9 @@ uint16_t cmhd_bound_port(struct MHD_Daemon *daemon);
 /// A response owning a copy of `size` bytes (MHD_RESPMEM_MUST_COPY).
 struct MHD_Response *cmhd_response_copying(const void *buffer, size_t size);
 
-/// An IPv4 or IPv6 address as text into `buffer` (at least INET6_ADDRSTRLEN); 0 when it is neither.
-int cmhd_address_text(const struct sockaddr *address, char *buffer, size_t size);
-
-/// The client's address of a connection as text into `buffer`; 0 when it has none.
+/// The client's IPv4 or IPv6 address of a connection as text into `buffer` (at least
+/// INET6_ADDRSTRLEN); 0 when it has none.
 int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
-
-/// The pointer the connection-start notification left for a connection
-/// (MHD_CONNECTION_INFO_SOCKET_CONTEXT; MHD_get_connection_info is variadic).
-void *cmhd_socket_context(struct MHD_Connection *connection);
 
 /// Writes a whole HTTP response straight to a plain (not TLS) connection's socket and ends
 /// the sending side: for refusing a body in the middle of its upload, which

@@ -1,11 +1,8 @@
-import CMicroHTTPD
 import Foundation
-import Synchronization
 
 /// The proxies whose `X-Forwarded-For` the server believes: addresses or networks
 /// (`10.0.0.0/8`, `fd00::/8`). Behind them every client has the proxy's address, so the
-/// client's own is taken from the header (`client(peer:forwardedFor:)`), and their connections
-/// are not held to the per-address limit.
+/// client's own is taken from the header (`client(peer:forwardedFor:)`).
 public struct TrustedProxies: Sendable, Equatable {
     struct Network: Sendable, Equatable {
         var bytes: [UInt8]
@@ -33,7 +30,8 @@ public struct TrustedProxies: Sendable, Equatable {
 
     public var isEmpty: Bool { networks.isEmpty }
 
-    func contains(_ address: String) -> Bool {
+    /// Whether `address` (text) is one of the proxies.
+    public func contains(_ address: String) -> Bool {
         guard !networks.isEmpty, let bytes = Self.bytes(address) else { return false }
         return networks.contains { network in
             guard network.bytes.count == bytes.count else { return false }
@@ -49,7 +47,7 @@ public struct TrustedProxies: Sendable, Equatable {
     /// The client a request comes from. From a trusted proxy, the last address of
     /// `X-Forwarded-For` that is not itself a trusted proxy: each proxy appends the address it
     /// was reached from, so the entries before the proxies' own are whatever the client wrote.
-    func client(peer: String, forwardedFor: String?) -> String {
+    public func client(peer: String, forwardedFor: String?) -> String {
         guard contains(peer), let forwardedFor else { return peer }
         var client = peer
         for entry in forwardedFor.split(separator: ",").reversed() {
@@ -67,40 +65,4 @@ public struct TrustedProxies: Sendable, Equatable {
         if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
         return nil
     }
-}
-
-/// The connections each client address holds, so that one address cannot take every
-/// connection the server may hold. Counted as libmicrohttpd opens and closes connections;
-/// the check when one is accepted may let a few more in while others are being opened.
-final class ConnectionsPerAddress: Sendable {
-    /// 0: no limit of its own.
-    let limit: Int
-    let exempt: TrustedProxies
-    private let counts = Mutex<[String: Int]>([:])
-
-    init(limit: Int, exempt: TrustedProxies) {
-        self.limit = limit
-        self.exempt = exempt
-    }
-
-    func mayOpen(_ address: String) -> Bool {
-        limit == 0 || exempt.contains(address) || counts.withLock { $0[address, default: 0] } < limit
-    }
-
-    func opened(_ address: String) {
-        counts.withLock { $0[address, default: 0] += 1 }
-    }
-
-    func closed(_ address: String) {
-        counts.withLock { counts in
-            let left = counts[address, default: 1] - 1
-            counts[address] = left > 0 ? left : nil
-        }
-    }
-}
-
-/// What the server keeps of a connection while it is open (libmicrohttpd's socket context).
-final class ConnectionPeer {
-    let address: String
-    init(address: String) { self.address = address }
 }

@@ -53,8 +53,9 @@ public final class HTTPServer: @unchecked Sendable {
         /// Connections at once in all; beyond it new ones are closed at once. At most what the
         /// open-file limit allows (`connectionCapacity()`).
         public var maxConnections = 16_384
-        /// Connections at once from one address (trusted proxies excepted), so one client cannot
-        /// take them all; nil: half of `maxConnections`, 0: no limit of its own.
+        /// Connections at once from one IP address, so one client cannot take them all; nil: half
+        /// of `maxConnections`, or none with `trustedProxies` (behind a proxy every client has its
+        /// address); 0: no limit of its own.
         public var maxConnectionsPerClient: Int? = nil
         /// A connection that sends nothing for this long is closed (idle keep-alive, slow clients).
         public var connectionTimeoutSeconds = 15
@@ -80,13 +81,12 @@ public final class HTTPServer: @unchecked Sendable {
         public init() {}
 
         /// `maxConnectionsPerClient` as applied: 0 when there is no limit of its own.
-        var perClientLimit: Int { maxConnectionsPerClient ?? max(1, maxConnections / 2) }
+        var perClientLimit: Int { maxConnectionsPerClient ?? (trustedProxies.isEmpty ? max(1, maxConnections / 2) : 0) }
     }
 
     let handler: any HTTPHandler
     let limits: Limits
     let handlerThreads: HandlerThreads
-    let connections: ConnectionsPerAddress
     /// The port it listens on (the chosen one when 0 was asked). Set once in init.
     public private(set) var port: UInt16 = 0
     /// The connections it holds at most: `Limits.maxConnections`, or fewer when the open-file limit allows fewer.
@@ -99,7 +99,6 @@ public final class HTTPServer: @unchecked Sendable {
         self.limits = limits
         maxConnections = min(limits.maxConnections, Self.connectionCapacity())
         handlerThreads = HandlerThreads(maxThreads: limits.handlerThreads)
-        connections = ConnectionsPerAddress(limit: limits.perClientLimit, exempt: limits.trustedProxies)
         let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         // MHD copies the PEM text while it starts; the C strings live until then.
         let key = limits.tlsKeyPEM.map { strdup($0) } ?? nil
@@ -107,11 +106,10 @@ public final class HTTPServer: @unchecked Sendable {
         defer { free(key); free(certificate) }
         var options = cmhd_limits(
             connection_timeout_seconds: UInt32(limits.connectionTimeoutSeconds), max_connections: UInt32(maxConnections),
-            connection_memory_limit: limits.connectionMemoryLimit, polling_threads: UInt32(max(1, limits.pollingThreads)),
+            max_connections_per_client: UInt32(min(limits.perClientLimit, maxConnections)), connection_memory_limit: limits.connectionMemoryLimit, polling_threads: UInt32(max(1, limits.pollingThreads)),
             tls_key_pem: key, tls_cert_pem: certificate)
         // The daemon borrows the server: `stop` (or deinit) stops the daemon first.
         var callbacks = cmhd_callbacks(handler: mhdAccessHandler, completed: mhdRequestCompleted, uri_logger: mhdRequestStarted,
-                                       accept_policy: mhdAcceptPolicy, notify_connection: mhdConnectionNotified,
                                        context: Unmanaged.passUnretained(self).toOpaque())
         guard let daemon = cmhd_start_daemon(flags, port, loopbackOnly ? 1 : 0, &options, &callbacks) else {
             throw HTTPServerError(message: limits.tlsKeyPEM != nil

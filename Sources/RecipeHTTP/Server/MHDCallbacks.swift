@@ -44,37 +44,6 @@ private func server(_ context: UnsafeMutableRawPointer) -> HTTPServer {
     Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
 }
 
-/// A new connection from `address` is refused when that address holds its share already.
-func mhdAcceptPolicy(_ context: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
-    guard let context else { return MHD_Result.NO }
-    return server(context).connections.mayOpen(addressText { cmhd_address_text(address, $0, $1) }) ? MHD_Result.YES : MHD_Result.NO
-}
-
-/// Counts each connection against its address while it is open, and keeps the address for its requests.
-func mhdConnectionNotified(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                           _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-                           _ code: MHD_ConnectionNotificationCode) {
-    guard let context, let connection, let socketContext else { return }
-    switch code {
-    case MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED:
-        let peer = ConnectionPeer(address: addressText { cmhd_client_address(connection, $0, $1) })
-        server(context).connections.opened(peer.address)
-        socketContext.pointee = Unmanaged.passRetained(peer).toOpaque()
-    case MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_CLOSED:
-        guard let stored = socketContext.pointee else { return }
-        let peer = Unmanaged<ConnectionPeer>.fromOpaque(stored).takeRetainedValue()
-        socketContext.pointee = nil
-        server(context).connections.closed(peer.address)
-    default:
-        return
-    }
-}
-
-private func addressText(_ write: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> String {
-    var buffer = [CChar](repeating: 0, count: 64)
-    return buffer.withUnsafeMutableBufferPointer { write($0.baseAddress!, $0.count) != 0 ? String(cString: $0.baseAddress!) : "" }
-}
-
 /// Called first for each request, with its URI before libmicrohttpd decodes it: the request's
 /// state starts here, so that the path and query are decoded by `HTTPRequest` (libmicrohttpd
 /// decodes the whole path at once: `%2F` would become a separator and `%00` would end it early).
@@ -178,8 +147,10 @@ private func headRefusal(_ server: HTTPServer, _ connection: OpaquePointer, _ he
 
 /// The connection's address, or the client a trusted proxy names.
 private func clientAddress(_ server: HTTPServer, _ connection: OpaquePointer, _ head: HTTPRequest) -> String {
-    guard let stored = cmhd_socket_context(connection) else { return "" }
-    let peer = Unmanaged<ConnectionPeer>.fromOpaque(stored).takeUnretainedValue().address
+    var buffer = [CChar](repeating: 0, count: 64)
+    let peer = buffer.withUnsafeMutableBufferPointer {
+        cmhd_client_address(connection, $0.baseAddress!, $0.count) != 0 ? String(cString: $0.baseAddress!) : ""
+    }
     return server.limits.trustedProxies.client(peer: peer, forwardedFor: head.header("x-forwarded-for"))
 }
 

@@ -7,8 +7,9 @@ import Foundation
 /// are sent, a second `Content-Length` is ignored, any other transfer coding reads the body until
 /// the connection closes, a bare LF ends a line, a line that starts with a space continues the
 /// header before it (obs-fold), and `MHD_OPTION_STRICT_FOR_CLIENT` refuses none of these. So the
-/// head is checked here, once the headers are in and before anything else: each of these is 400
-/// `badFraming`, and the connection closes after the answer.
+/// head is checked here, once the headers are in and before anything else: each of these, and a
+/// second `Host` (which name the request is for must be as clear), is 400 `badFraming`, and the
+/// connection closes after the answer.
 enum RequestFraming {
     /// Nil when the head frames its body one way only; else why not.
     static func violation(_ connection: OpaquePointer, version: UnsafePointer<CChar>?) -> String? {
@@ -21,6 +22,7 @@ enum RequestFraming {
             }, Unmanaged.passUnretained(scan).toOpaque())
         }
         if let problem = scan.problem { return problem }
+        if scan.hosts > 1 { return "the request has \(scan.hosts) Host headers" }
         switch (scan.contentLengths, scan.transferEncodings.count) {
         case (let lengths, _) where lengths > 1:
             return "the request has \(lengths) Content-Length headers"
@@ -43,6 +45,7 @@ enum RequestFraming {
     private final class HeadScan {
         var expectedNextKey: UnsafePointer<CChar>?
         var contentLengths = 0
+        var hosts = 0
         var transferEncodings: [String] = []
         var problem: String?
 
@@ -66,6 +69,7 @@ enum RequestFraming {
             expectedNextKey = value + valueSize + 2
             switch name.lowercased() {
             case "content-length": contentLengths += 1
+            case "host": hosts += 1
             case "transfer-encoding":
                 transferEncodings.append(String(decoding: UnsafeRawBufferPointer(start: value, count: valueSize), as: UTF8.self))
             default: break
