@@ -8,7 +8,8 @@ enum ServerFlags {
     static let specs: [OptionSpec] = [
         .value("tokens", "FILE", "Bearer tokens: lines `sha256:<hex> actor role` (recipes tokens add); the file must be mode 600."),
         .flag("private", "With --tokens: reading needs a token too, and each sees only the recipes it owns or was given."),
-        .value("max-connections", "N", "HTTP connections at once, in all (at most what the open-file limit allows).", default: "16384"),
+        .value("max-connections", "N", "HTTP connections at once, in all (at most what the open-file limit allows).",
+               default: String(HTTPServer.Limits().maxConnections)),
         .value("max-connections-per-client", "N", "HTTP connections at once from one IP address; 0: no limit of its own (default: half of --max-connections, none with --trusted-proxies)."),
         .value("trusted-proxies", "ADDRESS,…", "Proxies (addresses or networks, 10.0.0.0/8) whose X-Forwarded-For names the client, e.g. for the append rate."),
         .value("public-names", "HOST,…", "Names clients reach the server by (the Host header); others are 421. On loopback, localhost, 127.0.0.1 and [::1] too."),

@@ -92,6 +92,24 @@ struct EdgeTests {
         #expect(!admitted("localhost:8080"))
     }
 
+    /// Every POST route names its body's media types: a `text/plain` body (what any page may send
+    /// anywhere) is refused from the head on each, and so is a body without a type.
+    @Test func everyPOSTRouteSaysWhatItTakes() {
+        let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog())
+        let posts = api.routes.filter { $0.method == "POST" }.map(\.pattern)
+        #expect(posts.count >= 5)
+        for pattern in posts {
+            let path = pattern.replacingOccurrences(of: "{id}", with: UUID().uuidString.lowercased())
+            for headers in [["content-type": "text/plain", "content-length": "2"], ["content-length": "2"]] {
+                guard case .answer(let response) = api.admit(HTTPRequest(method: "POST", uri: path, headers: headers)) else {
+                    Issue.record("\(pattern) would read a body of \(headers["content-type"] ?? "no type"): give it `takes:` with its media types")
+                    continue
+                }
+                #expect(response.status == 415, "\(pattern): \(response.status)")
+            }
+        }
+    }
+
     // MARK: - Nothing read before it is known to be wanted
 
     /// Each refusal comes while the client has sent only the head: the server cannot have read

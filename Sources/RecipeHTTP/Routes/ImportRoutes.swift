@@ -62,7 +62,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         return .json(receipt, status: 202)
     }
 
-    /// Appends from the connection thread, which waits for the log's answer (no task: the
+    /// Appends from the handler thread, which waits for the log's answer (no task: the
     /// server's threads never wait on the Swift concurrency pool).
     private func appended(_ append: () throws -> KafkaDeliveryReport) throws -> KafkaDeliveryReport {
         do {

@@ -35,7 +35,7 @@ public enum HTTPAdmission: Sendable {
 /// JSON errors; only a request head too large for a connection's memory at all
 /// (`connectionMemoryLimit`) or one libmicrohttpd cannot parse gets libmicrohttpd's own answer,
 /// an HTML 431, 414 or 400 that no callback of libmicrohttpd 0.9.75 can replace
-/// (docs/operations.md, "Limits").
+/// (docs/operations.md, "Connections").
 ///
 /// ```swift
 /// let server = try HTTPServer(handler: api, port: 0, loopbackOnly: true)

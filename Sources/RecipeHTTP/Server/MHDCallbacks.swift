@@ -187,8 +187,12 @@ func mhdRequestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: Opaq
     requestContext.pointee = nil
 }
 
-/// Headers every answer carries: no client may guess another type than the one sent.
+/// Headers every answer carries (unless it sets them itself): no client may guess another type than the one sent.
 private let commonHeaders = [("X-Content-Type-Options", "nosniff")]
+
+private func headers(of response: HTTPResponse) -> [(String, String)] {
+    response.headers + commonHeaders.filter { common in !response.headers.contains { $0.0.lowercased() == common.0.lowercased() } }
+}
 
 /// `closing`: the request was refused before it was read whole; the connection ends after the answer.
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool = false) -> MHD_Result {
@@ -196,7 +200,7 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closi
         cmhd_response_copying(bytes.baseAddress, bytes.count)
     }
     guard let created else { return MHD_Result.NO }
-    for (name, value) in response.headers + commonHeaders { _ = MHD_add_response_header(created, name, value) }
+    for (name, value) in headers(of: response) { _ = MHD_add_response_header(created, name, value) }
     if closing { _ = MHD_add_response_header(created, "Connection", "close") }
     let result = MHD_queue_response(connection, UInt32(response.status), created)
     MHD_destroy_response(created)
@@ -206,7 +210,7 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closi
 /// A whole HTTP/1.1 response as bytes, for `cmhd_answer_and_close`.
 private func rawResponse(_ response: HTTPResponse) -> [UInt8] {
     var head = "HTTP/1.1 \(response.status) \(response.status == 413 ? "Content Too Large" : "Error")\r\n"
-    for (name, value) in response.headers + commonHeaders { head += "\(name): \(value)\r\n" }
+    for (name, value) in headers(of: response) { head += "\(name): \(value)\r\n" }
     head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
     return Array(head.utf8) + response.body
 }
