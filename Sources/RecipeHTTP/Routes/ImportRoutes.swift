@@ -22,12 +22,17 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     /// The slots of requests that wait for the read model, shared with `after=` and the commands' `?wait=true`.
     let waiters: WaiterLimit
     static var importPath: String { "/v1/import" }
+    /// What an import reads: JSON-LD, or an HTML (or XHTML) page holding it (`SchemaOrgImport.Format`).
+    static var mediaTypes: [String] { ["application/ld+json", "application/json", "text/json", "text/html", "application/xhtml+xml"] }
     /// At most this many lines per parse request (413 beyond).
     static var maxParsedLines: Int { 1_000 }
 
     func register(in router: inout Router<RouteHandler>) {
-        router.add("POST", Self.importPath, importRecipe)
-        router.add("POST", "/v1/parse/ingredients", parseIngredients)
+        // A recipe page is mostly markup: the import reads up to a page's limit (a JSON document's is smaller).
+        router.add("POST", Self.importPath, takes: RouteIntake(writes: true, mediaTypes: Self.mediaTypes, maxBodySize: SchemaOrgImport.maxHTMLBytes),
+                   importRecipe)
+        router.add("POST", "/v1/parse/ingredients", takes: RouteIntake(writes: false, mediaTypes: ["application/json"], maxBodySize: HTTPServer.defaultMaxBodySize),
+                   parseIngredients)
     }
 
     /// What became of an import: where its records landed and, once folded, their outcomes.
@@ -62,7 +67,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     func importRecipe(_ request: HTTPRequest) throws -> HTTPResponse {
-        let caller = try access.writingCaller(request)
+        let caller = try access.author(request)
         let save = try request.bool("save")
         let wait = try request.bool("wait")
         let imported: ImportedRecipe
@@ -76,7 +81,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         }
         try ImportCheck.check(commands.content, source: source)
         // Counted as the commands it appends, as a batch is.
-        try access.takeAppends(commands.save == nil ? 1 : 2, by: caller)
+        try access.takeAppends(commands.save == nil ? 1 : 2, by: caller, of: request)
         // The slot is taken before the append: an import refused as `busy` is not on the log.
         guard save || wait else { return .json(try appended(commands, imported).receipt, status: 202) }
         return try waiters.holding { try appendedAndFolded(commands, imported) }
@@ -127,7 +132,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         return .json(done.receipt, status: 200)
     }
 
-    /// Appends from the connection thread, which waits for the log's answer (no task: the
+    /// Appends from the handler thread, which waits for the log's answer (no task: the
     /// server's threads never wait on the Swift concurrency pool).
     private func appended(_ append: () throws -> KafkaDeliveryReport) throws -> KafkaDeliveryReport {
         do {

@@ -119,13 +119,13 @@ public final class RecipeService: Sendable {
         producer = try KafkaProducer(config: producerConfig)
         let metrics = Metrics()
         let state = self.state
+        var apiOptions = options.api
+        if options.loopbackOnly { apiOptions.hostNames.formUnion(RecipeAPIOptions.loopbackNames) }
         api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topic, capacity: options.logCapacity),
-                        metrics: metrics, options: options.api) { [state, readModel] in
+                        metrics: metrics, options: apiOptions) { [state, readModel] in
             Self.readiness(state, readModel)
         }
-        // Commands may be as large as a record (2 MiB), a batch 1 MiB, every other body 64 KiB.
-        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly,
-                                maxBodySize: CommandRoutes<ReadModel, CommandAppender>.bodyLimit(for:), limits: options.server)
+        server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly, limits: options.server)
 
         let stop = self.stop
         let done = projectorDone
