@@ -71,7 +71,7 @@ enum RecipeFileCommands {
                 guard let data = FileManager.default.contents(atPath: file) else { throw UsageError("cannot read \(file)") }
                 let html = file.hasSuffix(".html") || file.hasSuffix(".htm")
                 for imported in try SchemaOrgImport.recipes(from: data, contentType: html ? "text/html" : "application/ld+json") {
-                    let recipeID = UUID().uuidString.lowercased()
+                    let recipeID = RecipeID(made: UUID().uuidString.lowercased())
                     let set = CommandEnvelope(commandID: UUID().uuidString.lowercased(), recipeID: recipeID, actor: actor, time: .now,
                                               command: .draftContentSet(imported.document.draftContent))
                     try ImportCheck.check(set)
@@ -95,13 +95,14 @@ enum RecipeFileCommands {
 
     static func runExport(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: export)
+        var ids = try args.positionals.map(QueryCommands.recipeID)
         let model = try ReadModel(path: args.string("db")!)
-        var ids = args.positionals
         if ids.isEmpty {
             var cursor: String?
             repeat {
                 let page = try model.list(limit: 500, cursor: cursor)
-                ids += page.items.map(\.id)
+                // A store built before ids had one form may list others: they name no recipe now.
+                ids += page.items.compactMap { try? RecipeID($0.id) }
                 cursor = page.nextCursor
             } while cursor != nil
         }

@@ -42,12 +42,12 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         } catch {
             throw ImportRefused(error)
         }
-        let recipeID = CommandBuilder.newCommandID()
+        let recipeID = CommandBuilder.newRecipeID()
         let envelope = CommandEnvelope(commandID: CommandBuilder.newCommandID(), recipeID: recipeID, actor: caller.actor,
                                        time: .now, actorRole: caller.role, command: .draftContentSet(imported.document.draftContent))
         try ImportCheck.check(envelope, source: source)
         let report = try appended { try log.appendWaiting(envelope, source: source) }
-        var receipt = ImportReceipt(recipeId: recipeID, commandId: envelope.commandID, position: report.description,
+        var receipt = ImportReceipt(recipeId: recipeID.text, commandId: envelope.commandID, position: report.description,
                                     omissions: imported.omissions.map(\.description))
         if save {
             let saving = CommandEnvelope(commandID: CommandBuilder.newCommandID(), recipeID: recipeID, actor: caller.actor,
