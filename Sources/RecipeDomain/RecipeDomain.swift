@@ -5,6 +5,7 @@
 // callers drive), no JSON. Identical input gives identical output everywhere.
 //
 // Where to start
+// - `RecipeID`: the one form of a recipe's name (ASCII, compared by bytes).
 // - `RecipeCommand` + `CommandEnvelope`: what comes from the log.
 // - `RecipeDecider.decide / evolve / fold`, and `Recipe.apply` for hot loops.
 // - `Recipe`, `RecipeContent`, `RecipeVersion`, `RecipeDraft`: the state.

@@ -20,7 +20,7 @@ extension ImportedRecipe {
     /// role): content the rules refuse is `refusedByRules` (the reader fits every field to its
     /// rule, so this names a bug, not a page); a save they refuse is left out, and
     /// `saveRefused` says why.
-    public func commands(recipeID: String, actor: String, actorRole: ActorRole?, time: Timestamp, save: Bool,
+    public func commands(recipeID: RecipeID, actor: String, actorRole: ActorRole?, time: Timestamp, save: Bool,
                          newCommandID: () -> String) throws(SchemaOrgImportError) -> ImportCommands {
         let content = CommandEnvelope(commandID: newCommandID(), recipeID: recipeID, actor: actor, time: time, actorRole: actorRole,
                                       command: .draftContentSet(document.draftContent))

@@ -152,12 +152,12 @@ enum WireBenchmark {
     /// with a new recipe taking the place of a deleted one.
     static func makeMix(count: Int, seed: UInt64) -> [CommandEnvelope] {
         var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.02, duplicateRate: 0, expectedRevisionRate: 0.1)
-        var recipes = (0..<256).map { _ in Recipe(id: generator.uuid()) }
+        var recipes = (0..<256).map { _ in Recipe(id: generator.recipeID()) }
         var envelopes: [CommandEnvelope] = []
         envelopes.reserveCapacity(count)
         while envelopes.count < count {
             let index = generator.random.int(below: recipes.count)
-            if recipes[index].isDeleted { recipes[index] = Recipe(id: generator.uuid()) }
+            if recipes[index].isDeleted { recipes[index] = Recipe(id: generator.recipeID()) }
             let envelope = generator.nextEnvelope(for: recipes[index])
             recipes[index].apply(envelope)
             envelopes.append(envelope)

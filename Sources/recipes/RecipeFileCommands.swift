@@ -87,7 +87,7 @@ enum RecipeFileCommands {
                         FileHandle.standardError.write(Data("\(file): \(error)\n".utf8))
                         continue
                     }
-                    let commands = try imported.commands(recipeID: UUID().uuidString.lowercased(), actor: actor, actorRole: nil, time: .now,
+                    let commands = try imported.commands(recipeID: RecipeID(made: UUID().uuidString.lowercased()), actor: actor, actorRole: nil, time: .now,
                                                          save: args.flag("save"), newCommandID: { UUID().uuidString.lowercased() })
                     try ImportCheck.check(commands.content)
                     var line = "\(file): \(imported.document.name) recipe \(commands.content.recipeID) at "
@@ -111,13 +111,14 @@ enum RecipeFileCommands {
 
     static func runExport(_ arguments: [String]) async throws {
         let args = try ParsedArguments(arguments, spec: export)
+        var ids = try args.positionals.map(QueryCommands.recipeID)
         let model = try ReadModel(path: args.string("db")!)
-        var ids = args.positionals
         if ids.isEmpty {
             var cursor: String?
             repeat {
                 let page = try model.list(limit: 500, cursor: cursor)
-                ids += page.items.map(\.id)
+                // A store built before ids had one form may list others: they name no recipe now.
+                ids += page.items.compactMap { try? RecipeID($0.id) }
                 cursor = page.nextCursor
             } while cursor != nil
         }

@@ -14,7 +14,7 @@ struct FoldPropertyTests {
             seed: 0x5EED_0000 + batch, invalidRate: 0.05, duplicateRate: 0.03, expectedRevisionRate: 0.1)
         var accepted = 0, rejected = 0, duplicates = 0
         for sequence in 0..<Self.sequencesPerBatch {
-            let start = Recipe(id: generator.uuid())
+            let start = Recipe(id: generator.recipeID())
             var log: [CommandEnvelope] = []
             var state = start
             var afterDeletion = 0
@@ -38,7 +38,7 @@ struct FoldPropertyTests {
     func arbitrarySequences(batch: UInt64) {
         var generator = RandomCommandGenerator(seed: 0xA4B1_0000 + batch)
         for sequence in 0..<Self.sequencesPerBatch {
-            let start = Recipe(id: generator.uuid())
+            let start = Recipe(id: generator.recipeID())
             var log: [CommandEnvelope] = []
             var state = start
             for _ in 0..<generator.random.int(in: 1...40) {

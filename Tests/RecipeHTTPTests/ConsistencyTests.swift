@@ -1,4 +1,5 @@
 import Foundation
+import RecipeDomain
 import RecipeProjection
 import Testing
 
@@ -23,6 +24,6 @@ struct ConsistencyTests {
         let partition = try #require(receipt["partition"] as? Int)
         let offset = try #require(receipt["offset"] as? Int)
         #expect(try await reader.waitUntilReached([Int32(partition): Int64(offset)], timeout: .seconds(30)))
-        #expect(try reader.draft(id).title == "Elsewhere")
+        #expect(try reader.draft(RecipeID(id)).title == "Elsewhere")
     }
 }

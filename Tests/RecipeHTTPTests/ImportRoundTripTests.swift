@@ -44,7 +44,7 @@ struct ImportRoundTripTests {
     /// batch, and answers its id and the position of its save.
     private static func savedRecipe(_ generator: inout RandomCommandGenerator,
                                     _ fixture: ServiceFixture) async throws -> (id: String, saved: String) {
-        var recipe = Recipe(id: generator.uuid())
+        var recipe = Recipe(id: generator.recipeID())
         var envelopes = [generator.envelope(for: recipe, command: .draftStarted)]
         _ = recipe.apply(envelopes[0])
         func append(_ command: RecipeCommand) {
@@ -62,13 +62,13 @@ struct ImportRoundTripTests {
         let lines = try envelopes.map { envelope -> String in
             // The record's own data: the body an app sends for this command.
             let record = try JSONDecoder().decode([String: JSONValue].self, from: Data(encoder.encode(envelope)))
-            let item: [String: JSONValue] = ["type": .string(envelope.command.kind.rawValue), "recipe": .string(envelope.recipeID),
+            let item: [String: JSONValue] = ["type": .string(envelope.command.kind.rawValue), "recipe": .string(envelope.recipeID.text),
                                              "id": .string(envelope.commandID), "data": record["data"] ?? .object([:])]
             return String(decoding: try JSONEncoder().encode(item), as: UTF8.self)
         }
         let sent = try await fixture.post("/v1/commands", lines.joined(separator: "\n"), headers: ["content-type": "application/x-ndjson"])
         try #require(sent.status == 202 && sent.items.allSatisfy { $0["error"] == nil }, "\(sent.text)")
-        return (recipe.id, try #require(sent.items.last?["position"] as? String))
+        return (recipe.id.text, try #require(sent.items.last?["position"] as? String))
     }
 
     private static func detail(_ fixture: ServiceFixture, _ path: String) async throws -> RecipeDetail {

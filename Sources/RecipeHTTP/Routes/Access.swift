@@ -94,10 +94,10 @@ struct Access: Sendable {
 
     /// 404 unless `caller` may see the recipe: the same answer as for a recipe that
     /// does not exist, so a stranger cannot tell the two apart.
-    func checkVisible<Reads: RecipeReads>(_ id: String, to caller: Caller?, in reads: Reads) throws {
+    func checkVisible<Reads: RecipeReads>(_ id: RecipeID, to caller: Caller?, in reads: Reads) throws {
         guard let caller, !caller.isAdmin else { return }
         guard let access = try reads.access(id), access.isVisible(to: caller.actor) else {
-            throw QueryError.notFound(id)
+            throw QueryError.notFound(id.text)
         }
     }
 }

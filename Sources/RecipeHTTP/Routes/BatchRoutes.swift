@@ -51,7 +51,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
                     commands.append(command)
                     appendedIndices.append(index)
                     let envelope = command.decoded.envelope
-                    results.append(BatchItem(index: index, line: line, commandId: envelope.commandID, recipeId: envelope.recipeID))
+                    results.append(BatchItem(index: index, line: line, commandId: envelope.commandID, recipeId: envelope.recipeID.text))
                 } catch {
                     results.append(BatchItem(index: index, line: line, error: BatchItem.ItemError(error)))
                 }

@@ -30,9 +30,10 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
 
     func command(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.writer(request)
+        let id = try request.recipeID()
         guard request.body.count <= Self.maxBodySize else { throw HTTPError.tooLarge(Self.maxBodySize) }
         let wait = try request.bool("wait")
-        var envelope = try builder.envelope(body: request.body, recipeID: request.parameter("id"), actor: caller.actor)
+        var envelope = try builder.envelope(body: request.body, recipeID: id, actor: caller.actor)
         envelope.actorRole = caller.role
         return try submit(envelope, wait: wait)
     }
@@ -58,7 +59,7 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     private func receipt(_ envelope: CommandEnvelope, _ report: KafkaDeliveryReport) -> CommandReceipt {
-        CommandReceipt(commandId: envelope.commandID, recipeId: envelope.recipeID, partition: report.partition,
+        CommandReceipt(commandId: envelope.commandID, recipeId: envelope.recipeID.text, partition: report.partition,
                        offset: report.offset, position: report.description)
     }
 

@@ -74,7 +74,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         let commands: ImportCommands
         do {
             imported = try SchemaOrgImport.recipe(from: Data(request.body), contentType: request.header("content-type"))
-            commands = try imported.commands(recipeID: CommandBuilder.newCommandID(), actor: caller.actor, actorRole: caller.role,
+            commands = try imported.commands(recipeID: CommandBuilder.newRecipeID(), actor: caller.actor, actorRole: caller.role,
                                              time: .now, save: save, newCommandID: CommandBuilder.newCommandID)
         } catch {
             throw ImportRefused(error)
@@ -97,7 +97,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     /// Appends the import's records, the content first; the receipt says where they landed.
     private func appended(_ commands: ImportCommands, _ imported: ImportedRecipe) throws -> Appended {
         let content = try appended { try log.appendWaiting(commands.content, source: source) }
-        var done = Appended(receipt: ImportReceipt(recipeId: commands.content.recipeID, commandId: commands.content.commandID,
+        var done = Appended(receipt: ImportReceipt(recipeId: commands.content.recipeID.text, commandId: commands.content.commandID,
                                                    position: content.description, omissions: imported.omissions.map(\.description)),
                             content: content)
         if let saving = commands.save {
