@@ -191,11 +191,9 @@ public final class ReadModel: @unchecked Sendable {
     /// Every open draft, most recently edited first, as summaries; with `visibleTo`, those of
     /// recipes that actor owns or holds a grant on.
     public func drafts(limit: Int = 100, visibleTo actor: String? = nil) throws -> [DraftSummary] {
-        // SQLite's JSON functions read the title and counts out of the stored content (each
-        // document parsed once per row), so no content is copied out or decoded here.
+        // The summary columns, ahead of the content in each row: no content is read.
         let columns = """
-            d.recipe_id, json_extract(d.content, '$.title'), json_array_length(d.content, '$.ingredients'),
-            json_array_length(d.content, '$.instructions'), d.base_version, d.revision, d.updated_at, d.last_rejection
+            d.recipe_id, d.title, d.ingredient_count, d.instruction_count, d.base_version, d.revision, d.updated_at, d.last_rejection
             """
         let order = "ORDER BY d.updated_at DESC, d.recipe_id LIMIT ?1"
         return try read {
