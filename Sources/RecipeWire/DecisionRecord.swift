@@ -125,7 +125,7 @@ extension DecisionRecord {
         case .duplicate: outcome = .duplicate(revision: recipe.revision)
         }
         self.init(
-            partition: partition, offset: offset, recipeID: envelope.recipeID, commandID: envelope.commandID,
+            partition: partition, offset: offset, recipeID: envelope.recipeID.text, commandID: envelope.commandID,
             commandKind: envelope.command.kind, actor: envelope.actor, actorRole: envelope.actorRole,
             time: envelope.time, outcome: outcome)
     }
@@ -145,10 +145,10 @@ extension DecisionRecord {
     }
 
     /// The recipe a decision names: its key's, since the decision has the command's key;
-    /// without a key, the recipe the record claims; an empty key, or one that is not
-    /// UTF-8, names none.
-    public static func recipeID(key: [UInt8]?, claimed: String?) -> String? {
-        guard let key else { return claimed.flatMap { $0.isEmpty ? nil : $0 } }
-        return RecordKey.recipeID(fromKey: key).flatMap { $0.isEmpty ? nil : $0 }
+    /// without a key, the recipe the record claims; a key that is not a recipe id
+    /// (`RecipeID`) names none.
+    public static func recipeID(key: [UInt8]?, claimed: RecipeID?) -> String? {
+        guard let key else { return claimed?.text }
+        return RecordKey.recipeID(fromKey: key)?.text
     }
 }

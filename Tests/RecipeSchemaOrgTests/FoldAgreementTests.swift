@@ -29,7 +29,7 @@ struct FoldAgreementTests {
                 }
             }
             do {
-                let commands = try imported.commands(recipeID: "r\(index)", actor: "tester", actorRole: .writer,
+                let commands = try imported.commands(recipeID: RecipeID(made: "r\(index)"), actor: "tester", actorRole: .writer,
                                                      time: Timestamp(millisecondsSinceEpoch: 0), save: true, newCommandID: { UUID().uuidString })
                 #expect(commands.save != nil || commands.saveRefused?.code == .notSavable, "\(index)")
                 folded += 1

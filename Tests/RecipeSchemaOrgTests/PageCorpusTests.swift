@@ -186,10 +186,10 @@ struct PageCorpusTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.pages.path).filter { $0.hasSuffix(".html") }.sorted()
         #expect(files.count == 9)
         for file in files {
-            let commands = try Self.imported(file).commands(recipeID: "r-\(file)", actor: "tester", actorRole: .writer, time: Timestamp(millisecondsSinceEpoch: 0),
+            let commands = try Self.imported(file).commands(recipeID: RecipeID(made: "r-\(file)"), actor: "tester", actorRole: .writer, time: Timestamp(millisecondsSinceEpoch: 0),
                                                             save: true, newCommandID: { UUID().uuidString })
             #expect(commands.save != nil && commands.saveRefused == nil, "\(file): \(String(describing: commands.saveRefused))")
-            var recipe = Recipe(id: "r-\(file)")
+            var recipe = Recipe(id: RecipeID(made: "r-\(file)"))
             for envelope in [commands.content, commands.save!] {
                 guard case .accepted(let next, _) = RecipeDecider.fold(recipe, envelope) else {
                     Issue.record("\(file): \(envelope.command.kind) is not accepted")

@@ -22,13 +22,13 @@ enum DecisionTestSupport {
     struct DecidedLog {
         var decisions: [(key: [UInt8]?, decision: DecisionRecord)] = []
         /// Each recipe as deciding left it.
-        var recipes: [String: Recipe] = [:]
+        var recipes: [RecipeID: Recipe] = [:]
     }
 
     static func decidedLog(count: Int, seed: UInt64) -> DecidedLog {
         var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.05, duplicateRate: 0.03, expectedRevisionRate: 0.1)
         var log = DecidedLog()
-        var ids = (0..<12).map { _ in generator.uuid() }
+        var ids = (0..<12).map { _ in generator.recipeID() }
         var offsets = [Int64](repeating: 0, count: 6)
         for _ in 0..<count {
             let slot = generator.random.int(below: ids.count)
@@ -36,7 +36,7 @@ enum DecisionTestSupport {
             defer { offsets[partition] += 1 }
             var recipe = log.recipes[ids[slot]] ?? Recipe(id: ids[slot])
             if recipe.isDeleted {
-                ids[slot] = generator.uuid()
+                ids[slot] = generator.recipeID()
                 recipe = Recipe(id: ids[slot])
             }
             var envelope = generator.random.chance(0.1)
@@ -71,26 +71,26 @@ enum DecisionGoldenCases {
 
     static let all: [(name: String, decision: DecisionRecord)] = [
         ("accepted", DecisionRecord(
-            partition: 3, offset: 120, recipeID: recipeID, commandID: commandID, commandKind: .titleChanged, actor: "alice",
+            partition: 3, offset: 120, recipeID: recipeID.text, commandID: commandID, commandKind: .titleChanged, actor: "alice",
             actorRole: .writer, time: Timestamp(millisecondsSinceEpoch: GoldenCases.time.millisecondsSinceEpoch + 123),
             outcome: .accepted([
                 .ownerAssigned(owner: "alice"), .draftOpened(baseVersion: 0, implicit: true),
                 .titleChanged("Grandma's \"best\" crème brûlée 🍰\tv2\\final"),
             ], revision: 1), rulesVersion: 1)),
         ("every-event", DecisionRecord(
-            partition: 0, offset: 9_007_199_254, recipeID: recipeID, commandID: commandID, commandKind: .draftContentSet,
+            partition: 0, offset: 9_007_199_254, recipeID: recipeID.text, commandID: commandID, commandKind: .draftContentSet,
             actor: "chloé", actorRole: nil, time: GoldenCases.time,
             outcome: .accepted(RecipeEvent.Kind.allCases.map(event(for:)), revision: 42), rulesVersion: 1)),
         ("rejected", DecisionRecord(
-            partition: 3, offset: 121, recipeID: recipeID, commandID: "c-2", commandKind: .ingredientRemoved, actor: "bob",
+            partition: 3, offset: 121, recipeID: recipeID.text, commandID: "c-2", commandKind: .ingredientRemoved, actor: "bob",
             actorRole: .reader, time: GoldenCases.time,
             outcome: .rejected(Rejection(.forbidden, "bob is a reader and may not write."), revision: 1), rulesVersion: 1)),
         ("duplicate", DecisionRecord(
-            partition: 3, offset: 122, recipeID: recipeID, commandID: commandID, commandKind: .titleChanged, actor: "alice",
+            partition: 3, offset: 122, recipeID: recipeID.text, commandID: commandID, commandKind: .titleChanged, actor: "alice",
             actorRole: .writer, time: GoldenCases.time, outcome: .duplicate(revision: 1), rulesVersion: 1)),
         ("undecodable", DecisionRecord(
             undecodable: Rejection(.unsupportedVersion, #"type "recipes.TitleChanged.v9": this reader knows TitleChanged v1 only."#),
-            recipeID: recipeID, commandID: "c-4", partition: 3, offset: 123)),
+            recipeID: recipeID.text, commandID: "c-4", partition: 3, offset: 123)),
         ("undecodable-keyless", DecisionRecord(
             undecodable: Rejection(.malformed, "Not valid JSON at byte 0: expected an object."),
             recipeID: nil, commandID: nil, partition: 5, offset: 0)),

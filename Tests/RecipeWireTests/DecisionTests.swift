@@ -33,7 +33,7 @@ struct DecisionTests {
             #expect(DecisionTestSupport.encoder.encode(back) == bytes)
             outcomes[back.outcome.name, default: 0] += 1
             guard let recipeID = back.recipeID, back.outcome.revision != nil else { continue }
-            var recipe = facts[recipeID] ?? Recipe(id: recipeID)
+            var recipe = facts[recipeID] ?? Recipe(id: RecipeID(made: recipeID))
             if case .accepted(let events, _) = back.outcome {
                 recipe.record(events, ofCommand: try #require(back.commandID))
             }
@@ -41,8 +41,8 @@ struct DecisionTests {
             facts[recipeID] = recipe
             decided[recipeID] = recipe
         }
-        for (recipeID, recipe) in log.recipes where facts[recipeID] != nil {
-            #expect(facts[recipeID] == recipe, "recipe \(recipeID): folding its decisions gave another recipe than deciding")
+        for (recipeID, recipe) in log.recipes where facts[recipeID.text] != nil {
+            #expect(facts[recipeID.text] == recipe, "recipe \(recipeID): folding its decisions gave another recipe than deciding")
         }
         #expect(facts.count == log.recipes.count)
         // Every outcome, or the property proves little.
@@ -105,7 +105,7 @@ struct DecisionTests {
         let golden = try [UInt8](Data(contentsOf: DecisionTestSupport.goldenFile("accepted")))
         let decoder = DecisionTestSupport.decoder
         #expect(decoder.decode(key: Array("another-recipe".utf8), value: golden).failureCode == .keyMismatch)
-        #expect((try? decoder.decode(key: Array(DecisionGoldenCases.recipeID.utf8), value: golden).get()) != nil)
+        #expect((try? decoder.decode(key: RecordKey.key(forRecipe: DecisionGoldenCases.recipeID), value: golden).get()) != nil)
         let keyless = try [UInt8](Data(contentsOf: DecisionTestSupport.goldenFile("undecodable-keyless")))
         #expect((try? decoder.decode(key: [0xFF, 0xFE], value: keyless).get()) != nil, "a decision without subject takes any key")
         let oversized = [UInt8](repeating: UInt8(ascii: " "), count: DecisionFormat.maxRecordSize + 1)

@@ -16,11 +16,11 @@ enum RulesGoldenCases {
     /// a fifth carry an actor role, so access is decided too.
     static func randomLog(count: Int, seed: UInt64) -> [RulesGolden.Command] {
         var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.08, duplicateRate: 0.04, expectedRevisionRate: 0.15)
-        var recipes = (0..<8).map { _ in Recipe(id: generator.uuid()) }
+        var recipes = (0..<8).map { _ in Recipe(id: generator.recipeID()) }
         var commands: [RulesGolden.Command] = []
         for _ in 0..<count {
             let slot = generator.random.int(below: recipes.count)
-            if recipes[slot].isDeleted { recipes[slot] = Recipe(id: generator.uuid()) }
+            if recipes[slot].isDeleted { recipes[slot] = Recipe(id: generator.recipeID()) }
             var envelope = generator.random.chance(0.05)
                 ? generator.envelope(for: recipes[slot], command: generator.arbitraryCommand())
                 : generator.nextEnvelope(for: recipes[slot])
@@ -45,7 +45,7 @@ enum RulesGoldenCases {
         ) -> RulesGolden.Command {
             sent += 1
             return record(CommandEnvelope(
-                commandID: id ?? "edge-\(sent)", recipeID: recipe, actor: actor,
+                commandID: id ?? "edge-\(sent)", recipeID: RecipeID(made: recipe), actor: actor,
                 time: Timestamp(millisecondsSinceEpoch: 1_796_120_100_000 + Int64(sent) * 60_000),
                 expectedRevision: expectedRevision, actorRole: role, command: command))
         }

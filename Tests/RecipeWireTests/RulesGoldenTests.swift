@@ -112,7 +112,7 @@ enum RulesGolden {
     /// Decides `commands` in order as a decider would, each recipe from its own
     /// decisions before; the record at index N is at offset N of partition 0.
     static func decide(_ commands: [Command]) -> [DecisionRecord] {
-        var recipes: [String: Recipe] = [:]
+        var recipes: [RecipeID: Recipe] = [:]
         return commands.enumerated().map { offset, command in
             switch WireTestSupport.decoder.decode(key: command.key, value: command.value) {
             case .success(let decoded):
