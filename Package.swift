@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeTestSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeTestSupport"],
-                    exclude: ["recipe-export.schema.json"]),
+                    exclude: ["recipe-export.schema.json", "Pages"]),
         .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain",
                                                             "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.

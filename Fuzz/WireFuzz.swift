@@ -7,8 +7,8 @@ import RecipeWire
 // must decode to a record or a `WireError`; a crash, a sanitizer report or a
 // broken invariant below is a finding. Invariants of a successful decode:
 // - it passes `RecordLimits` (the decoder never hands the fold what it forbids);
-// - keyed with its own subject it decodes the same; with another key it is a
-//   key mismatch;
+// - keyed with its own subject it decodes the same; with another recipe id as key
+//   it is a key mismatch, with a key that is no recipe id (a NUL added) malformed;
 // - written back canonically and read again it is the same envelope, and writing
 //   that gives the same bytes (the canonical form is a fixed point).
 
@@ -22,14 +22,19 @@ public func fuzzWireDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
 
     require(RecordLimits.violation(in: record.envelope) == nil, "decoded a record that breaks a limit")
 
-    let key = Array(record.envelope.recipeID.utf8)
+    let key = RecordKey.key(forRecipe: record.envelope.recipeID)
     let keyed = key.withUnsafeBytes { decoder.decode(key: $0, value: value) }
     require(keyed == .success(record), "decoding with the subject as key differs")
-    let otherKey = key + [UInt8(ascii: "!")]
+    var otherKey = key
+    otherKey[otherKey.count - 1] = otherKey.last == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
     guard case .failure(let mismatch) = otherKey.withUnsafeBytes({ decoder.decode(key: $0, value: value) }) else {
         fail("a record was accepted under another key")
     }
     require(mismatch.code == .keyMismatch, "another key gave \(mismatch)")
+    guard case .failure(let alias) = (key + [0, UInt8(ascii: "x")]).withUnsafeBytes({ decoder.decode(key: $0, value: value) }) else {
+        fail("a record was accepted under its key with a NUL and more")
+    }
+    require(alias.code == .malformed, "a key with a NUL gave \(alias)")
 
     let encoder = RecordEncoder(source: record.source)
     let canonical = encoder.encode(record.envelope)

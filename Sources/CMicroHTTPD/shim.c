@@ -3,23 +3,21 @@
 #include <string.h>
 
 struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loopback_only,
-                                     const struct cmhd_limits *limits,
-                                     MHD_AccessHandlerCallback handler, void *handler_cls,
-                                     MHD_RequestCompletedCallback completed, void *completed_cls,
-                                     void *(*uri_logger)(void *, const char *, struct MHD_Connection *),
-                                     void *uri_logger_cls) {
+                                     const struct cmhd_limits *limits, const struct cmhd_callbacks *callbacks) {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(loopback_only ? INADDR_LOOPBACK : INADDR_ANY);
     struct MHD_OptionItem options[] = {
-        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls},
-        {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_logger, uri_logger_cls},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)callbacks->completed, callbacks->context},
+        {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callbacks->uri_logger, callbacks->context},
+        {MHD_OPTION_STRICT_FOR_CLIENT, 1, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)limits->connection_timeout_seconds, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)limits->max_connections, NULL},
         {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)limits->max_connections_per_client, NULL},
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)limits->connection_memory_limit, NULL},
+        {MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)limits->polling_threads, NULL},
         {MHD_OPTION_SOCK_ADDR, 0, (struct sockaddr *)&address},
         {MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL},
         {limits->tls_key_pem != NULL ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, (void *)limits->tls_key_pem},
@@ -27,7 +25,7 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loop
         {MHD_OPTION_END, 0, NULL},
     };
     if (limits->tls_key_pem != NULL && limits->tls_cert_pem != NULL) flags |= MHD_USE_TLS;
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(flags, port, NULL, NULL, callbacks->handler, callbacks->context,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
@@ -42,8 +40,16 @@ struct MHD_Response *cmhd_response_copying(const void *buffer, size_t size) {
 
 int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL || info->client_addr->sa_family != AF_INET) return 0;
-    return inet_ntop(AF_INET, &((const struct sockaddr_in *)info->client_addr)->sin_addr, buffer, (socklen_t)size) != NULL;
+    const struct sockaddr *address = info == NULL ? NULL : info->client_addr;
+    if (address == NULL) return 0;
+    switch (address->sa_family) {
+    case AF_INET:
+        return inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, (socklen_t)size) != NULL;
+    case AF_INET6:
+        return inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)size) != NULL;
+    default:
+        return 0;
+    }
 }
 
 int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, size_t size) {

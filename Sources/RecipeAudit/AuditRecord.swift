@@ -34,7 +34,7 @@ public struct AuditRecord: Sendable {
     /// Judges a record as the projector does and folds it into the state of the
     /// recipe it names in `recipes` (made on the recipe's first command; a
     /// rejection only marks a recipe already there).
-    static func fold(_ record: KafkaConsumerRecord, judge: RecordJudge, into recipes: inout [String: ProjectedRecipe]) -> AuditRecord {
+    static func fold(_ record: KafkaConsumerRecord, judge: RecordJudge, into recipes: inout [RecipeID: ProjectedRecipe]) -> AuditRecord {
         let reading = judge.read(record)
         switch reading.content {
         case .rejected(let rejection):
@@ -60,7 +60,7 @@ public struct AuditRecord: Sendable {
         writer.integer(Int(entry.offset))
         optional("logTime", entry.logTime.map { RFC3339.string(Timestamp(millisecondsSinceEpoch: $0)) }, &writer)
         optional("key", key, &writer)
-        optional("recipeId", entry.recipeID, &writer)
+        optional("recipeId", entry.recipeID?.text, &writer)
         optional("commandId", entry.commandID, &writer)
         optional("time", entry.time.map { RFC3339.string(Timestamp(millisecondsSinceEpoch: $0)) }, &writer)
         optional("actor", entry.actor, &writer)

@@ -42,14 +42,14 @@ public final class LogAuditor {
 
     /// The recipe's records through `moment` (the whole log when nil), read
     /// from its own partition only.
-    public func trail(of recipeID: String, through moment: Moment? = nil) throws -> RecipeTrail {
+    public func trail(of recipeID: RecipeID, through moment: Moment? = nil) throws -> RecipeTrail {
         var trail = RecipeTrail(recipeID: recipeID, partition: reader.partition(of: recipeID))
         var end: Int64?
         var until: Int64?
         switch moment {
         case .position(let partition, let offset):
             guard partition == trail.partition else {
-                throw AuditError.wrongPartition(recipeID: recipeID, partition: trail.partition, asked: partition)
+                throw AuditError.wrongPartition(recipeID: recipeID.text, partition: trail.partition, asked: partition)
             }
             end = offset + 1
         case .time(let time): until = time
@@ -67,21 +67,21 @@ public final class LogAuditor {
     }
 
     /// The recipe at a moment: its latest committed version then, and its open draft then.
-    public func asOf(_ recipeID: String, _ moment: Moment) throws -> RecipeAsOf {
+    public func asOf(_ recipeID: RecipeID, _ moment: Moment) throws -> RecipeAsOf {
         let trail = try trail(of: recipeID, through: moment)
         return try RecipeAsOf(trail)
     }
 
     /// What changed from version `from` to version `to`.
-    public func diff(_ recipeID: String, from: Int, to: Int) throws -> VersionDiff {
+    public func diff(_ recipeID: RecipeID, from: Int, to: Int) throws -> VersionDiff {
         let versions = try trail(of: recipeID).state.recipe.versions
         func version(_ number: Int) throws -> RecipeVersion {
             guard versions.indices.contains(number - 1) else {
-                throw AuditError.noSuchVersion(recipeID, number, latest: versions.count)
+                throw AuditError.noSuchVersion(recipeID.text, number, latest: versions.count)
             }
             return versions[number - 1]
         }
-        return VersionDiff(id: recipeID, from: try version(from), to: try version(to))
+        return VersionDiff(id: recipeID.text, from: try version(from), to: try version(to))
     }
 
     /// Every record of the log, partition by partition in offset order, with
@@ -96,7 +96,7 @@ public final class LogAuditor {
         var exported = 0
         let judge = reader.judge
         for partition in reader.partitions {
-            var recipes: [String: ProjectedRecipe] = [:]
+            var recipes: [RecipeID: ProjectedRecipe] = [:]
             try reader.read(partition: partition) { records in
                 for record in records {
                     let audited = AuditRecord.fold(record, judge: judge, into: &recipes)
@@ -127,13 +127,13 @@ public struct RecipeAsOf: Codable, Sendable, Equatable {
     public var draft: DraftView?
 
     init(_ trail: RecipeTrail) throws {
-        guard !trail.records.isEmpty else { throw LogAuditor.AuditError.neverSeen(trail.recipeID) }
+        guard !trail.records.isEmpty else { throw LogAuditor.AuditError.neverSeen(trail.recipeID.text) }
         let recipe = trail.state.recipe
-        id = trail.recipeID
+        id = trail.recipeID.text
         position = trail.lastOffsetRead.map { "\(trail.partition):\($0)" }
         revision = recipe.revision
         deleted = recipe.isDeleted
-        committed = recipe.versions.last.map { RecipeDetail(id: recipe.id, version: $0, hasDraft: recipe.hasOpenDraft) }
+        committed = recipe.versions.last.map { RecipeDetail(id: recipe.id.text, version: $0, hasDraft: recipe.hasOpenDraft) }
         draft = try trail.state.draftView
     }
 }

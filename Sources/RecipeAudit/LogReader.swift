@@ -1,5 +1,7 @@
 import Kafka
+import RecipeDomain
 import RecipeProjection
+import RecipeWire
 
 /// Reads the edits topic straight from Kafka, one partition at a time: the
 /// audit tools ask the log, not a read model. A recipe's records all sit in
@@ -33,8 +35,8 @@ public final class LogReader {
     deinit { consumer.close() }
 
     /// The partition holding a recipe's records.
-    public func partition(of recipeID: String) -> Int32 {
-        KafkaPartitioner.partition(forKey: Array(recipeID.utf8), partitionCount: partitions.count)
+    public func partition(of recipeID: RecipeID) -> Int32 {
+        KafkaPartitioner.partition(forKey: RecordKey.key(forRecipe: recipeID), partitionCount: partitions.count)
     }
 
     /// The high watermark of a partition: the offset the next record will get.

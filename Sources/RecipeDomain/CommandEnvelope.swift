@@ -5,8 +5,8 @@ public struct CommandEnvelope: Sendable, Hashable {
     /// Unique per command; a second command with an id already applied to the
     /// recipe is a duplicate. Also the seed of ids the command creates.
     public var commandID: String
-    /// The aggregate the command is for (the record key).
-    public var recipeID: String
+    /// The aggregate the command is for (the record key and `subject`).
+    public var recipeID: RecipeID
     /// Who asked; recorded on the versions they save.
     public var actor: String
     /// When it was asked, as the log says; the domain reads no clock.
@@ -20,7 +20,7 @@ public struct CommandEnvelope: Sendable, Hashable {
 
     public init(
         commandID: String,
-        recipeID: String,
+        recipeID: RecipeID,
         actor: String,
         time: Timestamp,
         expectedRevision: Int? = nil,

@@ -2,26 +2,28 @@
 //
 // One check per field, each returning the rejection it causes or nil. Messages
 // are built only on the rejecting path so accepted commands pay for no strings.
+// Public, so that whoever prepares content outside the fold (the schema.org import)
+// judges each field by the very rule the fold will apply, not by a copy of it.
 
-enum FieldRules {
-    static func title(_ title: String) -> Rejection? {
+public enum FieldRules {
+    public static func title(_ title: String) -> Rejection? {
         guard title.exceedsLength(RecipeLimits.maxTitleLength) else { return nil }
         return Rejection(.invalid, "Title is longer than \(RecipeLimits.maxTitleLength) characters.")
     }
 
-    static func servings(_ servings: Int) -> Rejection? {
+    public static func servings(_ servings: Int) -> Rejection? {
         guard !RecipeLimits.servings.contains(servings) else { return nil }
         return Rejection(.invalid, "Servings must be from \(RecipeLimits.servings.lowerBound) to \(RecipeLimits.servings.upperBound), not \(servings).")
     }
 
     /// http or https (scheme case-insensitive), a non-empty host, no whitespace or
     /// control characters anywhere, at most `maxImageURLLength`.
-    static func imageURL(_ url: String) -> Rejection? {
+    public static func imageURL(_ url: String) -> Rejection? {
         webURL(url, "Image URL", limit: RecipeLimits.maxImageURLLength)
     }
 
     /// The same rule as `imageURL`, for where a recipe comes from.
-    static func sourceURL(_ url: String) -> Rejection? {
+    public static func sourceURL(_ url: String) -> Rejection? {
         webURL(url, "Source URL", limit: RecipeLimits.maxSourceURLLength)
     }
 
@@ -69,7 +71,7 @@ enum FieldRules {
 
     /// An optional text of content v2 (note, section, yield, a line's text…): when
     /// given, not blank (leave it out, or clear it, instead) and at most `limit`.
-    static func optionalText(_ text: String, _ what: String, limit: Int) -> Rejection? {
+    public static func optionalText(_ text: String, _ what: String, limit: Int) -> Rejection? {
         if text.isBlank { return Rejection(.invalid, "\(what) must not be empty; leave it out instead.") }
         if text.exceedsLength(limit) { return Rejection(.invalid, "\(what) is longer than \(limit) characters.") }
         return nil
@@ -78,7 +80,7 @@ enum FieldRules {
     /// The fields of one ingredient line, each by its rule, then the range:
     /// `amountMax` needs an `amount` and is not below it. `place` says which line
     /// ("Ingredient", "Ingredient 3") in messages.
-    static func ingredientLine(_ line: IngredientLine, _ place: String = "Ingredient") -> Rejection? {
+    public static func ingredientLine(_ line: IngredientLine, _ place: String = "Ingredient") -> Rejection? {
         if let rejection = named(ingredientName(line.name), place) { return rejection }
         if let amount = line.amount, let rejection = named(self.amount(amount), place) { return rejection }
         if let amountMax = line.amountMax {
@@ -107,7 +109,7 @@ enum FieldRules {
     }
 
     /// An ISO 8601 duration as `RecipeDuration` accepts it, at most `maxDurationLength`.
-    static func duration(_ text: String, _ what: String) -> Rejection? {
+    public static func duration(_ text: String, _ what: String) -> Rejection? {
         if text.exceedsLength(RecipeLimits.maxDurationLength) {
             return Rejection(.invalid, "\(what) is longer than \(RecipeLimits.maxDurationLength) characters.")
         }
@@ -133,7 +135,7 @@ enum FieldRules {
         return nil
     }
 
-    static func description(_ description: String) -> Rejection? {
+    public static func description(_ description: String) -> Rejection? {
         if description.isBlank { return Rejection(.invalid, "Instruction must not be empty.") }
         if description.exceedsLength(RecipeLimits.maxDescriptionLength) {
             return Rejection(.invalid, "Instruction is longer than \(RecipeLimits.maxDescriptionLength) characters.")

@@ -99,7 +99,7 @@ extension RandomCommandGenerator {
     public mutating func arbitraryEnvelope() -> CommandEnvelope {
         CommandEnvelope(
             commandID: random.chance(0.9) ? uuid() : arbitraryText(),
-            recipeID: uuid(),
+            recipeID: recipeID(),
             actor: random.chance(0.9) ? random.pick(Vocabulary.actors) : arbitraryText(),
             time: Timestamp(millisecondsSinceEpoch: Int64(random.int(in: 0...4_102_444_800_000))), // up to 2100
             expectedRevision: random.chance(0.3) ? random.int(in: 0...10_000) : nil,

@@ -59,6 +59,11 @@ public struct RandomCommandGenerator: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A new recipe's id: a `uuid()`.
+    public mutating func recipeID() -> RecipeID {
+        RecipeID(made: uuid())
+    }
+
     // MARK: - Envelopes
 
     /// Wraps `command` for `recipe` with a fresh command id and the next time.
@@ -90,7 +95,7 @@ public struct RandomCommandGenerator: Sendable {
     }
 
     /// A random recent envelope of this recipe, if any is still remembered.
-    public mutating func recentEnvelope(for recipeID: String) -> CommandEnvelope? {
+    public mutating func recentEnvelope(for recipeID: RecipeID) -> CommandEnvelope? {
         let candidates = recent.filter { $0.recipeID == recipeID }
         return candidates.isEmpty ? nil : random.pick(candidates)
     }

@@ -30,6 +30,8 @@ extension Recipe {
         case .ownershipTransferred(let newOwner):
             owner = newOwner
             grants.removeAll { $0.actor == newOwner }
+        case .ownerAssigned(let newOwner):
+            owner = newOwner
         case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
              .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
              .tagRemoved, .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .contentSet:
@@ -100,7 +102,7 @@ extension RecipeContent {
             self = content
 
         case .draftOpened, .versionCommitted, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
-             .ownershipTransferred:
+             .ownershipTransferred, .ownerAssigned:
             return
         }
     }

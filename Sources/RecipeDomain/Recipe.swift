@@ -5,8 +5,8 @@
 /// Only the fold changes it (the setters are internal), so every value other
 /// modules see is one that a sequence of commands produced.
 public struct Recipe: Sendable, Hashable {
-    /// The recipe's UUID string, the key of its records.
-    public let id: String
+    /// The key of its records.
+    public let id: RecipeID
     /// Committed versions; `versions[i].number == i + 1`. Never changed once made.
     public internal(set) var versions: [RecipeVersion]
     /// The version the open draft was copied from (0 for a new recipe), or `nil`
@@ -32,7 +32,7 @@ public struct Recipe: Sendable, Hashable {
     var appliedIndex: CommandIDIndex
 
     /// A recipe no command has touched yet.
-    public init(id: String) {
+    public init(id: RecipeID) {
         self.id = id
         versions = []
         draftBaseVersion = nil
@@ -47,7 +47,7 @@ public struct Recipe: Sendable, Hashable {
     /// Restores a state the fold produced earlier, e.g. from a snapshot.
     /// It does not check invariants: pass only what a fold made.
     public init(
-        id: String,
+        id: RecipeID,
         versions: [RecipeVersion],
         draft: RecipeDraft?,
         revision: Int,

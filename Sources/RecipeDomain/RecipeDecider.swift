@@ -23,16 +23,23 @@ public enum RecipeDecider {
         if let rejection = metadataRejection(envelope, state) { return .rejected(rejection) }
 
         switch decideCommand(envelope, state) {
-        case .success(let events): return .accepted(events)
-        case .failure(let rejection): return .rejected(rejection)
+        case .success(let events) where state.owner == nil:
+            // Whoever creates a recipe owns it: said by an event, so folding the
+            // events alone gives the owner too.
+            return .accepted([.ownerAssigned(owner: envelope.actor)] + events)
+        case .success(let events):
+            return .accepted(events)
+        case .failure(let rejection):
+            return .rejected(rejection)
         }
     }
 
     /// Applies one event. Total and rule-free: an event that does not fit the
     /// state (which `decide` never emits) leaves the state unchanged.
     ///
-    /// The revision and the applied command ids are not events: `fold` advances
-    /// them once per accepted command.
+    /// The revision and the applied command ids are not events: they count and
+    /// name the accepted commands, and `Recipe.record(_:ofCommand:)` advances them
+    /// once per accepted command.
     public static func evolve(_ state: consuming Recipe, _ event: RecipeEvent) -> Recipe {
         var next = state
         next.evolve(event)
@@ -47,7 +54,7 @@ public enum RecipeDecider {
         switch decide(envelope, state) {
         case .accepted(let events):
             var next = state
-            next.record(envelope, events, commandHash: CommandIDIndex.hash(envelope.commandID))
+            next.record(events, commandID: envelope.commandID, commandHash: CommandIDIndex.hash(envelope.commandID))
             return .accepted(next, events)
         case .rejected(let rejection):
             return .rejected(rejection)
@@ -161,20 +168,23 @@ extension Recipe {
         if appliedIndex.contains(envelope.commandID, hash: commandHash) { return .duplicate }
         let decision = RecipeDecider.decideFresh(envelope, self)
         if case .accepted(let events) = decision {
-            record(envelope, events, commandHash: commandHash)
+            record(events, commandID: envelope.commandID, commandHash: commandHash)
         }
         return decision
     }
 
-    /// The effect of an accepted command: its events, then one more revision and
-    /// its id remembered.
-    mutating func record(_ envelope: CommandEnvelope, _ events: [RecipeEvent], commandHash: UInt64) {
+    /// Folds in a command that was decided and accepted before, from its events
+    /// alone: what a reader of decisions does, with no rule consulted. The events
+    /// in order, then one more revision and the command id remembered, exactly
+    /// as `apply` does after deciding; so folding the accepted commands' events
+    /// from a new `Recipe(id:)` gives the recipe that deciding gave.
+    public mutating func record(_ events: [RecipeEvent], ofCommand commandID: String) {
+        record(events, commandID: commandID, commandHash: CommandIDIndex.hash(commandID))
+    }
+
+    mutating func record(_ events: [RecipeEvent], commandID: String, commandHash: UInt64) {
         for event in events { evolve(event) }
-        // The first accepted command makes its actor the owner: not an event, like
-        // the revision, so that existing logs (which have no ownership commands)
-        // give every recipe an owner on replay.
-        if owner == nil { owner = envelope.actor }
         revision += 1
-        appliedIndex.insert(envelope.commandID, hash: commandHash)
+        appliedIndex.insert(commandID, hash: commandHash)
     }
 }

@@ -5,11 +5,15 @@
 // callers drive), no JSON. Identical input gives identical output everywhere.
 //
 // Where to start
+// - `RecipeID`: the one form of a recipe's name (ASCII, compared by bytes).
 // - `RecipeCommand` + `CommandEnvelope`: what comes from the log.
 // - `RecipeDecider.decide / evolve / fold`, and `Recipe.apply` for hot loops.
 // - `Recipe`, `RecipeContent`, `RecipeVersion`, `RecipeDraft`: the state.
-// - `RecipeEvent`: what an accepted command changed, from `decide` to `evolve`.
-//   Not stored; read models are built from the resulting `Recipe`.
+// - `RecipeEvent`: what an accepted command changed, from `decide` to `evolve`:
+//   facts that fold with no rule (`Recipe.record(_:ofCommand:)`), the content of
+//   RecipeWire's decision records. Projectors still decide as they fold, and
+//   build read models from the resulting `Recipe`.
+// - `RecipeDecider.rulesVersion`: raised with every change of a decision.
 // - `Rejection` / `RejectionCode`: why not. `RecipeLimits`: every bound.
 // - `Tag.parseSingle(from:)`, `Quantities`: tag grammar, scaling and display.
 // - `SplitMix64`, `RandomCommandGenerator`: seeded input for tests and benchmarks.
@@ -20,6 +24,8 @@
 // - Only accepted commands are remembered as applied; a rejected id may be retried.
 // - Edits with no open draft open one implicitly: the events start with
 //   `draftOpened(implicit: true)`. A rejected edit opens nothing.
+// - The first accepted command of a recipe makes its actor the owner: its
+//   events start with `ownerAssigned`.
 // - `DraftStarted` with a draft open: `invalid`. `RecipeDeleted` on a recipe no
 //   command touched: `invalid`. Deleting with a draft open discards it first.
 // - Ids of created ingredients and instructions: the command id, or with "#2",

@@ -1,14 +1,20 @@
 // MARK: - Recipe event
 
-/// What an accepted command changed: the step between the fold's two halves.
-/// `decide` holds every rule and says which events a command causes; `evolve`
-/// holds none and applies them. They are not stored: the log holds commands, and
-/// read models are built from the `Recipe` the fold leaves (its versions, draft
-/// and revision), not from events. `RecipeDecision.accepted` hands them out so a
-/// caller can see what a command did, as the domain's tests do.
+/// What an accepted command changed: a fact. `decide` holds every rule and says
+/// which events a command causes; `evolve` holds none and applies them.
+///
+/// Each event carries everything `evolve` needs, so folding the events of the
+/// accepted commands alone, in order and with no rule (`Recipe.record(_:ofCommand:)`),
+/// gives the very recipe that deciding gave; FoldPropertyTests checks it. What an
+/// event reads from the state it is applied to is itself made of earlier facts
+/// (the version `draftOpened` copies, the draft `versionCommitted` commits), so
+/// an event needs no copy of it. The decision record (`DecisionRecord` in
+/// RecipeWire) carries them in a stored form; until the decider stage appends
+/// decisions to the log, projectors still decide each command as they fold it.
 public enum RecipeEvent: Sendable, Hashable {
-    /// A draft was opened from version `baseVersion` (0: a new recipe, empty draft).
-    /// `implicit` when an edit opened it rather than `DraftStarted`.
+    /// A draft was opened from version `baseVersion` (0: a new recipe, empty draft),
+    /// as a copy of that version's content. `implicit` when an edit opened it rather
+    /// than `DraftStarted`.
     case draftOpened(baseVersion: Int, implicit: Bool)
     case titleChanged(String)
     case servingsChanged(Int)
@@ -49,35 +55,77 @@ public enum RecipeEvent: Sendable, Hashable {
     case accessRevoked(actor: String)
     /// `newOwner` owns the recipe; it holds no grant beside that.
     case ownershipTransferred(newOwner: String)
+    /// `owner` owns the recipe, which had no owner: the first event of the first
+    /// command accepted for a recipe, whose actor created it. An event rather
+    /// than a side effect of folding, so that who owns a recipe is a fact of the
+    /// log and not a rule of the build that folds it.
+    case ownerAssigned(owner: String)
 
-    /// A stable name for logs and history, e.g. "versionCommitted".
-    public var name: String {
+    /// The kinds of events, with their stable names.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case draftOpened = "DraftOpened"
+        case titleChanged = "TitleChanged"
+        case servingsChanged = "ServingsChanged"
+        case imageChanged = "ImageChanged"
+        case ingredientAdded = "IngredientAdded"
+        case ingredientUpdated = "IngredientUpdated"
+        case ingredientRemoved = "IngredientRemoved"
+        case instructionAdded = "InstructionAdded"
+        case instructionUpdated = "InstructionUpdated"
+        case instructionRemoved = "InstructionRemoved"
+        case instructionMoved = "InstructionMoved"
+        case tagAdded = "TagAdded"
+        case tagChanged = "TagChanged"
+        case tagRemoved = "TagRemoved"
+        case descriptionChanged = "DescriptionChanged"
+        case yieldChanged = "YieldChanged"
+        case timesChanged = "TimesChanged"
+        case sourceChanged = "SourceChanged"
+        case contentSet = "ContentSet"
+        case versionCommitted = "VersionCommitted"
+        case draftDiscarded = "DraftDiscarded"
+        case recipeDeleted = "RecipeDeleted"
+        case accessGranted = "AccessGranted"
+        case accessRevoked = "AccessRevoked"
+        case ownershipTransferred = "OwnershipTransferred"
+        case ownerAssigned = "OwnerAssigned"
+    }
+
+    public var kind: Kind {
         switch self {
-        case .draftOpened: "draftOpened"
-        case .titleChanged: "titleChanged"
-        case .servingsChanged: "servingsChanged"
-        case .imageChanged: "imageChanged"
-        case .ingredientAdded: "ingredientAdded"
-        case .ingredientUpdated: "ingredientUpdated"
-        case .ingredientRemoved: "ingredientRemoved"
-        case .instructionAdded: "instructionAdded"
-        case .instructionUpdated: "instructionUpdated"
-        case .instructionRemoved: "instructionRemoved"
-        case .instructionMoved: "instructionMoved"
-        case .tagAdded: "tagAdded"
-        case .tagChanged: "tagChanged"
-        case .tagRemoved: "tagRemoved"
-        case .descriptionChanged: "descriptionChanged"
-        case .yieldChanged: "yieldChanged"
-        case .timesChanged: "timesChanged"
-        case .sourceChanged: "sourceChanged"
-        case .contentSet: "contentSet"
-        case .versionCommitted: "versionCommitted"
-        case .draftDiscarded: "draftDiscarded"
-        case .recipeDeleted: "recipeDeleted"
-        case .accessGranted: "accessGranted"
-        case .accessRevoked: "accessRevoked"
-        case .ownershipTransferred: "ownershipTransferred"
+        case .draftOpened: .draftOpened
+        case .titleChanged: .titleChanged
+        case .servingsChanged: .servingsChanged
+        case .imageChanged: .imageChanged
+        case .ingredientAdded: .ingredientAdded
+        case .ingredientUpdated: .ingredientUpdated
+        case .ingredientRemoved: .ingredientRemoved
+        case .instructionAdded: .instructionAdded
+        case .instructionUpdated: .instructionUpdated
+        case .instructionRemoved: .instructionRemoved
+        case .instructionMoved: .instructionMoved
+        case .tagAdded: .tagAdded
+        case .tagChanged: .tagChanged
+        case .tagRemoved: .tagRemoved
+        case .descriptionChanged: .descriptionChanged
+        case .yieldChanged: .yieldChanged
+        case .timesChanged: .timesChanged
+        case .sourceChanged: .sourceChanged
+        case .contentSet: .contentSet
+        case .versionCommitted: .versionCommitted
+        case .draftDiscarded: .draftDiscarded
+        case .recipeDeleted: .recipeDeleted
+        case .accessGranted: .accessGranted
+        case .accessRevoked: .accessRevoked
+        case .ownershipTransferred: .ownershipTransferred
+        case .ownerAssigned: .ownerAssigned
         }
+    }
+
+    /// A stable name for logs and history, e.g. "versionCommitted": the kind's
+    /// name with a lower-case first letter.
+    public var name: String {
+        let kindName = kind.rawValue
+        return kindName.prefix(1).lowercased() + kindName.dropFirst()
     }
 }

@@ -10,11 +10,7 @@ extension RecipeDocument {
         DraftContent(
             title: name, servings: servings, image: image, description: description, yield: recipeYield,
             prepTime: prepTime, cookTime: cookTime, totalTime: totalTime, sourceUrl: sourceUrl,
-            ingredients: ingredients.map { line in
-                let parsed = line.parsed
-                return NewIngredient(IngredientLine(name: parsed.name, amount: parsed.amount, amountMax: parsed.amountMax,
-                                                    unit: parsed.unit, note: parsed.note, section: line.section, text: line.text))
-            },
+            ingredients: ingredients.map { NewIngredient($0.ingredientLine) },
             instructions: instructions.map { NewInstruction(description: $0.text, section: $0.section) },
             tags: tags.map { "@" + $0 })
     }

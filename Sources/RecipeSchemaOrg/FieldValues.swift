@@ -1,61 +1,136 @@
 import Foundation
 import RecipeDomain
 
-// MARK: - ISO 8601 durations
+// MARK: - Times
 
-/// schema.org's `Duration` is an ISO 8601 duration: `P[nY][nM][nW][nD][T[nH][nM][nS]]`,
-/// at least one part, at least one after a `T`, parts in that order, each a number
-/// with an optional fraction (`PT1.5H`, `PT1,5H`). `PT1H30M`, `P0DT20M`, `PT90M`, `P1D`.
-public enum ISO8601Duration {
-    /// The duration in upper case when `text` (trimmed) is one; nil otherwise.
-    public static func normalized(_ text: String) -> String? {
-        let upper = text.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
-        var scalars = upper.unicodeScalars[...]
-        guard scalars.popFirst() == "P", !scalars.isEmpty else { return nil }
-        var designators: [Unicode.Scalar] = ["Y", "M", "W", "D"]
+/// Reads a recipe's time (`prepTime`, `cookTime`, `totalTime`) into the form the domain
+/// keeps: a duration `RecipeDuration` accepts, checked by `FieldRules.duration`, the rule
+/// the fold applies. What pages write, and what it becomes:
+///
+/// - a duration the domain takes as it is: kept as written, in upper case (`pt1h5m` → `PT1H5M`);
+/// - an ISO 8601 duration written loosely, whose every part says one thing: its total,
+///   written again (`PT0D4H45M` → `PT4H45M`, `PTH30MS` → `PT30M` (empty parts are 0),
+///   `PT1.5H` → `PT1H30M`, `PT1H90M` stays);
+/// - hours and minutes in words: `45 minutes` → `PT45M`, `1 hr 30 mins` → `PT1H30M`,
+///   `1h30` → `PT1H30M`, `2 days` → `P2D`.
+///
+/// Nil for what is ambiguous or no time at all: `P30M` (30 months, or a missing `T`?),
+/// years, a bare number, a range ("4–6 hours"), "overnight".
+public enum ImportedDuration {
+    public static func read(_ text: String) -> String? {
+        let trimmed = text.trimmed
+        let upper = trimmed.uppercased()
+        if RecipeDuration.seconds(upper) != nil { return FieldRules.duration(upper, "time") == nil ? upper : nil }
+        let seconds = upper.hasPrefix("P") ? looseISOSeconds(upper.utf8.dropFirst()) : wordsSeconds(trimmed.lowercased())
+        guard let seconds else { return nil }
+        let written = iso(seconds: seconds)
+        return FieldRules.duration(written, "time") == nil ? written : nil
+    }
+
+    /// The duration in the domain's form: days, then hours, minutes and seconds after a `T`.
+    static func iso(seconds total: Int) -> String {
+        let (days, hours, minutes, seconds) = (total / 86_400, total % 86_400 / 3600, total % 3600 / 60, total % 60)
+        var time = ""
+        if hours > 0 { time += "\(hours)H" }
+        if minutes > 0 { time += "\(minutes)M" }
+        if seconds > 0 || (days == 0 && time.isEmpty) { time += "\(seconds)S" }
+        return "P" + (days > 0 ? "\(days)D" : "") + (time.isEmpty ? "" : "T" + time)
+    }
+
+    /// `P…` after the `P`: parts in the order W D H M S, a `T` anywhere before the time parts
+    /// or missing (`P1H30M`), a part without digits 0, a fraction allowed. An `M` before any
+    /// hour and without a `T` before it is months, and years are refused: no fixed length.
+    private static func looseISOSeconds(_ rest: Substring.UTF8View) -> Int? {
+        var total = 0.0
+        var number = ""
+        var seenTime = false
+        var lastRank = 0
         var parts = 0
-        var inTime = false
-        var timeParts = 0
-        while let next = scalars.first {
-            if next == "T" {
-                guard !inTime else { return nil }
-                inTime = true
-                designators = ["H", "M", "S"]
-                scalars = scalars.dropFirst()
+        for byte in rest {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: ","):
+                number.append(Character(Unicode.Scalar(byte == UInt8(ascii: ",") ? UInt8(ascii: ".") : byte)))
                 continue
+            case UInt8(ascii: "T"):
+                guard !seenTime, number.isEmpty else { return nil }
+                seenTime = true
+                continue
+            default:
+                break
             }
-            guard let (afterNumber, designator) = number(in: scalars),
-                  let position = designators.firstIndex(of: designator) else { return nil }
-            designators.removeFirst(position + 1)
+            let (rank, unit): (Int, Double)
+            switch byte {
+            case UInt8(ascii: "W"): (rank, unit) = (1, 604_800)
+            case UInt8(ascii: "D"): (rank, unit) = (2, 86_400)
+            case UInt8(ascii: "H"): (rank, unit) = (3, 3600)
+            case UInt8(ascii: "M") where seenTime || lastRank == 3: (rank, unit) = (4, 60)
+            case UInt8(ascii: "S"): (rank, unit) = (5, 1)
+            default: return nil
+            }
+            guard rank > lastRank, number.count <= 9, let value = number.isEmpty ? 0 : Double(number) else { return nil }
+            total += value * unit
+            lastRank = rank
             parts += 1
-            if inTime { timeParts += 1 }
-            scalars = afterNumber
+            number = ""
         }
-        guard parts > 0, !inTime || timeParts > 0 else { return nil }
-        return upper
+        guard number.isEmpty, parts > 0 else { return nil }
+        return Int(total.rounded())
     }
 
-    /// Digits, an optional fraction after `.` or `,`, then the designator that follows.
-    private static func number(in scalars: Substring.UnicodeScalarView) -> (Substring.UnicodeScalarView, Unicode.Scalar)? {
-        var rest = scalars
-        var digits = 0
-        while let scalar = rest.first, ("0"..."9").contains(scalar) {
-            digits += 1
-            rest = rest.dropFirst()
+    /// Numbers each followed by a unit word, with "and", commas or "+" between: "1 hour 30
+    /// minutes", "1h30" (minutes after hours), "1½ hours". Any other word makes it no time.
+    private static func wordsSeconds(_ text: String) -> Int? {
+        var total = 0.0
+        var parts = 0
+        var lastUnit = 0.0
+        var scalars = text.unicodeScalars[...]
+        func skipSpace() {
+            while let first = scalars.first, first.properties.isWhitespace || first == "," || first == "+" { scalars.removeFirst() }
         }
-        guard digits > 0 else { return nil }
-        if let separator = rest.first, separator == "." || separator == "," {
-            rest = rest.dropFirst()
-            var fraction = 0
-            while let scalar = rest.first, ("0"..."9").contains(scalar) {
-                fraction += 1
-                rest = rest.dropFirst()
+        while true {
+            skipSpace()
+            if scalars.starts(with: "and".unicodeScalars) { scalars.removeFirst(3); skipSpace() }
+            guard !scalars.isEmpty else { break }
+            var digits = ""
+            while let first = scalars.first, ("0"..."9").contains(first) || first == "." || first == "," {
+                digits.unicodeScalars.append(first == "," ? "." : first)
+                scalars.removeFirst()
             }
-            guard fraction > 0 else { return nil }
+            var value = digits.isEmpty ? nil : Double(digits)
+            if let fraction = scalars.first.flatMap({ vulgarFractions[$0] }) {
+                value = (value ?? 0) + fraction
+                scalars.removeFirst()
+            }
+            guard let value else { return nil }
+            skipSpace()
+            var word = ""
+            while let first = scalars.first, first.properties.isAlphabetic {
+                word.unicodeScalars.append(first)
+                scalars.removeFirst()
+            }
+            if !word.isEmpty, scalars.first == "." { scalars.removeFirst() }  // "mins."
+            // "1h30": minutes after hours, without a word.
+            let unit = word.isEmpty && lastUnit == 3600 && scalars.isEmpty ? 60 : unitSeconds(word)
+            guard let unit, unit != lastUnit else { return nil }
+            total += value * unit
+            lastUnit = unit
+            parts += 1
         }
-        guard let designator = rest.popFirst() else { return nil }
-        return (rest, designator)
+        guard parts > 0 else { return nil }
+        return Int(total.rounded())
     }
+
+    private static func unitSeconds(_ word: String) -> Double? {
+        switch word {
+        case "d", "day", "days": 86_400
+        case "h", "hr", "hrs", "hour", "hours": 3600
+        case "m", "min", "mins", "minute", "minutes": 60
+        case "s", "sec", "secs", "second", "seconds": 1
+        default: nil
+        }
+    }
+
+    private static let vulgarFractions: [Unicode.Scalar: Double] = ["½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1.0 / 3, "⅔": 2.0 / 3]
 }
 
 // MARK: - Tag names from keywords
@@ -89,29 +164,5 @@ public enum KeywordTags {
     /// What a tag name holds besides "-", which is the separator made here.
     private static func keepsInName(_ scalar: Unicode.Scalar) -> Bool {
         scalar != "-" && Tag.isNameScalar(scalar)
-    }
-}
-
-// MARK: - URLs
-
-enum WebURL {
-    /// Whether `text` is an absolute http or https URL with a host, no spaces or control
-    /// characters, at most `RecipeLimits.maxImageURLLength` long: what the domain takes as
-    /// an image (its rule, restated here because the domain keeps it internal).
-    static func isAcceptable(_ text: String) -> Bool {
-        let scalars = text.unicodeScalars
-        guard scalars.count <= RecipeLimits.maxImageURLLength,
-              !scalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
-        else { return false }
-        let lower = text.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("http://") {
-            rest = text.dropFirst(7)
-        } else if lower.hasPrefix("https://") {
-            rest = text.dropFirst(8)
-        } else {
-            return false
-        }
-        return !rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }.isEmpty
     }
 }

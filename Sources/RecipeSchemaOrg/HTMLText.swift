@@ -107,7 +107,7 @@ enum HTMLText {
     }
 
     /// Elements whose start or end ends a line of text.
-    private static let lineBreakingElements: Set<String> = [
+    static let lineBreakingElements: Set<String> = [
         "br", "p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "section", "article",
         "blockquote", "hr",
     ]

@@ -1,11 +1,11 @@
 // MARK: - JSON-LD blocks of an HTML page
 //
 // Not an HTML parser: a single pass over the bytes that finds each
-// `<script … type="application/ld+json" …>` and the text up to its `</script>`,
-// which is all a page's schema.org data needs. It skips HTML comments (a commented-out
-// script is not data), takes attributes in any order, quoted with " or ' or not at all,
-// in any case and spacing, and takes off the `<!-- … -->` and `<![CDATA[ … ]]>`
-// wrappers some sites put inside the script.
+// `<script … type="application/ld+json" …>` and the text up to its `</script>`, which is
+// all a page's JSON-LD needs (its microdata and RDFa: `HTMLItems`). It skips HTML comments
+// (a commented-out script is not data), takes attributes in any order, quoted with " or '
+// or not at all, in any case and spacing. The `<!-- … -->` and `<![CDATA[ … ]]>` wrappers some sites put
+// inside the script are the JSON reader's to skip (`LenientJSONReader`).
 
 enum JSONLDScripts {
     /// The content of every JSON-LD script, in page order.
@@ -31,7 +31,7 @@ enum JSONLDScripts {
             let (attributes, contentStart) = readAttributes(page, from: index + 7)
             let closing = find(page, "</script", from: contentStart) ?? count
             if let type = attributes["type"], isJSONLD(type) {
-                blocks.append(unwrapped(page[contentStart..<closing]))
+                blocks.append(trimmed(page[contentStart..<closing]))
             }
             index = closing < count ? (find(page, ">", from: closing).map { $0 + 1 } ?? count) : count
         }
@@ -46,7 +46,7 @@ enum JSONLDScripts {
 
     /// The attributes of a start tag (names in lower case, entities in values decoded)
     /// and the index after its `>`.
-    private static func readAttributes(_ page: [UInt8], from start: Int) -> ([String: String], Int) {
+    static func readAttributes(_ page: [UInt8], from start: Int) -> ([String: String], Int) {
         var attributes: [String: String] = [:]
         var index = start
         let count = page.count
@@ -80,29 +80,9 @@ enum JSONLDScripts {
         return (attributes, min(index + 1, count))
     }
 
-    /// The block without surrounding space and the comment or CDATA wrappers
-    /// (`<!--`, `-->`, `<![CDATA[`, `]]>`, each maybe after `//` or `/*` as old pages write them).
-    private static func unwrapped(_ content: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var block = trimmed(content)
-        var changed = true
-        while changed {
-            changed = false
-            // Longer wrappers first: "]]>" alone would leave the "//" of "//]]>" behind.
-            if let opening = ["/*<![CDATA[*/", "//<![CDATA[", "<![CDATA[", "<!--"].first(where: { hasPrefix(block, $0) }) {
-                block = trimmed(block.dropFirst(opening.utf8.count))
-                changed = true
-            }
-            if let closing = ["/*]]>*/", "//]]>", "//-->", "]]>", "-->"].first(where: { hasSuffix(block, $0) }) {
-                block = trimmed(block.dropLast(closing.utf8.count))
-                changed = true
-            }
-        }
-        return block
-    }
-
     // MARK: - Bytes
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }
 
@@ -113,32 +93,20 @@ enum JSONLDScripts {
         return slice
     }
 
-    /// Whether `text` (ASCII) starts at `index`, ignoring the case of letters.
-    private static func hasPrefix(_ bytes: [UInt8], at index: Int, _ text: String) -> Bool {
-        let wanted = text.utf8.map(lowercased)
-        guard index + wanted.count <= bytes.count else { return false }
-        for offset in 0..<wanted.count where lowercased(bytes[index + offset]) != wanted[offset] { return false }
+    /// Whether `text` (ASCII, lower case) starts at `index`, ignoring the case of letters.
+    static func hasPrefix(_ bytes: [UInt8], at index: Int, _ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        let wanted = text.utf8Start
+        for offset in 0..<count where lowercased(bytes[index + offset]) != wanted[offset] { return false }
         return true
     }
 
-    private static func hasPrefix(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
-        let wanted = text.utf8.map(lowercased)
-        guard bytes.count >= wanted.count else { return false }
-        return zip(bytes, wanted).allSatisfy { lowercased($0) == $1 }
-    }
-
-    private static func hasSuffix(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
-        let wanted = text.utf8.map(lowercased)
-        guard bytes.count >= wanted.count else { return false }
-        return zip(bytes.suffix(wanted.count), wanted).allSatisfy { lowercased($0) == $1 }
-    }
-
-    /// The first index of `text` (ASCII) at or after `start`, ignoring case.
-    private static func find(_ bytes: [UInt8], _ text: String, from start: Int) -> Int? {
-        let wanted = text.utf8.map(lowercased)
-        guard let first = wanted.first, bytes.count >= wanted.count else { return nil }
+    /// The first index of `text` (ASCII, lower case) at or after `start`, ignoring case.
+    static func find(_ bytes: [UInt8], _ text: StaticString, from start: Int) -> Int? {
+        let first = text.utf8Start[0]
         var index = start
-        let last = bytes.count - wanted.count
+        let last = bytes.count - text.utf8CodeUnitCount
         while index <= last {
             if lowercased(bytes[index]) == first, hasPrefix(bytes, at: index, text) { return index }
             index += 1
@@ -146,7 +114,7 @@ enum JSONLDScripts {
         return nil
     }
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
+    static func lowercased(_ byte: UInt8) -> UInt8 {
         (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 }

@@ -67,6 +67,14 @@ public struct DocumentIngredient: Sendable, Hashable {
 
     /// The line read by the domain's parser: amount, range, unit, name and note.
     public var parsed: ParsedIngredient { IngredientLineParser.parse(text) }
+
+    /// The domain's ingredient line: the parsed fields, the section, and the text as written,
+    /// so that a bad parse is visible and fixable by an edit.
+    public var ingredientLine: IngredientLine {
+        let parsed = parsed
+        return IngredientLine(name: parsed.name, amount: parsed.amount, amountMax: parsed.amountMax, unit: parsed.unit,
+                              note: parsed.note, section: section, text: text)
+    }
 }
 
 /// One step of the method, and the heading of its part of the method.
@@ -87,9 +95,10 @@ public struct DocumentStep: Sendable, Hashable {
 /// A recipe read from a page or file, and what of it was left out.
 public struct ImportedRecipe: Sendable, Hashable {
     public var document: RecipeDocument
-    /// Values the import could not use and dropped, each with where it was and why
-    /// (a keyword that makes no tag name, a duration that is not ISO 8601). Nothing the
-    /// recipe's text needs is ever dropped: bad ingredients, steps or a bad name are errors.
+    /// What the import cut or left out, each with where it was and why: a value the
+    /// domain's rules would refuse (a keyword that makes no tag name, a time that is no
+    /// duration, a description over its length), entries past a count, the document's other
+    /// recipes. Nothing is dropped without one.
     public var omissions: [ImportOmission]
 
     public init(document: RecipeDocument, omissions: [ImportOmission] = []) {
@@ -100,7 +109,8 @@ public struct ImportedRecipe: Sendable, Hashable {
 
 /// One value left out of an import.
 public struct ImportOmission: Sendable, Hashable, CustomStringConvertible {
-    /// Where the value was: a JSON path such as `$.keywords`, after `script 2: ` in a page.
+    /// Where the value was: a JSON path such as `$.keywords`, after `script 2: ` in a page
+    /// (`markup: ` for its microdata and RDFa); empty for the document as a whole.
     public var path: String
     /// The value as found, shortened to 80 characters.
     public var value: String
@@ -113,5 +123,8 @@ public struct ImportOmission: Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "\(path): left out \(value.debugDescription): \(reason)" }
+    public var description: String {
+        let place = path.isEmpty ? "" : path + ": "
+        return value.isEmpty ? "\(place)left out: \(reason)" : "\(place)left out \(value.debugDescription): \(reason)"
+    }
 }

@@ -4,23 +4,32 @@ import RecipeWire
 
 // MARK: - Reading one Recipe node
 
-/// Reads the members of one `Recipe` node into a `RecipeDocument`, collecting what it leaves out.
+/// Reads the members of one `Recipe` node into a `RecipeDocument` that the domain's rules
+/// accept field by field (`FieldRules`, the fold's own checks), collecting what it cuts or
+/// leaves out. A value the rules would refuse is cut to fit or left out, with an omission
+/// that says so: never kept to fail later. Only a recipe without a name is an error.
 struct RecipeNodeReader {
     let nodes: NodeIndex
     private(set) var omissions: [ImportOmission] = []
+    /// Values visited so far (following `@id` references visits a node again), for the whole document.
+    private(set) var visits: Int
+    let maxVisits: Int
 
-    init(nodes: NodeIndex) {
+    init(nodes: NodeIndex, visits: Int, maxVisits: Int) {
         self.nodes = nodes
+        self.visits = visits
+        self.maxVisits = maxVisits
     }
 
-    mutating func document(from node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> RecipeDocument {
+    mutating func document(from node: NodeIndex.Node, at path: JSONPath) throws(SchemaOrgImportError) -> RecipeDocument {
+        try visit(path)
         var document = RecipeDocument(name: try name(of: node, at: path))
-        document.description = try description(of: node, at: path)
+        document.description = description(of: node, at: path)
         document.image = image(of: node, at: path)
-        (document.recipeYield, document.servings) = try yield(of: node, at: path)
-        document.prepTime = duration(node["prepTime"], at: path.key("prepTime"))
-        document.cookTime = duration(node["cookTime"], at: path.key("cookTime"))
-        document.totalTime = duration(node["totalTime"], at: path.key("totalTime"))
+        (document.recipeYield, document.servings) = yield(of: node, at: path)
+        document.prepTime = duration(of: node, "prepTime", at: path)
+        document.cookTime = duration(of: node, "cookTime", at: path)
+        document.totalTime = duration(of: node, "totalTime", at: path)
         document.sourceUrl = sourceURL(of: node, at: path)
         document.tags = try tags(of: node, at: path)
         document.ingredients = try ingredients(of: node, at: path)
@@ -28,37 +37,49 @@ struct RecipeNodeReader {
         return document
     }
 
+    /// Counts one value read; past `maxVisits` the document is refused, so no document,
+    /// however its nodes refer to each other, costs more than that.
+    mutating func visit(_ place: JSONPath) throws(SchemaOrgImportError) {
+        visits += 1
+        guard visits <= maxVisits else {
+            throw .tooComplex(where: place.description, what: "more than \(maxVisits) values read, following the nodes' references")
+        }
+    }
+
     // MARK: - Name and description
 
     /// `name`, else `headline` (a Recipe that is also an article); the first text of a list.
-    private func name(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> String {
-        let member = node["name"] != nil ? "name" : "headline"
+    /// Cut to `RecipeLimits.maxTitleLength`.
+    private mutating func name(of node: NodeIndex.Node, at path: JSONPath) throws(SchemaOrgImportError) -> String {
+        guard let (member, found) = node.member("name") ?? node.member("headline") else { throw .missingName(path: path.description) }
         let place = path.key(member)
-        var value = node[member]
-        if case .array(let items)? = value { value = items.first }
+        var value = found
+        if case .array(let items) = value { value = items.first { $0 != .null } ?? .null }
         let name: String
         switch value {
-        case nil, .null?: throw .missingName(path: path.description)
-        case .string(let text)?: name = TextCleaning.line(text)
-        case let other?: throw .wrongType(path: place.description, expected: "text", found: other.kindDescription)
+        case .null: throw .missingName(path: path.description)
+        case .string(let text): name = TextCleaning.line(text)
+        case let other: throw .wrongType(path: place.description, expected: "text", found: other.kindDescription)
         }
         guard !name.isEmpty else { throw .missingName(path: place.description) }
-        try TextCleaning.check(name, at: place, what: "the name", limit: RecipeLimits.maxTitleLength)
-        return name
+        return fitted(name, at: place, what: "a title", limit: RecipeLimits.maxTitleLength) { FieldRules.title($0) }
     }
 
-    /// `description` as text; paragraphs as lines. As long as a step may be
-    /// (`RecipeLimits.maxDescriptionLength`), until the content gives descriptions a bound of their own.
-    private mutating func description(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> String? {
-        let place = path.key("description")
-        switch node["description"] {
-        case nil, .null?: return nil
-        case .string(let text)?:
+    /// `description` as text (the first of a list); paragraphs as lines; cut to `maxRecipeDescriptionLength`.
+    private mutating func description(of node: NodeIndex.Node, at path: JSONPath) -> String? {
+        guard let (member, found) = node.member("description") else { return nil }
+        let place = path.key(member)
+        var value = found
+        if case .array(let items) = value { value = items.first { $0 != .null } ?? .null }
+        switch value {
+        case .null: return nil
+        case .string(let text):
             let description = TextCleaning.paragraphs(text)
             guard !description.isEmpty else { return nil }
-            try TextCleaning.check(description, at: place, what: "the description", limit: RecipeLimits.maxDescriptionLength)
-            return description
-        case let other?:
+            return fitted(description, at: place, what: "a description", limit: RecipeLimits.maxRecipeDescriptionLength) {
+                FieldRules.optionalText($0, "Description", limit: RecipeLimits.maxRecipeDescriptionLength)
+            }
+        case let other:
             omit(other, at: place, because: "a description is text")
             return nil
         }
@@ -67,45 +88,45 @@ struct RecipeNodeReader {
     // MARK: - Image and source
 
     /// The first usable `image`: a URL, an `ImageObject` (`url`, else `contentUrl`), a
-    /// reference to one by `@id`, or a list of those.
-    private mutating func image(of node: [String: JSONValue], at path: JSONPath) -> String? {
-        guard let value = node["image"], value != .null else { return nil }
-        var candidates: [(JSONValue, JSONPath)] = []
-        func gather(_ value: JSONValue, _ place: JSONPath) {
+    /// reference to one by `@id`, or a list of those; usable as `FieldRules.imageURL` says.
+    private mutating func image(of node: NodeIndex.Node, at path: JSONPath) -> String? {
+        guard let (member, value) = node.member("image"), value != .null else { return nil }
+        var candidates: [JSONValue] = []
+        func gather(_ value: JSONValue) {
             switch value {
             case .array(let items):
-                for (index, item) in items.enumerated() { gather(item, place.index(index)) }
+                items.prefix(64).forEach(gather)
             case .object(let members):
                 let image = nodes.resolved(members)
-                for member in ["url", "contentUrl"] {
-                    if let url = image[member] { candidates.append((url, place.key(member))) }
-                }
+                candidates += ["url", "contentUrl"].compactMap { image[$0] }
             default:
-                candidates.append((value, place))
+                candidates.append(value)
             }
         }
-        gather(value, path.key("image"))
-        for (candidate, _) in candidates {
-            if case .string(let text) = candidate, case let url = HTMLText.decodingEntities(text.trimmed), WebURL.isAcceptable(url) {
+        gather(value)
+        for candidate in candidates {
+            if case .string(let text) = candidate, case let url = HTMLText.decodingEntities(text.trimmed), FieldRules.imageURL(url) == nil {
                 return url
             }
         }
-        omit(value, at: path.key("image"), because: "no absolute http(s) URL of at most \(RecipeLimits.maxImageURLLength) characters in it")
+        omit(value, at: path.key(member), because: "no absolute http(s) URL of at most \(RecipeLimits.maxImageURLLength) characters in it")
         return nil
     }
 
-    /// `url`, else `mainEntityOfPage` (a URL, or a WebPage node with `@id` or `url`).
-    private mutating func sourceURL(of node: [String: JSONValue], at path: JSONPath) -> String? {
-        for member in ["url", "mainEntityOfPage"] {
-            guard let value = node[member], value != .null else { continue }
+    /// `url`, else `mainEntityOfPage` (a URL, or a WebPage node with `@id` or `url`); usable
+    /// as `FieldRules.sourceURL` says.
+    private mutating func sourceURL(of node: NodeIndex.Node, at path: JSONPath) -> String? {
+        for name in ["url", "mainEntityOfPage"] {
+            guard let (member, value) = node.member(name), value != .null else { continue }
             var texts: [String] = []
             switch value {
             case .string(let text): texts = [text]
             case .object(let page): texts = ["url", "@id"].compactMap { if case .string(let text)? = page[$0] { text } else { nil } }
+            // `"mainEntityOfPage": true` says the recipe is the page's main entity, not where it is.
+            case .bool: continue
             default: break
             }
-            if let url = texts.map({ HTMLText.decodingEntities($0.trimmed) }).first(where: WebURL.isAcceptable) { return url }
-            // mainEntityOfPage is often `true` or a bare "#recipe" id: nothing to report when url was usable.
+            if let url = texts.map({ HTMLText.decodingEntities($0.trimmed) }).first(where: { FieldRules.sourceURL($0) == nil }) { return url }
             omit(value, at: path.key(member), because: "not an absolute http(s) URL")
         }
         return nil
@@ -113,214 +134,89 @@ struct RecipeNodeReader {
 
     // MARK: - Yield
 
-    /// `recipeYield` as text, number or list: the first plain number within
-    /// `RecipeLimits.servings` is the servings, the first other entry the yield text.
-    private mutating func yield(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> (String?, Int?) {
-        guard let value = node["recipeYield"] else { return (nil, nil) }
-        let place = path.key("recipeYield")
+    /// `recipeYield` as text, number, `QuantitativeValue` (`value`, `unitText`) or a list: the
+    /// first plain number within `RecipeLimits.servings` is the servings, the first other
+    /// entry the yield text (cut to `maxYieldLength`).
+    private mutating func yield(of node: NodeIndex.Node, at path: JSONPath) -> (String?, Int?) {
+        guard let (member, value) = node.member("recipeYield") ?? node.member("yield") else { return (nil, nil) }
+        let place = path.key(member)
         let entries: [(JSONValue, JSONPath)]
         if case .array(let items) = value {
-            entries = items.enumerated().map { ($1, place.index($0)) }
+            entries = items.prefix(64).enumerated().map { ($1, place.index($0)) }
         } else {
             entries = [(value, place)]
         }
         var text: String?
         var servings: Int?
-        for (entry, entryPlace) in entries {
-            let written: String
-            switch entry {
-            case .null: continue
-            case .integer(let number): written = String(number)
-            case .number(let number): written = number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-            case .string(let string): written = TextCleaning.line(string)
-            default:
-                omit(entry, at: entryPlace, because: "a yield is text or a number")
-                continue
-            }
+        func take(_ written: String, at entryPlace: JSONPath) {
             if let number = Int(written), RecipeLimits.servings.contains(number) {
                 if servings == nil { servings = number }
             } else if text == nil, !written.isEmpty {
-                try TextCleaning.check(written, at: entryPlace, what: "the yield", limit: RecipeLimits.maxTitleLength)
-                text = written
+                text = fitted(written, at: entryPlace, what: "a yield", limit: RecipeLimits.maxYieldLength) {
+                    FieldRules.optionalText($0, "Yield", limit: RecipeLimits.maxYieldLength)
+                }
+            }
+        }
+        for (entry, entryPlace) in entries {
+            switch entry {
+            case .null: continue
+            case .integer, .number, .string: take(Self.written(entry), at: entryPlace)
+            case .object(let quantity) where quantity["value"].map(Self.isScalar) == true:
+                // {"@type": "QuantitativeValue", "value": 6, "unitText": "servings"}: 6, and "6 servings".
+                let amount = Self.written(quantity["value"]!)
+                take(amount, at: entryPlace.key("value"))
+                if case .string(let unit)? = quantity["unitText"] ?? quantity["unitCode"], case let unit = TextCleaning.line(unit), !unit.isEmpty {
+                    take(amount + " " + unit, at: entryPlace)
+                }
+            default:
+                omit(entry, at: entryPlace, because: "a yield is text, a number or a QuantitativeValue")
             }
         }
         return (text, servings)
     }
 
+    private static func isScalar(_ value: JSONValue) -> Bool {
+        switch value {
+        case .integer, .number, .string: true
+        default: false
+        }
+    }
+
+    /// A number or text as one line: `4`, `4.0` and `"4"` all read "4".
+    private static func written(_ value: JSONValue) -> String {
+        switch value {
+        case .integer(let number): String(number)
+        case .number(let number): number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .string(let string): TextCleaning.line(string)
+        default: ""
+        }
+    }
+
     // MARK: - Durations
 
-    private mutating func duration(_ value: JSONValue?, at place: JSONPath) -> String? {
-        guard let value, value != .null else { return nil }
-        if case .string(let text) = value, let duration = ISO8601Duration.normalized(text) { return duration }
-        omit(value, at: place, because: "not an ISO 8601 duration such as PT1H30M")
+    /// A time as `ImportedDuration` reads it; else left out, its text in the omission.
+    private mutating func duration(of node: NodeIndex.Node, _ name: String, at path: JSONPath) -> String? {
+        guard let (member, value) = node.member(name), value != .null else { return nil }
+        if case .string(let text) = value, let duration = ImportedDuration.read(TextCleaning.line(text)) { return duration }
+        omit(value, at: path.key(member),
+             because: "not a time the recipe can hold: an ISO 8601 duration such as PT1H30M (no years or months), or hours and minutes (\"1 hour 30 minutes\")")
         return nil
     }
 
-    // MARK: - Tags
+    // MARK: - Fitting and omissions
 
-    /// Tag names from `keywords`, `recipeCategory` and `recipeCuisine` (texts, comma-separated
-    /// texts, lists of them, or `DefinedTerm`s with a `name`), first seen first, no two the same.
-    private mutating func tags(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> [String] {
-        var names: [String] = []
-        for member in ["keywords", "recipeCategory", "recipeCuisine"] {
-            guard let value = node[member] else { continue }
-            let place = path.key(member)
-            let entries: [(JSONValue, JSONPath)]
-            if case .array(let items) = value {
-                entries = items.enumerated().map { ($1, place.index($0)) }
-            } else {
-                entries = [(value, place)]
-            }
-            for (entry, entryPlace) in entries {
-                var text: String
-                switch entry {
-                case .null: continue
-                case .string(let string): text = string
-                case .object(let term):
-                    guard case .string(let name)? = nodes.resolved(term)["name"] else {
-                        omit(entry, at: entryPlace, because: "a keyword is text or a DefinedTerm with a name")
-                        continue
-                    }
-                    text = name
-                default:
-                    omit(entry, at: entryPlace, because: "a keyword is text")
-                    continue
-                }
-                text = TextCleaning.line(text)
-                for keyword in text.split(separator: ",") {
-                    let keyword = keyword.trimmed
-                    guard !keyword.isEmpty else { continue }
-                    guard let name = KeywordTags.tagName(for: keyword) else {
-                        omit(.string(keyword), at: entryPlace,
-                             because: "makes no tag name (a letter first, then letters, digits, \"-\" or \"_\", at most \(RecipeLimits.maxTagNameLength))")
-                        continue
-                    }
-                    if !names.contains(name) { names.append(name) }
-                }
-            }
-        }
-        guard names.count <= RecipeLimits.maxTags else {
-            throw .tooMany(path: path.description, what: "different tags from keywords, recipeCategory and recipeCuisine",
-                           count: names.count, limit: RecipeLimits.maxTags)
-        }
-        return names
+    /// `text` as the rule `check` takes it: whole, or cut to `limit` characters (at a word's
+    /// end, with "…") with an omission naming what was cut.
+    mutating func fitted(_ text: String, at place: JSONPath, what: String, limit: Int,
+                         check: (String) -> Rejection?) -> String {
+        guard check(text) != nil else { return text }
+        let (kept, cut) = TextCleaning.cut(text, to: limit)
+        omissions.append(ImportOmission(path: place.description, value: JSONValue.string(cut).shortText,
+                                        reason: "cut: \(what) holds at most \(limit) characters, this one had \(text.unicodeScalars.count)"))
+        return kept
     }
 
-    // MARK: - Ingredients
-
-    /// `recipeIngredient`, else the older `ingredients`: texts (a text with several lines is
-    /// several ingredients). A line ending in ":" with no quantity ("For the sauce:") is the
-    /// heading of the lines after it.
-    private func ingredients(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> [DocumentIngredient] {
-        let member = node["recipeIngredient"] != nil ? "recipeIngredient" : "ingredients"
-        let place = path.key(member)
-        let entries: [(JSONValue, JSONPath)]
-        switch node[member] {
-        case nil, .null?: return []
-        case .array(let items)?: entries = items.enumerated().map { ($1, place.index($0)) }
-        case let value?: entries = [(value, place)]
-        }
-        var lines: [DocumentIngredient] = []
-        var section: String?
-        // A heading counts only once a line stands under it, so a trailing heading is dropped.
-        for (entry, entryPlace) in entries {
-            let text: String
-            switch entry {
-            case .null: continue
-            case .string(let string): text = string
-            case let other: throw .wrongType(path: entryPlace.description, expected: "an ingredient line as text", found: other.kindDescription)
-            }
-            for line in TextCleaning.paragraphs(text).split(whereSeparator: \.isNewline) {
-                let line = TextCleaning.line(String(line))
-                if let heading = Self.heading(line) {
-                    try TextCleaning.check(heading, at: entryPlace, what: "the ingredient heading", limit: RecipeLimits.maxTitleLength)
-                    section = heading
-                    continue
-                }
-                guard !line.isEmpty else { continue }
-                let parsed = IngredientLineParser.parse(line)
-                try TextCleaning.check(parsed.name, at: entryPlace, what: "the ingredient name", limit: RecipeLimits.maxIngredientNameLength)
-                lines.append(DocumentIngredient(text: line, section: section))
-            }
-        }
-        guard lines.count <= RecipeLimits.maxIngredients else {
-            throw .tooMany(path: place.description, what: "ingredients", count: lines.count, limit: RecipeLimits.maxIngredients)
-        }
-        return lines
-    }
-
-    /// The heading a line is, without its one final ":", or nil when it is an ingredient.
-    static func heading(_ line: String) -> String? {
-        guard line.hasSuffix(":"), IngredientLineParser.parse(line).amount == nil else { return nil }
-        let heading = String(line.dropLast()).trimmed
-        return heading.isEmpty ? nil : heading
-    }
-
-    // MARK: - Instructions
-
-    /// `recipeInstructions`: a text (one step per line), a list of texts, `HowToStep`s (their
-    /// `text`, else their `name`), `HowToSection`s (`name` the heading of the steps in their
-    /// `itemListElement`), or lists of these, nested as deep as the JSON goes.
-    private func instructions(of node: [String: JSONValue], at path: JSONPath) throws(SchemaOrgImportError) -> [DocumentStep] {
-        guard let value = node["recipeInstructions"] else { return [] }
-        let place = path.key("recipeInstructions")
-        var steps: [DocumentStep] = []
-        try collectSteps(from: value, at: place, section: nil, into: &steps)
-        guard steps.count <= RecipeLimits.maxInstructions else {
-            throw .tooMany(path: place.description, what: "steps", count: steps.count, limit: RecipeLimits.maxInstructions)
-        }
-        return steps
-    }
-
-    private func collectSteps(from value: JSONValue, at place: JSONPath, section: String?,
-                              into steps: inout [DocumentStep]) throws(SchemaOrgImportError) {
-        switch value {
-        case .null:
-            return
-        case .string(let text):
-            for line in TextCleaning.paragraphs(text).split(whereSeparator: \.isNewline) {
-                try appendStep(String(line).trimmed, at: place, section: section, to: &steps)
-            }
-        case .array(let items):
-            for (index, item) in items.enumerated() {
-                try collectSteps(from: item, at: place.index(index), section: section, into: &steps)
-            }
-        case .object(let members):
-            let step = nodes.resolved(members)
-            let text: String? = if case .string(let text)? = step["text"] { text } else { nil }
-            let name: String? = if case .string(let name)? = step["name"] { name } else { nil }
-            let isSection = NodeIndex.types(of: step).contains("howtosection")
-            if let elements = step["itemListElement"], isSection || text == nil {
-                // A section's name heads its steps; a step or list made of parts keeps the heading it is under.
-                var heading = section
-                if isSection, let name, case let cleaned = TextCleaning.line(name), !cleaned.isEmpty {
-                    try TextCleaning.check(cleaned, at: place.key("name"), what: "the section heading", limit: RecipeLimits.maxTitleLength)
-                    heading = cleaned
-                }
-                try collectSteps(from: elements, at: place.key("itemListElement"), section: heading, into: &steps)
-            } else if let text {
-                try appendStep(TextCleaning.paragraphs(text), at: place.key("text"), section: section, to: &steps)
-            } else if let name {
-                try appendStep(TextCleaning.paragraphs(name), at: place.key("name"), section: section, to: &steps)
-            } else {
-                throw .wrongType(path: place.description, expected: "a step with text or name, or a section with itemListElement",
-                                 found: "an object with neither")
-            }
-        case let other:
-            throw .wrongType(path: place.description, expected: "a step as text, HowToStep or HowToSection", found: other.kindDescription)
-        }
-    }
-
-    private func appendStep(_ text: String, at place: JSONPath, section: String?,
-                            to steps: inout [DocumentStep]) throws(SchemaOrgImportError) {
-        guard !text.isEmpty else { return }
-        try TextCleaning.check(text, at: place, what: "the step", limit: RecipeLimits.maxDescriptionLength)
-        steps.append(DocumentStep(text: text, section: section))
-    }
-
-    // MARK: - Omissions
-
-    private mutating func omit(_ value: JSONValue, at place: JSONPath, because reason: String) {
+    mutating func omit(_ value: JSONValue, at place: JSONPath, because reason: String) {
         omissions.append(ImportOmission(path: place.description, value: value.shortText, reason: reason))
     }
 }
@@ -329,20 +225,41 @@ struct RecipeNodeReader {
 
 enum TextCleaning {
     /// A text for one line (a name, a heading, an ingredient): HTML taken out when it holds
-    /// some, every run of whitespace one space, none at the ends.
+    /// some, every run of whitespace (line breaks too) one space, none at the ends.
     static func line(_ text: String) -> String {
         HTMLText.collapsingWhitespace(HTMLText.looksLikeHTML(text) ? HTMLText.plainText(fromHTML: text) : text)
     }
 
     /// A text that may have several lines (a description, a step): HTML taken out when it
-    /// holds some (block ends become line breaks); plain text only trimmed.
+    /// holds some (block ends become line breaks); each line's runs of spaces and tabs one
+    /// space, blank lines dropped, as a browser shows it.
     static func paragraphs(_ text: String) -> String {
-        HTMLText.looksLikeHTML(text) ? HTMLText.plainText(fromHTML: text) : text.trimmed
+        lines(text).joined(separator: "\n")
     }
 
-    static func check(_ text: String, at place: JSONPath, what: String, limit: Int) throws(SchemaOrgImportError) {
-        let length = text.unicodeScalars.count
-        guard length <= limit else { throw .tooLong(path: place.description, what: what, length: length, limit: limit) }
+    /// The lines of a text: of one that stands for several items (all the ingredients, or all
+    /// the steps, in one text), or of one step. HTML block ends and line breaks separate them.
+    static func lines(_ text: String) -> [String] {
+        let plain = HTMLText.looksLikeHTML(text) ? HTMLText.plainText(fromHTML: text) : text
+        return plain.split(whereSeparator: \.isNewline).map { HTMLText.collapsingWhitespace(String($0)) }.filter { !$0.isEmpty }
+    }
+
+    /// Whether a text says anything: not only punctuation and spaces (a "," left between
+    /// two paragraphs of a joined list is no step).
+    static func saysSomething(_ text: String) -> Bool {
+        text.unicodeScalars.contains { !$0.properties.isWhitespace && !CharacterSet.punctuationCharacters.contains($0) }
+    }
+
+    /// `text` cut to at most `limit` Unicode scalars, ending in "…": at the last space when
+    /// one is in the last fifth, else mid-word. Also what was cut off.
+    static func cut(_ text: String, to limit: Int) -> (kept: String, cut: String) {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count > limit, limit > 1 else { return (text, "") }
+        var end = limit - 1
+        if let space = scalars[(limit - 1 - limit / 5)..<(limit - 1)].lastIndex(where: { $0.properties.isWhitespace }) { end = space }
+        var kept = String(String.UnicodeScalarView(scalars[..<end])).trimmed
+        kept += "…"
+        return (kept, String(String.UnicodeScalarView(scalars[end...])).trimmed)
     }
 }
 
@@ -363,16 +280,58 @@ extension JSONValue {
         }
     }
 
-    /// The value as short text for an omission.
+    /// The value as short text for an omission: a text as it is, anything else as compact JSON;
+    /// at most 80 characters, written no further than that, however large the value.
     var shortText: String {
-        let text: String
-        switch self {
-        case .string(let string): text = string
-        default:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            text = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? kindDescription
+        var text = ShortText()
+        text.write(self)
+        return text.result
+    }
+}
+
+/// Compact JSON of a value, stopped once it is longer than 80 characters.
+private struct ShortText {
+    private var scalars = String.UnicodeScalarView()
+    private var count = 0
+    private static let limit = 80
+
+    var result: String {
+        count <= Self.limit ? String(scalars) : String(String.UnicodeScalarView(scalars.prefix(Self.limit - 1))) + "…"
+    }
+
+    mutating func write(_ value: JSONValue, quoted: Bool = false) {
+        guard count <= Self.limit else { return }
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .integer(let number): append(String(number))
+        case .number(let number): append(String(number))
+        case .string(let string): append(quoted ? string.debugDescription : string)
+        case .array(let items):
+            append("[")
+            for (index, item) in items.enumerated() {
+                guard count <= Self.limit else { return }
+                if index > 0 { append(",") }
+                write(item, quoted: true)
+            }
+            append("]")
+        case .object(let members):
+            append("{")
+            for (index, name) in members.keys.sorted().enumerated() {
+                guard count <= Self.limit else { return }
+                if index > 0 { append(",") }
+                append(name.debugDescription + ":")
+                write(members[name]!, quoted: true)
+            }
+            append("}")
         }
-        return text.unicodeScalars.count <= 80 ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(79))) + "…"
+    }
+
+    private mutating func append(_ text: String) {
+        for scalar in text.unicodeScalars {
+            guard count <= Self.limit else { return }
+            scalars.append(scalar)
+            count += 1
+        }
     }
 }

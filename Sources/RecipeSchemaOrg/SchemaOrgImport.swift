@@ -3,19 +3,30 @@ import RecipeWire
 
 // MARK: - Import
 
-/// Reads schema.org `Recipe` nodes from JSON-LD or from the JSON-LD scripts of an HTML page.
+/// Reads schema.org `Recipe`s from JSON-LD, or from an HTML page's JSON-LD scripts,
+/// microdata or RDFa, into `RecipeDocument`s the domain's rules accept.
 ///
-/// Every function gives complete recipes or throws: a recipe with a bad ingredient or
-/// step, or over a limit, is an error, never a part of a recipe. Values that only
-/// describe the recipe and cannot be used (a keyword that makes no tag name, a time
-/// that is not an ISO 8601 duration, an image that is not an http(s) URL) are left out
-/// and listed in `ImportedRecipe.omissions`.
+/// JSON is read as pages write it (`LenientJSONReader`). A value the rules would refuse is
+/// cut to fit or left out, and named in `ImportedRecipe.omissions`; only a document without
+/// a readable recipe is an error. The work is linear in the input and bounded per document
+/// (`maxValues`, `maxDepth`): past the bounds a document is refused as `tooComplex`.
 public enum SchemaOrgImport {
     /// The largest JSON document read: far above any recipe, small enough to refuse at once.
     public static let maxJSONBytes = 2 << 20
     /// The largest HTML page read: pages carry markup, scripts and styles around their
     /// JSON-LD; each JSON-LD block in it is still held to `maxJSONBytes`.
     public static let maxHTMLBytes = 5 << 20
+    /// The most JSON values (objects, lists, texts, numbers) and microdata values one document
+    /// may hold, all its blocks together; and, separately, the most values reading its
+    /// recipes may visit (following `@id` references visits a node again). A recipe page's
+    /// JSON-LD holds a few hundred to a few thousand.
+    public static let maxValues = 100_000
+    /// The deepest objects, lists and items may nest (recipes nest about ten levels).
+    public static let maxDepth = 64
+    /// The most other recipes named one by one in the omissions; the rest are counted.
+    static let maxNamedOthers = 20
+    /// The most omissions listed for one recipe's own fields; the rest are counted.
+    static let maxOmissions = 100
 
     /// What the bytes are.
     public enum Format: Sendable, Hashable {
@@ -45,21 +56,26 @@ public enum SchemaOrgImport {
 
     // MARK: - Entry points
 
-    /// The one recipe of a document. Several copies of the same recipe (pages often repeat
-    /// it) count as one; several different recipes are `severalRecipes`, since picking one
-    /// would silently import the wrong one: use `recipes(from:contentType:)` for those.
+    /// The recipe of a document: its main recipe when it holds several. Copies of one recipe
+    /// count once; the main one is the first of: a recipe that is no stub (it has ingredients
+    /// or steps), the page's main entity (a `mainEntity` holds it, or it names its
+    /// `mainEntityOfPage`), not a part of another recipe, the most ingredients and steps, the
+    /// first. Each other recipe is named in the omissions.
     ///
     /// - Parameter contentType: the HTTP content type, or nil to tell JSON from HTML by the first character.
     public static func recipe(from data: Data, contentType: String?) throws(SchemaOrgImportError) -> ImportedRecipe {
-        let all = try recipes(from: data, contentType: contentType)
-        guard all.count == 1, let only = all.first else {
-            throw .severalRecipes(names: all.map(\.document.name))
-        }
-        return only
+        try read(data, contentType: contentType).main()
     }
 
-    /// Every different recipe of a document, in document order; at least one.
-    public static func recipes(from data: Data, contentType: String?) throws(SchemaOrgImportError) -> [ImportedRecipe] {
+    /// Every different recipe of a document, each read on its own, in document order: the
+    /// recipe, or why it cannot be read. Stubs beside recipes with content are left out.
+    public static func recipes(from data: Data, contentType: String?) throws(SchemaOrgImportError)
+        -> [Result<ImportedRecipe, SchemaOrgImportError>] {
+        try read(data, contentType: contentType).all()
+    }
+
+    /// The document read: its candidates and what reading cost.
+    static func read(_ data: Data, contentType: String?) throws(SchemaOrgImportError) -> Reading {
         let charset: String?
         let format: Format
         if let contentType {
@@ -70,59 +86,56 @@ public enum SchemaOrgImport {
             format = Format.sniffed(from: data)
             charset = nil
         }
-        switch format {
-        case .json: return try recipesFromJSON(data, charset: charset)
-        case .html: return try recipesFromHTML(data, charset: charset)
-        }
-    }
-
-    /// Every different recipe of a JSON-LD document (`application/ld+json`, `application/json`).
-    public static func recipesFromJSON(_ data: Data, charset: String? = nil) throws(SchemaOrgImportError) -> [ImportedRecipe] {
-        try checkSize(data, format: .json)
+        guard data.count <= format.limit else { throw .documentTooLarge(bytes: data.count, limit: format.limit) }
         let bytes = try utf8Bytes(of: data, charset: charset)
-        let value: JSONValue
-        switch parse(bytes[...]) {
-        case .success(let parsed): value = parsed
-        case .failure(let failure): throw .notJSON(where: "The document", reason: failure.reason)
+        var budget = LenientJSONReader.Budget(values: maxValues, depth: maxDepth)
+        switch format {
+        case .json:
+            switch LenientJSONReader.read(bytes[...], budget: &budget) {
+            case .success(let value): return Reading(documents: [(value, JSONPath())], valuesRead: maxValues - budget.values, unreadable: [])
+            case .failure(.syntax(let reason)): throw .notJSON(where: "The document", reason: reason)
+            case .failure(.overBudget(let what)): throw .tooComplex(where: "The document", what: what)
+            }
+        case .html:
+            return try readPage(bytes, budget: &budget)
         }
-        return try recipes(in: [(value, JSONPath())], unreadable: [])
     }
 
-    /// Every different recipe in the `<script type="application/ld+json">` blocks of an HTML page.
-    public static func recipesFromHTML(_ data: Data, charset: String? = nil) throws(SchemaOrgImportError) -> [ImportedRecipe] {
-        try checkSize(data, format: .html)
-        let page = try utf8Bytes(of: data, charset: charset)
-        let blocks = JSONLDScripts.blocks(in: page)
-        guard !blocks.isEmpty else { throw .noJSONLD }
+    /// Every JSON-LD block of a page; its microdata and RDFa when no block holds a Recipe.
+    private static func readPage(_ page: [UInt8], budget: inout LenientJSONReader.Budget) throws(SchemaOrgImportError) -> Reading {
         var documents: [(JSONValue, JSONPath)] = []
         var unreadable: [String] = []
-        for (offset, block) in blocks.enumerated() {
+        for (offset, block) in JSONLDScripts.blocks(in: page).enumerated() {
             let name = "script \(offset + 1)"
             guard block.count <= maxJSONBytes else {
                 unreadable.append("\(name): \(block.count) bytes, over the \(maxJSONBytes)-byte limit")
                 continue
             }
-            switch parse(block) {
-            case .success(let value):
-                documents.append((value, JSONPath(prefix: name + ": ")))
-            case .failure(let failure):
+            var result = LenientJSONReader.read(block, budget: &budget)
+            if case .failure(.syntax) = result, block.contains(UInt8(ascii: "&")) {
                 // Some pages HTML-escape the whole block (`{&quot;@type&quot;: …}`); read it once more decoded.
                 let decoded = HTMLText.decodingEntities(String(decoding: block, as: UTF8.self))
-                if case .success(let value) = parse(Array(decoded.utf8)[...]) {
-                    documents.append((value, JSONPath(prefix: name + ": ")))
-                } else {
-                    unreadable.append("\(name): \(failure.reason)")
-                }
+                if case .success(let value) = LenientJSONReader.read(Array(decoded.utf8)[...], budget: &budget) { result = .success(value) }
+            }
+            switch result {
+            case .success(let value): documents.append((value, JSONPath(prefix: name + ": ")))
+            case .failure(.syntax(let reason)), .failure(.overBudget(let reason)): unreadable.append("\(name): \(reason)")
             }
         }
-        return try recipes(in: documents, unreadable: unreadable)
+        let jsonLD = Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable)
+        guard jsonLD.candidates.isEmpty, HTMLItems.mayHoldItems(page) else {
+            if documents.isEmpty, unreadable.isEmpty { throw .noStructuredData }
+            return jsonLD
+        }
+        switch HTMLItems.items(in: page, budget: &budget) {
+        case .success(let items): if !items.isEmpty { documents.append((.array(items), JSONPath(prefix: "markup: "))) }
+        case .failure(.syntax(let reason)), .failure(.overBudget(let reason)): unreadable.append("markup: \(reason)")
+        }
+        if documents.isEmpty, unreadable.isEmpty { throw .noStructuredData }
+        return Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable)
     }
 
     // MARK: - Steps
-
-    private static func checkSize(_ data: Data, format: Format) throws(SchemaOrgImportError) {
-        guard data.count <= format.limit else { throw .documentTooLarge(bytes: data.count, limit: format.limit) }
-    }
 
     /// The document as UTF-8 without a byte order mark. UTF-8 is what JSON is and what pages
     /// are unless they say otherwise; Latin-1 and Windows-1252 are converted.
@@ -142,47 +155,6 @@ public enum SchemaOrgImport {
             throw .notText(encoding: other)
         }
     }
-
-    /// One JSON value, or why the bytes are not one.
-    private static func parse(_ bytes: ArraySlice<UInt8>) -> Result<JSONValue, ParseFailure> {
-        do {
-            return .success(try JSONDecoder().decode(JSONValue.self, from: Data(bytes)))
-        } catch {
-            return .failure(ParseFailure(reason: reason(of: error)))
-        }
-    }
-
-    private struct ParseFailure: Error, CustomStringConvertible {
-        var reason: String
-        var description: String { reason }
-    }
-
-    /// The decoder's own explanation ("Unexpected character 'x' around line 1, column 1."),
-    /// which names the place, rather than its generic "not valid JSON".
-    private static func reason(of error: any Error) -> String {
-        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
-        if let underlying = context.underlyingError as NSError?,
-           let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
-            return detail
-        }
-        return context.debugDescription
-    }
-
-    /// The recipes of the parsed documents, each read completely, copies dropped.
-    private static func recipes(in documents: [(JSONValue, JSONPath)], unreadable: [String]) throws(SchemaOrgImportError) -> [ImportedRecipe] {
-        var nodes = NodeIndex()
-        for (value, path) in documents { nodes.collect(value, at: path) }
-        guard !nodes.recipes.isEmpty else { throw .noRecipe(unreadableScripts: unreadable) }
-        var imported: [ImportedRecipe] = []
-        for (node, path) in nodes.recipes {
-            var reader = RecipeNodeReader(nodes: nodes)
-            let document = try reader.document(from: node, at: path)
-            if !imported.contains(where: { $0.document == document }) {
-                imported.append(ImportedRecipe(document: document, omissions: reader.omissions))
-            }
-        }
-        return imported
-    }
 }
 
 // MARK: - Content types
@@ -200,54 +172,3 @@ struct ContentType {
     }
 }
 
-// MARK: - Nodes
-
-/// The Recipe nodes of the documents, found anywhere (top level, a list, `@graph`,
-/// `mainEntity`), and every node with an `@id`, so a reference such as
-/// `"image": {"@id": "#primaryimage"}` can be followed to the node it names.
-struct NodeIndex {
-    var recipes: [([String: JSONValue], JSONPath)] = []
-    var identified: [String: [String: JSONValue]] = [:]
-
-    mutating func collect(_ value: JSONValue, at path: JSONPath) {
-        switch value {
-        case .array(let items):
-            for (index, item) in items.enumerated() { collect(item, at: path.index(index)) }
-        case .object(let members):
-            if case .string(let id)? = members["@id"], members.count > 1, identified[id] == nil {
-                identified[id] = members
-            }
-            if Self.types(of: members).contains("recipe") {
-                recipes.append((members, path))
-                return
-            }
-            // Sorted, so that the order recipes are found in does not depend on hashing.
-            for name in members.keys.sorted() { collect(members[name]!, at: path.key(name)) }
-        default:
-            return
-        }
-    }
-
-    /// The node an object stands for: the object itself, or the node its lone `@id` names.
-    func resolved(_ members: [String: JSONValue]) -> [String: JSONValue] {
-        guard members.count == 1, case .string(let id)? = members["@id"], let node = identified[id] else { return members }
-        return node
-    }
-
-    /// The `@type`s of a node in lower case, without a `schema:` or schema.org prefix.
-    static func types(of members: [String: JSONValue]) -> [String] {
-        let names: [String]
-        switch members["@type"] {
-        case .string(let name)?: names = [name]
-        case .array(let items)?: names = items.compactMap { if case .string(let name) = $0 { name } else { nil } }
-        default: names = []
-        }
-        return names.map { name in
-            var type = name.trimmingCharacters(in: .whitespaces)
-            for prefix in ["https://schema.org/", "http://schema.org/", "schema:"] where type.lowercased().hasPrefix(prefix) {
-                type = String(type.dropFirst(prefix.count))
-            }
-            return type.lowercased()
-        }
-    }
-}

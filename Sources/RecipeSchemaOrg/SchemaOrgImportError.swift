@@ -6,55 +6,52 @@
 public enum SchemaOrgImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The input is larger than the limit for its format; nothing of it was read.
     case documentTooLarge(bytes: Int, limit: Int)
+    /// The document holds more than an import reads (`SchemaOrgImport.maxValues` values,
+    /// `maxDepth` levels, or as many visits): refused at that point, so its cost is bounded.
+    case tooComplex(where: String, what: String)
     /// The content type is neither JSON nor HTML.
     case unsupportedContentType(String)
     /// The bytes are not text in the declared (or default UTF-8) encoding.
     case notText(encoding: String)
-    /// The JSON document (or a page's only JSON-LD block) does not parse.
+    /// The JSON document does not parse, even leniently.
     case notJSON(where: String, reason: String)
-    /// An HTML page without any `<script type="application/ld+json">`.
-    case noJSONLD
-    /// JSON-LD without a node whose `@type` is `Recipe`. `unreadableScripts` says which of a
-    /// page's JSON-LD blocks did not parse, and why (`script 2: …`), as they may have held it.
+    /// An HTML page with no JSON-LD script and no microdata or RDFa Recipe.
+    case noStructuredData
+    /// No node whose `@type` is `Recipe`. `unreadableScripts` says which of a page's
+    /// JSON-LD blocks could not be read, and why (`script 2: …`), as they may have held it.
     case noRecipe(unreadableScripts: [String])
-    /// More than one different recipe where one was asked for; `recipes(from:…)` reads them all.
-    case severalRecipes(names: [String])
     /// The recipe has no usable `name`.
     case missingName(path: String)
-    /// A value of the wrong JSON type where the recipe needs it.
+    /// A name of the wrong JSON type.
     case wrongType(path: String, expected: String, found: String)
-    /// A text over its limit, in Unicode scalars (as `RecipeLimits` counts).
-    case tooLong(path: String, what: String, length: Int, limit: Int)
-    /// More entries than the domain allows.
-    case tooMany(path: String, what: String, count: Int, limit: Int)
+    /// The domain's rules would refuse the recipe as read (`RecipeDecider`, as the fold
+    /// decides it); the import appends nothing that would fail later.
+    case refusedByRules(reason: String)
 
     public var description: String {
         switch self {
         case let .documentTooLarge(bytes, limit):
             return "The document is \(bytes) bytes; at most \(limit) bytes (\(limit >> 20) MiB) are read."
+        case let .tooComplex(location, what):
+            return "\(location): \(what); an import reads no more."
         case let .unsupportedContentType(type):
             return "Content type \"\(type)\" is not JSON-LD, JSON or HTML."
         case let .notText(encoding):
             return "The document is not valid \(encoding) text."
         case let .notJSON(location, reason):
             return "\(location) is not JSON: \(reason)"
-        case .noJSONLD:
-            return "The page has no <script type=\"application/ld+json\"> block, so no schema.org recipe."
+        case .noStructuredData:
+            return "The page has no schema.org recipe: no <script type=\"application/ld+json\"> block, and no microdata or RDFa Recipe."
         case let .noRecipe(unreadable):
             let base = "No node with \"@type\": \"Recipe\" was found."
             guard !unreadable.isEmpty else { return base }
             return base + " Unreadable JSON-LD: " + unreadable.joined(separator: "; ")
-        case let .severalRecipes(names):
-            let list = names.map { $0.debugDescription }.joined(separator: ", ")
-            return "The document holds \(names.count) different recipes (\(list)); import them all, or one document per recipe."
         case let .missingName(path):
             return "\(path): the recipe has no name."
         case let .wrongType(path, expected, found):
             return "\(path): expected \(expected), found \(found)."
-        case let .tooLong(path, what, length, limit):
-            return "\(path): \(what) is \(length) characters; at most \(limit) are allowed."
-        case let .tooMany(path, what, count, limit):
-            return "\(path): \(count) \(what); at most \(limit) are allowed."
+        case let .refusedByRules(reason):
+            return "The recipe as read breaks a rule of the recipe it would become: \(reason)"
         }
     }
 }

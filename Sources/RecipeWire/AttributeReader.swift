@@ -15,6 +15,17 @@ struct AttributeReader {
         scanner.text(try stringToken(name))
     }
 
+    /// `subject`, which must be a recipe id: a NUL, a control character or a non-ASCII
+    /// letter in it is `malformed`, never a recipe of its own.
+    func recipeID() throws(WireError) -> RecipeID {
+        let text = try string(.subject)
+        do throws(RecipeID.Invalid) {
+            return try RecipeID(text)
+        } catch {
+            throw .malformed("subject \(error.message).", field: "subject")
+        }
+    }
+
     func optionalString(_ name: Name) throws(WireError) -> String? {
         guard attributes[name] != nil else { return nil }
         return try string(name)
@@ -41,6 +52,12 @@ struct AttributeReader {
         case .notInteger: throw .wrongType("\(name.spelling)", expected: "an integer, not a fraction")
         case .outOfRange: throw .invalid("\(name.spelling)", "is out of range")
         }
+    }
+
+    /// `time` when present (decisions of records that could not be read have none).
+    func optionalTime() throws(WireError) -> Timestamp? {
+        guard attributes[.time] != nil else { return nil }
+        return try time()
     }
 
     /// `time`, an RFC 3339 date-time.

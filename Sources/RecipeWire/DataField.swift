@@ -4,6 +4,8 @@
 /// type and whether it must be present. The data formats list these (the registry
 /// of every command's shape); tools that build `data` from text ask for them
 /// through `WireFormat.dataFields(of:)` instead of keeping their own lists.
+/// A decision's data and its events' data are listed the same way (`DecisionFormats`,
+/// `EventFormats`).
 ///
 /// ```swift
 /// WireFormat.dataFields(of: .servingsChanged) // [servings: integer, required]
@@ -17,11 +19,15 @@ public struct DataField: Sendable, Hashable, CustomStringConvertible {
         /// A list: of objects (each read by its own fields, e.g. the ingredients of
         /// `DraftContentSet`) or of strings (its tags).
         case array
+        /// `true` or `false` (in decisions' events; no command has one).
+        case boolean
+        /// An object read by its own fields (in decisions: an event's `data`, a `reason`).
+        case object
 
         /// Whether the value is written as a JSON number.
         public var isNumeric: Bool {
             switch self {
-            case .string, .array: false
+            case .string, .array, .boolean, .object: false
             case .integer, .number: true
             }
         }
@@ -95,4 +101,8 @@ public struct DataField: Sendable, Hashable, CustomStringConvertible {
     static func clearableString(_ key: StaticString) -> DataField { DataField(key, .string, .optionalOrNull) }
     static func clearableNumber(_ key: StaticString) -> DataField { DataField(key, .number, .optionalOrNull) }
     static func array(_ key: StaticString) -> DataField { DataField(key, .array, .required) }
+    static func optionalArray(_ key: StaticString) -> DataField { DataField(key, .array, .optional) }
+    static func boolean(_ key: StaticString) -> DataField { DataField(key, .boolean, .required) }
+    static func object(_ key: StaticString) -> DataField { DataField(key, .object, .required) }
+    static func optionalObject(_ key: StaticString) -> DataField { DataField(key, .object, .optional) }
 }

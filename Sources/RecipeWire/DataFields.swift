@@ -16,21 +16,35 @@ struct DataFields {
     private let fields: [DataField]
     /// Where the object is, for messages: `data`, or an item of one of its arrays.
     private let place: Place
+    /// The object's nesting depth in the record (`data` is 2).
+    private let depth: Int
     /// The members by field index, held inline: no allocation per record.
     private var slots = InlineArray<12, JSONToken?>(repeating: nil)
 
-    /// `data`, or `data.<array>[<index>]` (items are of `data`'s arrays: no format nests
-    /// deeper): named only in messages, so made into text only for one (a path per item
-    /// of a `DraftContentSet` was an allocation each).
+    /// `data`, or `data.<array>[<index>]` (a command's data nests no deeper); in a
+    /// decision, deeper objects too (`data.events[2].data.ingredients[0]`). Named only
+    /// in messages, so made into text only for one (a path per item of a
+    /// `DraftContentSet` was an allocation each).
     private enum Place {
         case data
         case item(array: StaticString, index: Int)
+        /// An object below an item: its path, made when the object is read.
+        case path(String)
+        /// An item of an array of an object below `data`'s items.
+        case nestedItem(parent: String, array: StaticString, index: Int)
 
         var path: String {
             switch self {
             case .data: "data"
             case .item(let array, let index): "data.\(array)[\(index)]"
+            case .path(let path): path
+            case .nestedItem(let parent, let array, let index): "\(parent).\(array)[\(index)]"
             }
+        }
+
+        func item(_ array: StaticString, _ index: Int) -> Place {
+            if case .data = self { return .item(array: array, index: index) }
+            return .nestedItem(parent: path, array: array, index: index)
         }
     }
 
@@ -47,6 +61,7 @@ struct DataFields {
     private init(reading reader: inout JSONScanner, fields: [DataField], place: Place, depth: Int) throws(WireError) {
         self.fields = fields
         self.place = place
+        self.depth = depth
         scanner = JSONScanner(reader.bytes)
         try reader.openObject(depth: depth)
         var first = true
@@ -120,6 +135,20 @@ struct DataFields {
         return try number(token, name)
     }
 
+    /// A field that may be absent (nil) or a finite number: what a decision's events
+    /// hold, which an encoder wrote from finite values (`1e999` reads as infinity).
+    func optionalFiniteNumber(_ name: StaticString) throws(WireError) -> Double? {
+        guard let value = try optionalNumber(name) else { return nil }
+        guard value.isFinite else { throw .invalid(path(name), "must be a finite number") }
+        return value
+    }
+
+    /// An error about the field `name` of this object, named by its path:
+    /// `error(.invalid, "role", "must be editor or viewer")`.
+    func error(_ code: RejectionCode, _ name: StaticString, _ problem: String) -> WireError {
+        WireError(code, "\(path(name)) \(problem).", field: path(name))
+    }
+
     /// A field of an update: absent keeps, `null` clears, a string sets.
     func clearableString(_ name: StaticString) throws(WireError) -> FieldUpdate<String> {
         guard let token = token(name, .string, .optionalOrNull) else { return .keep }
@@ -139,20 +168,64 @@ struct DataFields {
     /// items' messages name their place (`data.ingredients[2].name`).
     func objects(_ name: StaticString, fields itemFields: [DataField]) throws(WireError) -> [DataFields] {
         guard let token = token(name, .array, .required) else { throw .missing(path(name)) }
+        return try objects(token, name, fields: itemFields)
+    }
+
+    /// A field that may be absent (nil) or an array of objects, read as `objects` reads one.
+    func optionalObjects(_ name: StaticString, fields itemFields: [DataField]) throws(WireError) -> [DataFields]? {
+        guard let token = token(name, .array, .optional) else { return nil }
+        return try objects(token, name, fields: itemFields)
+    }
+
+    private func objects(_ token: JSONToken, _ name: StaticString, fields itemFields: [DataField]) throws(WireError) -> [DataFields] {
         guard token.kind == .array else { throw wrongType(token, name, "an array") }
         var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
         var items: [DataFields] = []
         var first = true
         // Each item is read where it lies, in the same pass that steps over it.
-        while try reader.nextElementStart(first: &first, depth: 3) {
-            let place = Place.item(array: name, index: items.count)
+        while try reader.nextElementStart(first: &first, depth: depth &+ 1) {
+            let place = place.item(name, items.count)
             guard reader.nextIsObject() else {
-                let element = try reader.value(depth: 4)
+                let element = try reader.value(depth: depth &+ 2)
                 throw .wrongType(place.path, expected: "an object, not \(element.kind.article)")
             }
-            items.append(try DataFields(reading: &reader, fields: itemFields, place: place, depth: 4))
+            items.append(try DataFields(reading: &reader, fields: itemFields, place: place, depth: depth &+ 2))
         }
         return items
+    }
+
+    /// A field that must be an object, read with `fields` (an event's `data`).
+    func object(_ name: StaticString, fields memberFields: [DataField]) throws(WireError) -> DataFields {
+        guard let token = token(name, .object, .required) else { throw .missing(path(name)) }
+        return try object(token, name, fields: memberFields)
+    }
+
+    /// A field that may be absent (nil) or an object, read with `fields`.
+    func optionalObject(_ name: StaticString, fields memberFields: [DataField]) throws(WireError) -> DataFields? {
+        guard let token = token(name, .object, .optional) else { return nil }
+        return try object(token, name, fields: memberFields)
+    }
+
+    private func object(_ token: JSONToken, _ name: StaticString, fields memberFields: [DataField]) throws(WireError) -> DataFields {
+        guard token.kind == .object else { throw wrongType(token, name, "an object") }
+        var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
+        return try DataFields(reading: &reader, fields: memberFields, place: .path(path(name)), depth: depth &+ 1)
+    }
+
+    /// A field that must be `true` or `false`.
+    func boolean(_ name: StaticString) throws(WireError) -> Bool {
+        guard let token = token(name, .boolean, .required) else { throw .missing(path(name)) }
+        guard token.kind == .bool else { throw wrongType(token, name, "a boolean") }
+        return token.flag
+    }
+
+    /// A string field holding an RFC 3339 date-time.
+    func time(_ name: StaticString) throws(WireError) -> Timestamp {
+        let text = try string(name)
+        guard let time = RFC3339.parse(text) else {
+            throw .malformed("\(path(name)) \(quoted(text)) is not an RFC 3339 date-time (2026-12-01T10:15:00Z).", field: path(name))
+        }
+        return time
     }
 
     /// A field that must be an array of strings.
@@ -162,7 +235,7 @@ struct DataFields {
         var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
         var texts: [String] = []
         var first = true
-        while let element = try reader.nextElement(first: &first, depth: 3) {
+        while let element = try reader.nextElement(first: &first, depth: depth &+ 1) {
             guard element.kind == .string else {
                 throw .wrongType("\(path(name))[\(texts.count)]", expected: "a string, not \(element.kind.article)")
             }

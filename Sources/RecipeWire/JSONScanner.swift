@@ -54,10 +54,10 @@ struct JSONScanner {
     let bytes: UnsafeRawBufferPointer
     private(set) var offset = 0
 
-    /// `bytes` may be at most `WireFormat.maxRecordSize` long, which keeps every
-    /// offset of a token within 32 bits.
+    /// `bytes` may be at most one record long (a decision's cap, `DecisionFormat.maxRecordSize`,
+    /// is the larger), which keeps every offset of a token within 32 bits.
     init(_ bytes: UnsafeRawBufferPointer) {
-        precondition(bytes.count <= WireFormat.maxRecordSize, "the scanner reads one record at most")
+        precondition(bytes.count <= DecisionFormat.maxRecordSize, "the scanner reads one record at most")
         self.bytes = bytes
     }
 

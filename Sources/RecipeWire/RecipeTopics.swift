@@ -1,3 +1,5 @@
+import RecipeDomain
+
 // MARK: - Topics
 
 /// The names of the recipe topics, with an environment prefix (`--topic-prefix`).
@@ -17,6 +19,11 @@ public struct RecipeTopics: Sendable, Hashable {
 
     /// The log of commands: one CloudEvents record per command, keyed by recipe id.
     public var edits: String { prefix + "recipes.edits" }
+
+    /// The decisions: one `DecisionRecord` per record of `edits`, with its key, on
+    /// the partition of the same number, in the same order (written by a decider
+    /// stage that is not wired yet).
+    public var decisions: String { prefix + "recipes.decisions" }
 
     /// The latest committed snapshot of each recipe (compacted; later).
     public var committed: String { prefix + "recipes.committed" }
@@ -38,7 +45,7 @@ public struct RecipeTopics: Sendable, Hashable {
             }
         }
         guard allowed else { return "a topic prefix may hold only ASCII letters, digits, '.', '_' and '-'" }
-        let longest = max(RecipeTopics().edits.utf8.count, RecipeTopics().committed.utf8.count)
+        let longest = [RecipeTopics().edits, RecipeTopics().decisions, RecipeTopics().committed].map(\.utf8.count).max()!
         guard prefix.utf8.count + longest <= 249 else { return "the prefix makes topic names longer than 249 characters" }
         return nil
     }
@@ -46,22 +53,19 @@ public struct RecipeTopics: Sendable, Hashable {
 
 // MARK: - Keys
 
-/// The Kafka key of a record: the recipe id's UTF-8 bytes, so that every command of
-/// one recipe lands on one partition, in order.
+/// The Kafka key of a record: the recipe id's bytes, so that every command of one
+/// recipe lands on one partition, in order.
 ///
 /// ```swift
 /// let key = RecordKey.key(forRecipe: envelope.recipeID)   // Array("5a8f2c1e-…".utf8)
 /// ```
 public enum RecordKey {
-    public static func key(forRecipe recipeID: String) -> [UInt8] {
-        Array(recipeID.utf8)
+    public static func key(forRecipe recipeID: RecipeID) -> [UInt8] {
+        Array(recipeID.text.utf8)
     }
 
-    /// The recipe id a key names, or nil when the key is absent or not UTF-8.
-    public static func recipeID(fromKey key: [UInt8]?) -> String? {
-        guard let key else { return nil }
-        // Decoding repairs invalid UTF-8; if the bytes changed, they were not UTF-8.
-        let text = String(decoding: key, as: UTF8.self)
-        return text.utf8.elementsEqual(key) ? text : nil
+    /// The recipe a key names, or nil when the key is absent or not a recipe id.
+    public static func recipeID(fromKey key: some Collection<UInt8>) -> RecipeID? {
+        RecipeID(utf8: key)
     }
 }

@@ -12,6 +12,9 @@
 // - `WireFormat`: header name and value, size and depth caps, type names.
 // - `JSONWriter`, `RFC3339`: the canonical JSON and time writers (and time
 //   parser) the records use, for other canonical output (read models, HTTP).
+// - `DecisionRecord`, `DecisionEncoder`, `DecisionDecoder`, `DecisionFormat`: the
+//   record format of the decisions topic (one decision per command, its events as
+//   facts; Schemas/decisions/, Schemas/events/). Not yet written by any stage.
 //
 // Decisions
 // - The decoder is total and bounded: size checked before parsing (2 MiB →

@@ -17,9 +17,12 @@ import RecipeDomain
 /// Checks, in this order, each with its code: size (`tooLarge`); JSON syntax, UTF-8,
 /// nesting, repeated keys (`malformed`); `specversion` (`unsupportedVersion` unless
 /// 1.0); `type` (`unknownType`, or `unsupportedVersion` for a version this decoder
-/// does not read); the other attributes' presence and types (`malformed`); key =
-/// `subject` (`keyMismatch`); the shape of `data` (`malformed`); the domain's
-/// record-level limits (`invalid`, see `RecordLimits`).
+/// does not read); the other attributes' presence and types, and `subject` a recipe id
+/// (`malformed`); the key a recipe id (`malformed`) and equal to `subject`
+/// (`keyMismatch`); the shape of `data` (`malformed`); the domain's record-level limits
+/// (`invalid`, see `RecordLimits`). A recipe id is `RecipeID.form` and nothing else: a
+/// NUL, a control character or any non-ASCII byte in the key or `subject` makes the
+/// record `malformed`, so no two spellings ever reach one recipe.
 ///
 /// Accepted beyond the canonical form: any member order and whitespace,
 /// extension attributes (ignored), any RFC 3339 time, integers written as `4.0`,
@@ -37,8 +40,8 @@ public struct RecordDecoder: Sendable {
         self.formats = formats
     }
 
-    /// Decodes a record as consumed from Kafka. The key must be present and equal
-    /// the record's `subject` byte for byte.
+    /// Decodes a record as consumed from Kafka. The key must be present, a recipe id,
+    /// and equal the record's `subject` byte for byte.
     public func decode(key: [UInt8]?, value: [UInt8]) -> Result<DecodedRecord, WireError> {
         value.withUnsafeBytes { value in
             guard let key else { return decode(value, key: .absent) }
@@ -91,7 +94,7 @@ public struct RecordDecoder: Sendable {
             // the rejection can be shown beside that recipe.
             var error = error
             error.commandID = try? reader.string(.id)
-            error.recipeID = try? reader.string(.subject)
+            error.recipeID = try? reader.recipeID()
             return .failure(error)
         }
     }
@@ -104,7 +107,7 @@ public struct RecordDecoder: Sendable {
         }
         let format = try dataFormat(reader)
         let commandID = try reader.string(.id)
-        let recipeID = try reader.string(.subject)
+        let recipeID = try reader.recipeID()
         let source = try reader.string(.source)
         if source.isEmpty { throw .malformed("source must not be empty.", field: "source") }
         let time = try reader.time()
@@ -130,14 +133,17 @@ public struct RecordDecoder: Sendable {
         case .unchecked:
             break
         case .absent:
-            throw WireError(.keyMismatch, "The record has no key; it must equal subject \(quoted(recipeID)), the recipe id.",
+            throw WireError(.keyMismatch, "The record has no key; it must equal subject \(quoted(recipeID.text)), the recipe id.",
                             field: "subject")
         case .present(let key):
+            guard RecipeID.isID(key) else {
+                throw .malformed("The record key \(RecipeID.quoted(utf8: key)) is not a recipe id (\(RecipeID.form)).")
+            }
             // Compared in place: the generic comparison of a UTF-8 view took a tenth of decoding.
-            let same = recipeID.utf8.withContiguousStorageIfAvailable { JSONScanner.same(UnsafeRawBufferPointer($0), key) }
-            guard same ?? recipeID.utf8.elementsEqual(key) else {
+            let same = recipeID.text.utf8.withContiguousStorageIfAvailable { JSONScanner.same(UnsafeRawBufferPointer($0), key) }
+            guard same ?? recipeID.text.utf8.elementsEqual(key) else {
                 throw WireError(.keyMismatch,
-                                "subject \(quoted(recipeID)) differs from the record key \(quoted(String(decoding: key, as: UTF8.self))).",
+                                "subject \(quoted(recipeID.text)) differs from the record key \(quoted(String(decoding: key, as: UTF8.self))).",
                                 field: "subject")
             }
         }

@@ -73,7 +73,7 @@ public struct RecordEncoder: Sendable {
         writer.key("type")
         writer.typeName(kind, version: version)
         writer.raw(#","subject":"#)
-        writer.string(envelope.recipeID)
+        writer.string(envelope.recipeID.text)
         writer.raw(#","time":""#)
         RFC3339.write(envelope.time, to: &writer.bytes)
         writer.raw(#"","datacontenttype":"application/json","dataschema":"#)

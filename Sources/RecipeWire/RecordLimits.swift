@@ -21,12 +21,11 @@ import RecipeDomain
 /// ```
 public enum RecordLimits {
     /// The first reason a reader would reject `envelope` once encoded, or nil.
-    /// An empty `id` or recipe id is `malformed` (CloudEvents requires both);
-    /// every other problem is `invalid` and names its field.
+    /// An empty `id` is `malformed` (CloudEvents requires one; the recipe id is a
+    /// `RecipeID`, never empty); every other problem is `invalid` and names its field.
     public static func violation(in envelope: CommandEnvelope) -> WireError? {
         if envelope.commandID.isEmpty { return .malformed("id must not be empty.", field: "id") }
         if let problem = maxLength(envelope.commandID, RecipeLimits.maxIdentifierLength, "id") { return problem }
-        if envelope.recipeID.isEmpty { return .malformed("subject must not be empty.", field: "subject") }
         if let revision = envelope.expectedRevision, !(0...JSONNumber.maxSafeInteger).contains(revision) {
             return .invalid("expectedrevision", "must be from 0 to \(JSONNumber.maxSafeInteger), not \(revision)")
         }

@@ -8,10 +8,10 @@ import RecipeDomain
 /// | code | when |
 /// | --- | --- |
 /// | `tooLarge` | the value is over `WireFormat.maxRecordSize` bytes (checked before parsing) |
-/// | `malformed` | not JSON (syntax, invalid UTF-8, lone surrogate, nesting over 32, a key twice), or a required attribute or field missing, of the wrong JSON type, or unexpected |
+/// | `malformed` | not JSON (syntax, invalid UTF-8, lone surrogate, nesting over 32, a key twice), or a required attribute or field missing, of the wrong JSON type, or unexpected; a key or `subject` that is not a `RecipeID` |
 /// | `unknownType` | `type` names no command (`recipes.<Command>.v<N>` with an unknown command, or another form) |
 /// | `unsupportedVersion` | a known command at a data version this decoder does not read, or a `specversion` other than 1.0 |
-/// | `keyMismatch` | the Kafka key is absent or differs from `subject` |
+/// | `keyMismatch` | the Kafka key is absent or differs from `subject` (both recipe ids) |
 /// | `invalid` | a value out of the domain's record-level limits (`RecipeLimits`): too long, out of range, not finite |
 ///
 /// ```swift
@@ -25,10 +25,10 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// the record as a whole is (size, syntax).
     public var field: String?
     /// The command id and recipe id as the record states them, when it could be read
-    /// that far, so a rejection can be shown beside the recipe it was meant for.
-    /// Not trustworthy beyond that: the record was rejected.
+    /// that far (and its `subject` is a recipe id), so a rejection can be shown beside
+    /// the recipe it was meant for. Not trustworthy beyond that: the record was rejected.
     public var commandID: String?
-    public var recipeID: String?
+    public var recipeID: RecipeID?
 
     public init(_ code: RejectionCode, _ message: String, field: String? = nil) {
         self.code = code

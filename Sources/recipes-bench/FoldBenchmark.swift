@@ -25,7 +25,7 @@ enum FoldBenchmark {
     static func run(commandCount: Int, seed: UInt64) -> FoldBenchmarkResult {
         let log = makeLog(commandCount: commandCount, seed: seed)
 
-        var states: [String: Recipe] = [:]
+        var states: [RecipeID: Recipe] = [:]
         states.reserveCapacity(log.count / 50)
         var accepted = 0, rejected = 0, duplicates = 0
         let clock = ContinuousClock()
@@ -80,7 +80,7 @@ enum FoldBenchmark {
 
         while log.count < commandCount {
             if writers.count < concurrentWriters {
-                let recipe = Recipe(id: generator.uuid())
+                let recipe = Recipe(id: generator.recipeID())
                 writers.append(Writer(
                     recipe: recipe,
                     editsLeft: generator.random.int(in: 10...30),

@@ -62,10 +62,10 @@ enum HTTPBenchmark {
 
         // Sample data through the command gateway.
         let builder = CommandBuilder(source: RecipeAPI.source)
-        var ids: [String] = []
+        var ids: [RecipeID] = []
         var last: [Int32: Int64] = [:]
         for index in 0..<recipes {
-            let id = UUID().uuidString.lowercased()
+            let id = RecipeID(made: UUID().uuidString.lowercased())
             ids.append(id)
             let commands: [(RecipeCommand.Kind, [String: any Sendable])] = [
                 (.draftStarted, [:]), (.titleChanged, ["title": "Recipe \(index)"]), (.servingsChanged, ["servings": 4]),

@@ -11,8 +11,8 @@ import Synchronization
 enum ImportBenchmark {
     static let spec = CommandSpec(
         name: "recipes-bench import",
-        summary: "Import generated schema.org recipes and print recipes/s through the import itself and through POST /v1/import, and ingredient lines/s through the parser.",
-        abstract: "Recipes/s imported, and ingredient lines/s parsed.",
+        summary: "Import generated schema.org recipes and print recipes/s and lines/s through the import itself (JSON-LD, pages with JSON-LD, pages with microdata, against Foundation merely parsing the JSON) and through POST /v1/import, and ingredient lines/s through the parser.",
+        abstract: "Recipes and pages/s imported, and ingredient lines/s parsed.",
         options: [
             .value("recipes", "N", "Generated JSON-LD documents.", default: "2000"),
             .value("connections", "C", "Connections posting them.", default: "8"),
@@ -40,16 +40,32 @@ enum ImportBenchmark {
         say(String(format: "  parser               %10.0f lines/s   (%d lines, %.2f s)", Double(parserLines.count) / parseSeconds,
                    parserLines.count, parseSeconds))
 
-        // The import in process: bytes to the one command it appends, checked as the gateway checks it.
+        // The raw baseline: Foundation merely parsing the same JSON, reading nothing of it.
         start = ContinuousClock.now
-        for data in documents {
-            let imported = try SchemaOrgImport.recipe(from: data, contentType: "application/ld+json")
-            let envelope = CommandEnvelope(commandID: "c", recipeID: "r", actor: "bench", time: .now,
-                                           command: .draftContentSet(imported.document.draftContent))
-            try ImportCheck.check(envelope)
+        for data in documents { names &+= (try JSONSerialization.jsonObject(with: data) as? [String: Any])?.count ?? 0 }
+        let rawSeconds = (ContinuousClock.now - start).seconds
+        say(String(format: "  JSONSerialization    %10.0f documents/s (the raw baseline: parsing alone, %.2f s)", Double(count) / rawSeconds, rawSeconds))
+
+        // The import in process: bytes to the commands it appends, decided by the fold's rules and
+        // checked as the gateway checks them; as JSON-LD, and as pages holding it.
+        let pages = documents.indices.map { page(jsonLD: documents[$0], index: $0) }
+        let microdataPages = (0..<count).map { microdataPage($0, &random) }
+        for (label, inputs, contentType) in [("import (in process)", documents, "application/ld+json"),
+                                             ("page with JSON-LD", pages, "text/html"), ("page with microdata", microdataPages, "text/html")] {
+            start = ContinuousClock.now
+            var lineCount = 0
+            for data in inputs {
+                let imported = try SchemaOrgImport.recipe(from: data, contentType: contentType)
+                let commands = try imported.commands(recipeID: "r", actor: "bench", actorRole: nil, time: .now, save: true, newCommandID: { "c" })
+                try ImportCheck.check(commands.content)
+                lineCount += imported.document.ingredients.count
+            }
+            let seconds = (ContinuousClock.now - start).seconds
+            let bytes = inputs.reduce(0) { $0 + $1.count } / inputs.count
+            say("  " + label.padding(toLength: 20, withPad: " ", startingAt: 0)
+                + String(format: " %10.0f recipes/s %9.0f lines/s (%d B each, %.2f s)", Double(count) / seconds, Double(lineCount) / seconds,
+                         bytes, seconds))
         }
-        let importSeconds = (ContinuousClock.now - start).seconds
-        say(String(format: "  import (in process)  %10.0f recipes/s (%.2f s)", Double(count) / importSeconds, importSeconds))
 
         // Through HTTP, appended to an embedded broker and projected.
         let kafka = try EmbeddedKafka(brokers: 1)
@@ -108,6 +124,50 @@ enum ImportBenchmark {
                        ingredients: ingredientLines(index).map { DocumentIngredient(text: $0, section: nil) },
                        instructions: (0..<6).map { DocumentStep(text: "Step \($0 + 1) of recipe \(index).", section: $0 < 3 ? "First" : nil) })
     }
+
+    /// A page as recipe sites write one: a head of meta tags, styles and scripts, navigation,
+    /// ad slots, the article, and the JSON-LD block among other scripts.
+    private static func page(jsonLD: Data, index: Int) -> Data {
+        Data((pageHead(index) + #"<script type="application/ld+json">"# + String(decoding: jsonLD, as: UTF8.self) + "</script>\n"
+            + #"<article class="post"><h1>Recipe \#(index)</h1><p>A few words about it.</p></article>"# + pageFoot).utf8)
+    }
+
+    /// The same kind of recipe as microdata in the article's markup, as older sites write it.
+    private static func microdataPage(_ index: Int, _ random: inout SplitMix64) -> Data {
+        let ingredients = ingredientLines(index).map { #"<li itemprop="recipeIngredient">\#($0)</li>"# }.joined(separator: "\n")
+        let steps = (0..<6).map { #"<li itemprop="recipeInstructions" itemscope itemtype="https://schema.org/HowToStep"><p itemprop="text">Step \#($0 + 1) of recipe \#(index).</p></li>"# }
+            .joined(separator: "\n")
+        let article = """
+            <article itemscope itemtype="https://schema.org/Recipe">
+            <h1 itemprop="name">Recipe \(index) \(random.next() % 1000)</h1>
+            <p itemprop="description">Generated for the import benchmark.</p>
+            <meta itemprop="prepTime" content="PT15M"><meta itemprop="cookTime" content="PT40M">
+            <p>Serves <span itemprop="recipeYield">4</span>. Tags: <span itemprop="keywords">bench, generated</span></p>
+            <div class="ad-slot" data-slot="mid"></div>
+            <ul class="ingredients">\(ingredients)</ul>
+            <ol class="steps">\(steps)</ol>
+            </article>
+            """
+        return Data((pageHead(index) + article + pageFoot).utf8)
+    }
+
+    private static func pageHead(_ index: Int) -> String {
+        """
+        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Recipe \(index) | A kitchen</title>
+        <meta name="viewport" content="width=device-width"><link rel="stylesheet" href="/theme.css">
+        <style>body{font-family:serif}.ad-slot{min-height:250px}</style>
+        <script async src="https://ads.example.net/tag.js"></script>
+        <script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());</script>
+        </head><body><nav><ul><li><a href="/">Home</a></li><li><a href="/soups">Soups</a></li><li><a href="/bakes">Bakes</a></li></ul></nav>
+        <div class="ad-slot" data-slot="top"><!-- ad --></div>
+
+        """
+    }
+
+    private static let pageFoot = """
+        <footer><p>&copy; A kitchen</p><script>document.querySelectorAll('.ad-slot').forEach(function(s){s.dataset.ready='1'})</script></footer>
+        </body></html>
+        """
 }
 
 /// A count shared by the posting threads.

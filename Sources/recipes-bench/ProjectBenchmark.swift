@@ -57,7 +57,7 @@ struct BenchmarkLog {
     let topic: String
     let commands: Int
     /// A recipe the log has commands for.
-    let recipe: String
+    let recipe: RecipeID
     /// Raw consumption of the topic, records/s.
     let rawRate: Double
 
@@ -90,7 +90,7 @@ struct BenchmarkLog {
     /// Generates the mix in chunks and appends it, so the whole log never sits in memory.
     /// Returns the bytes appended and the id of a recipe in the log.
     static func publish(commands: Int, recipes: Int, seed: UInt64, topic: String,
-                        config: KafkaConfig) throws -> (bytes: Int, recipe: String) {
+                        config: KafkaConfig) throws -> (bytes: Int, recipe: RecipeID) {
         // The embedded broker answers a fetch with one record batch per partition
         // (a real broker sends up to max.partition.fetch.bytes of them), so a log of
         // small batches is slow to read whatever the consumer does. A longer linger
@@ -100,7 +100,7 @@ struct BenchmarkLog {
         let producer = try KafkaProducer(config: producerConfig)
         let encoder = RecordEncoder(source: "bench")
         var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.02, duplicateRate: 0.01, expectedRevisionRate: 0.02)
-        var states = (0..<recipes).map { _ in Recipe(id: generator.uuid()) }
+        var states = (0..<recipes).map { _ in Recipe(id: generator.recipeID()) }
         let sample = states[0].id
         let header = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
         var bytes = 0, sent = 0
@@ -110,12 +110,12 @@ struct BenchmarkLog {
             for _ in 0..<min(10_000, commands - sent) {
                 let index = Int(generator.random.next() % UInt64(recipes))
                 // A deleted recipe takes no more edits in real use: a new one takes its place.
-                if states[index].isDeleted { states[index] = Recipe(id: generator.uuid()) }
+                if states[index].isDeleted { states[index] = Recipe(id: generator.recipeID()) }
                 let envelope = generator.nextEnvelope(for: states[index])
                 _ = states[index].apply(envelope)
                 let value = encoder.encode(envelope)
                 bytes += value.count
-                batch.append(KafkaProducerMessage(topic: topic, key: envelope.recipeID, value: value, headers: header))
+                batch.append(KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: envelope.recipeID), value: value, headers: header))
             }
             sent += batch.count
             pending.append(producer.enqueue(batch))

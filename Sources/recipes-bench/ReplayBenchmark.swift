@@ -49,7 +49,7 @@ enum ReplayBenchmark {
         let trail = try auditor.trail(of: recipe)
         let end = try auditor.reader.end(of: trail.partition)
         say(String(format: "  audit history        %10.3f s  (%d records of recipe %@, %d read in partition %d)",
-                   (ContinuousClock.now - historyStart).seconds, trail.records.count, recipe, end, trail.partition))
+                   (ContinuousClock.now - historyStart).seconds, trail.records.count, recipe.text, end, trail.partition))
         withExtendedLifetime(log) {} // the embedded broker serves until here
     }
 }

@@ -8,7 +8,7 @@ import RecipeWire
 enum WireBenchmarkCommand {
     static let spec = CommandSpec(
         name: "recipes-bench wire",
-        summary: "Decode and encode recipe records on one core and print records/s, next to Foundation's JSONSerialization parsing the same bytes.",
+        summary: "Decode and encode recipe records (commands, then their decisions) on one core and print records/s, next to Foundation's JSONSerialization parsing the same bytes.",
         abstract: "Records/s decoded and encoded vs a JSONSerialization parse.",
         options: [
             .value("records", "N", "Records in the mix.", default: "200000"),
@@ -18,7 +18,8 @@ enum WireBenchmarkCommand {
         discussion: """
             The mix is what recipes being edited produce (every edit and lifecycle type, a few percent
             breaking a limit, which the decoder rejects as it would on the log). Every measure
-            runs on the calling thread over records encoded before the clock starts.
+            runs on the calling thread over records encoded before the clock starts. The same
+            mix, decided, gives the decisions measured after the commands.
             """)
 
     static func run(_ arguments: [String]) throws {
@@ -36,6 +37,11 @@ enum WireBenchmarkCommand {
         say(String(format: "  parse   JSONSerialization (baseline) %10.0f records/s", result.baselinePerSecond))
         say(String(format: "  decode  IngredientAdded only         %10.0f records/s  (%.0f bytes on average)",
                    result.ingredientAddedDecodedPerSecond, result.ingredientAddedAverageBytes))
+        // The same mix decided, as the decisions topic would hold it.
+        let decisions = DecisionBenchmark.run(WireBenchmark.makeMix(count: records, seed: UInt64(seed)), rounds: rounds)
+        say(String(format: "  decode  DecisionDecoder              %10.0f decisions/s  (%.0f bytes on average)",
+                   decisions.decodedPerSecond, decisions.averageBytes))
+        say(String(format: "  encode  DecisionEncoder              %10.0f decisions/s", decisions.encodedPerSecond))
         say(String(format: "decode: %.1fx JSONSerialization", result.decodedPerSecond / result.baselinePerSecond))
     }
 }
@@ -146,12 +152,12 @@ enum WireBenchmark {
     /// with a new recipe taking the place of a deleted one.
     static func makeMix(count: Int, seed: UInt64) -> [CommandEnvelope] {
         var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.02, duplicateRate: 0, expectedRevisionRate: 0.1)
-        var recipes = (0..<256).map { _ in Recipe(id: generator.uuid()) }
+        var recipes = (0..<256).map { _ in Recipe(id: generator.recipeID()) }
         var envelopes: [CommandEnvelope] = []
         envelopes.reserveCapacity(count)
         while envelopes.count < count {
             let index = generator.random.int(below: recipes.count)
-            if recipes[index].isDeleted { recipes[index] = Recipe(id: generator.uuid()) }
+            if recipes[index].isDeleted { recipes[index] = Recipe(id: generator.recipeID()) }
             let envelope = generator.nextEnvelope(for: recipes[index])
             recipes[index].apply(envelope)
             envelopes.append(envelope)

@@ -32,9 +32,9 @@ enum AuditCommand {
         let args = try ParsedArguments(arguments, spec: historySpec)
         let id = try QueryCommands.singleID(args)
         let trail = try auditor(args).trail(of: id)
-        guard !trail.records.isEmpty else { throw LogAuditor.AuditError.neverSeen(id) }
+        guard !trail.records.isEmpty else { throw LogAuditor.AuditError.neverSeen(id.text) }
         if args.flag("json") {
-            return try printJSON(HistoryJSON(recipeId: id, partition: trail.partition, items: try trail.records.map(HistoryJSON.Item.init)))
+            return try printJSON(HistoryJSON(recipeId: id.text, partition: trail.partition, items: try trail.records.map(HistoryJSON.Item.init)))
         }
         printTable(["POSITION", "LOG TIME", "ACTOR", "TYPE", "OUTCOME", "REASON", "DATA"], trail.records.map { record in
             let entry = record.entry
@@ -264,7 +264,7 @@ struct HistoryJSON: Encodable {
             offset = entry.offset
             logTime = entry.logTime.map(AuditCommand.rfc3339)
             key = record.key
-            recipeId = entry.recipeID
+            recipeId = entry.recipeID?.text
             commandId = entry.commandID
             time = entry.time.map(AuditCommand.rfc3339)
             actor = entry.actor

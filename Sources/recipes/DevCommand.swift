@@ -160,13 +160,13 @@ enum SampleRecipes {
         let builder = CommandBuilder(source: RecipeAPI.source)
         let actor = "seed"
         var positions: [Int32: Int64] = [:]
-        func send(_ id: String, _ kind: RecipeCommand.Kind, _ data: [String: any Sendable] = [:]) throws {
+        func send(_ id: RecipeID, _ kind: RecipeCommand.Kind, _ data: [String: any Sendable] = [:]) throws {
             let envelope = try builder.envelope(kind: kind, data: data, recipeID: id, actor: actor)
             let receipt = try api.append(envelope)
             positions[receipt.partition] = max(positions[receipt.partition] ?? 0, receipt.offset)
         }
         for sample in recipes {
-            let id = UUID().uuidString.lowercased()
+            let id = RecipeID(made: UUID().uuidString.lowercased())
             try send(id, .draftStarted)
             try send(id, .titleChanged, ["title": sample.title])
             try send(id, .servingsChanged, ["servings": sample.servings])
@@ -177,7 +177,7 @@ enum SampleRecipes {
             for tag in sample.tags { try send(id, .tagAdded, ["text": tag]) }
             try send(id, .recipeSaved)
         }
-        let draft = UUID().uuidString.lowercased()
+        let draft = RecipeID(made: UUID().uuidString.lowercased())
         try send(draft, .draftStarted)
         try send(draft, .titleChanged, ["title": "Chocolate cake"])
         return positions

@@ -133,11 +133,17 @@ enum QueryCommands {
         })
     }
 
-    static func singleID(_ args: ParsedArguments) throws -> String {
+    /// The one ID argument, a recipe id (checked before any store or broker is opened).
+    static func singleID(_ args: ParsedArguments) throws -> RecipeID {
         guard args.positionals.count == 1 else {
             throw UsageError("expected one recipe ID (see \(args.spec.name) --help)")
         }
-        return args.positionals[0]
+        return try recipeID(args.positionals[0])
+    }
+
+    /// An `ID` argument: a recipe id, else one line naming the form.
+    static func recipeID(_ text: String) throws -> RecipeID {
+        do { return try RecipeID(text) } catch { throw UsageError("ID: \(error.message)") }
     }
 
     private static func tagText(_ tag: TagView) -> String {

@@ -64,7 +64,8 @@ enum SendCommand {
         }
         let recipe: String
         switch (args.string("recipe"), args.flag("new")) {
-        case (let id?, false): recipe = id
+        case (let id?, false):
+            do { recipe = try RecipeID(id).text } catch { throw UsageError("--recipe: \(error.message)") }
         case (nil, true): recipe = UUID().uuidString.lowercased()
         default: throw UsageError("give --recipe ID, or --new for a new recipe")
         }

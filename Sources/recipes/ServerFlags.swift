@@ -8,8 +8,12 @@ enum ServerFlags {
     static let specs: [OptionSpec] = [
         .value("tokens", "FILE", "Bearer tokens: lines `sha256:<hex> actor role` (recipes tokens add); the file must be mode 600, owned by this user or root, in folders only they may change."),
         .flag("private", "With --tokens: reading needs a token too, and each sees only the recipes it owns or was given."),
-        .value("max-connections", "N", "HTTP connections at once, in all.", default: "1000"),
-        .value("max-connections-per-client", "N", "HTTP connections at once from one IP address.", default: "64"),
+        .value("max-connections", "N", "HTTP connections at once, in all (at most what the open-file limit allows).",
+               default: String(HTTPServer.Limits().maxConnections)),
+        .value("max-connections-per-client", "N", "HTTP connections at once from one IP address; 0: no limit of its own (default: half of --max-connections, none with --trusted-proxies)."),
+        .value("trusted-proxies", "ADDRESS,…", "Proxies (addresses or networks, 10.0.0.0/8) whose X-Forwarded-For names the client, e.g. for the append rate."),
+        .value("public-names", "HOST,…", "Names clients reach the server by (the Host header); others are 421. On loopback, localhost, 127.0.0.1 and [::1] too."),
+        .value("allowed-origins", "ORIGIN,…", "Origins (https://app.example) whose pages may call the API besides its own; others are 403."),
         .value("connection-timeout", "SECONDS", "Close a connection idle this long (slow or idle clients).", default: "15"),
         .value("max-waiters", "N", "Requests waiting for the read model at once (`after=`, `?wait=true`); more are 503 busy with Retry-After.", default: "64"),
         .value("tls-cert", "FILE", "Serve HTTPS with this PEM certificate chain (with --tls-key)."),
@@ -45,15 +49,39 @@ enum ServerFlags {
         }
         let burst = try args.int("append-burst", in: 1...1_000_000)!
         options.appendRate = rate > 0 ? (rate, burst) : nil
+        options.hostNames = Set(try list(args, "public-names").map { name in
+            guard !name.contains("/"), !name.contains(" "), !name.contains(":") || name.hasPrefix("[") else {
+                throw UsageError("--public-names: \"\(name)\" is not a host name (give it without scheme or port)")
+            }
+            return name.lowercased()
+        })
+        options.allowedOrigins = Set(try list(args, "allowed-origins").map { origin in
+            guard let url = URLComponents(string: origin), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false,
+                  url.path.isEmpty, url.query == nil else {
+                throw UsageError("--allowed-origins: \"\(origin)\" is not an origin such as https://app.example or http://localhost:3000")
+            }
+            return origin.lowercased()
+        })
         return options
     }
 
     /// The server's limits and TLS identity from the flags.
     static func limits(_ args: ParsedArguments) throws -> HTTPServer.Limits {
         var limits = HTTPServer.Limits()
-        limits.maxConnections = try args.int("max-connections", in: 1...100_000)!
-        limits.maxConnectionsPerClient = try args.int("max-connections-per-client", in: 1...100_000)!
+        limits.maxConnections = try args.int("max-connections", in: 1...1_000_000)!
+        limits.maxConnectionsPerClient = try args.int("max-connections-per-client", in: 0...1_000_000)
         limits.connectionTimeoutSeconds = try args.int("connection-timeout", in: 1...3600)!
+        let proxies = try list(args, "trusted-proxies")
+        do {
+            limits.trustedProxies = try TrustedProxies(proxies)
+        } catch {
+            throw UsageError("--trusted-proxies: \(error.message)")
+        }
+        // The open-file limit (raised to its hard limit here) may hold fewer connections than asked.
+        let capacity = HTTPServer.connectionCapacity()
+        if capacity < limits.maxConnections {
+            say("note: at most \(capacity) connections, not \(limits.maxConnections): this process may open \(capacity + HTTPServer.reservedFiles) files (ulimit -Hn)")
+        }
         switch (args.string("tls-cert"), args.string("tls-key")) {
         case (nil, nil):
             break
@@ -64,6 +92,14 @@ enum ServerFlags {
             throw UsageError("--tls-cert and --tls-key go together")
         }
         return limits
+    }
+
+    /// The items of a comma-separated option, none when it is not given.
+    private static func list(_ args: ParsedArguments, _ name: String) throws -> [String] {
+        guard let text = args.string(name) else { return [] }
+        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !items.isEmpty, !items.contains(where: \.isEmpty) else { throw UsageError("--\(name) needs a comma-separated list, got \"\(text)\"") }
+        return items
     }
 
     private static func pem(_ path: String, flag: String, secret: Bool) throws -> String {

@@ -15,7 +15,7 @@ struct DraftLifecycleTests {
     @Test func draftStartedOnANewRecipeOpensAnEmptyDraftOnVersionZero() {
         var scenario = RecipeScenario()
         let outcome = scenario.when(.draftStarted)
-        #expect(outcome.events == [.draftOpened(baseVersion: 0, implicit: false)])
+        #expect(outcome.events == [.ownerAssigned(owner: "alice"), .draftOpened(baseVersion: 0, implicit: false)])
         #expect(scenario.recipe.draft == RecipeDraft(content: .empty, baseVersion: 0))
         #expect(scenario.recipe.revision == 1)
     }
@@ -43,7 +43,7 @@ struct DraftLifecycleTests {
     @Test func anEditOnANewRecipeOpensADraftImplicitly() {
         var scenario = RecipeScenario()
         let outcome = scenario.when(.title("Soup"))
-        #expect(outcome.events == [.draftOpened(baseVersion: 0, implicit: true), .titleChanged("Soup")])
+        #expect(outcome.events == [.ownerAssigned(owner: "alice"), .draftOpened(baseVersion: 0, implicit: true), .titleChanged("Soup")])
         #expect(scenario.draft?.title == "Soup")
         #expect(scenario.recipe.revision == 1)
     }

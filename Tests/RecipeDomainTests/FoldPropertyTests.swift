@@ -14,7 +14,7 @@ struct FoldPropertyTests {
             seed: 0x5EED_0000 + batch, invalidRate: 0.05, duplicateRate: 0.03, expectedRevisionRate: 0.1)
         var accepted = 0, rejected = 0, duplicates = 0
         for sequence in 0..<Self.sequencesPerBatch {
-            let start = Recipe(id: generator.uuid())
+            let start = Recipe(id: generator.recipeID())
             var log: [CommandEnvelope] = []
             var state = start
             var afterDeletion = 0
@@ -38,7 +38,7 @@ struct FoldPropertyTests {
     func arbitrarySequences(batch: UInt64) {
         var generator = RandomCommandGenerator(seed: 0xA4B1_0000 + batch)
         for sequence in 0..<Self.sequencesPerBatch {
-            let start = Recipe(id: generator.uuid())
+            let start = Recipe(id: generator.recipeID())
             var log: [CommandEnvelope] = []
             var state = start
             for _ in 0..<generator.random.int(in: 1...40) {
@@ -58,13 +58,17 @@ struct FoldPropertyTests {
         return state
     }
 
-    /// Folds `log` step by step, checking every invariant and every transition,
-    /// then folds it again (in place) and expects the very same result.
+    /// Folds `log` step by step, checking every invariant and every transition and
+    /// that folding the accepted commands' events alone (with no rule) gives the
+    /// same recipe at every step, then folds it again (in place) and expects the
+    /// very same result.
     @discardableResult
     private func checkSequence(
         _ log: [CommandEnvelope], from start: Recipe, label: String
     ) -> (accepted: Int, rejected: Int, duplicates: Int) {
         var state = start
+        // The fold of facts: the accepted commands' events alone, no rule consulted.
+        var facts = Recipe(id: start.id)
         var outcomes: [RecipeOutcome] = []
         var accepted = 0, rejected = 0, duplicates = 0
         for (step, envelope) in log.enumerated() {
@@ -76,6 +80,12 @@ struct FoldPropertyTests {
                 accepted += 1
                 problems += transitionProblems(from: state, to: next, events: events)
                 state = next
+                facts.record(events, ofCommand: envelope.commandID)
+                // What the rules read next; the whole recipe is compared after the last step.
+                if facts.draft != state.draft || facts.owner != state.owner || facts.grants != state.grants
+                    || facts.revision != state.revision || facts.isDeleted != state.isDeleted {
+                    problems.append("folding the events alone gives another recipe: \(facts) not \(state)")
+                }
             case .rejected:
                 rejected += 1
             case .duplicate:
@@ -89,6 +99,8 @@ struct FoldPropertyTests {
                 return (accepted, rejected, duplicates)
             }
         }
+
+        #expect(facts == state, "\(label): folding the accepted commands' events alone gives another recipe than deciding")
 
         // Same input, same output: a second fold, through the in-place path.
         var replay = start

@@ -90,7 +90,7 @@ struct RandomCommandGeneratorTests {
         var recipe = Recipe(id: "r")
         var kinds = Set<RecipeCommand.Kind>()
         for _ in 0..<20_000 {
-            if recipe.isDeleted { recipe = Recipe(id: generator.uuid()) }
+            if recipe.isDeleted { recipe = Recipe(id: generator.recipeID()) }
             let envelope = generator.nextEnvelope(for: recipe)
             kinds.insert(envelope.command.kind)
             recipe.apply(envelope)
@@ -103,7 +103,7 @@ struct RandomCommandGeneratorTests {
         var recipe = Recipe(id: "r")
         var accepted = 0
         for _ in 0..<3000 {
-            if recipe.isDeleted { recipe = Recipe(id: generator.uuid()) }
+            if recipe.isDeleted { recipe = Recipe(id: generator.recipeID()) }
             if case .accepted = recipe.apply(generator.nextEnvelope(for: recipe)) { accepted += 1 }
         }
         #expect(accepted > 2400, "only \(accepted) of 3000 accepted")

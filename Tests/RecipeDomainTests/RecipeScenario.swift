@@ -14,7 +14,7 @@ struct RecipeScenario {
     var actor = "alice"
     private var clock: Int64 = 1_700_000_000_000
 
-    init(recipeID: String = "recipe-1") {
+    init(recipeID: RecipeID = "recipe-1") {
         recipe = Recipe(id: recipeID)
     }
 

@@ -127,17 +127,18 @@ struct ErrorTests {
     @Test func escapedSlashesAndNULsStayInTheirSegment() throws {
         // libmicrohttpd decodes the whole path before routing: `%00` ended it, so the history of
         // "a\0b" was answered by the detail route for "a", and `%2F` split a segment in two.
+        // Each now reaches its own route whole, which refuses it as no recipe id.
         let nul = try shared.get("/v1/recipes/a%00b/history")
-        #expect(nul.status == 404)
-        #expect(nul.text.contains(#"no recipe a\u0000b"#), "\(nul.text)")
+        #expect(nul.status == 400 && nul.errorField == "id")
+        #expect(nul.text.contains(#"\"a\\u{0}b\" is not a recipe id"#), "\(nul.text)")
         let slash = try shared.get("/v1/recipes/%2F/draft")
-        #expect(slash.status == 404)
-        #expect(slash.text.contains("no recipe /"), "\(slash.text)")
+        #expect(slash.status == 400 && slash.errorField == "id")
+        #expect(slash.text.contains(#"\"/\" is not a recipe id"#), "\(slash.text)")
         let list = try shared.get("/v1/recipes/%00")
-        #expect(list.status == 404, "the list answered a request for recipe \\0")
+        #expect(list.status == 400 && list.errorField == "id", "the list answered a request for recipe \\0")
         let command = try shared.post("/v1/recipes/a%2Fb/commands", #"{"type":"TitleChanged","data":{"title":"A"}}"#)
-        #expect(command.status == 202, "\(command.text)")
-        #expect(command.object["recipeId"] as? String == "a/b")
+        #expect(command.status == 400 && command.errorField == "id", "\(command.text)")
+        #expect(command.text.contains(#"\"a/b\" is not a recipe id"#), "\(command.text)")
     }
 
     @Test func theURIIsDecodedSegmentBySegment() {

@@ -211,19 +211,19 @@ final class FakeReads: RecipeReads {
         try served(RecipeList(items: [], nextCursor: nil))
     }
 
-    func detail(_ id: String, version: Int?, guests: Int?, units: UnitSystem?) throws -> RecipeDetail {
+    func detail(_ id: RecipeID, version: Int?, guests: Int?, units: UnitSystem?) throws -> RecipeDetail {
         try served(())
-        throw QueryError.notFound(id)
+        throw QueryError.notFound(id.text)
     }
 
-    func draft(_ id: String) throws -> DraftView {
+    func draft(_ id: RecipeID) throws -> DraftView {
         try served(())
-        throw QueryError.noDraft(id)
+        throw QueryError.noDraft(id.text)
     }
 
     func drafts(limit: Int, visibleTo: String?) throws -> [DraftSummary] { try served([]) }
-    func access(_ id: String) throws -> RecipeAccessView? { nil }
-    func history(_ id: String) throws -> RecipeHistory { try served(RecipeHistory(items: [])) }
+    func access(_ id: RecipeID) throws -> RecipeAccessView? { nil }
+    func history(_ id: RecipeID) throws -> RecipeHistory { try served(RecipeHistory(items: [])) }
     func rejections(limit: Int, visibleTo: String?) throws -> [RejectionItem] { try served([]) }
 
     func outcome(partition: Int32, offset: Int64) throws -> HistoryItem? {

@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeDomain
 import RecipeProjection
 import RecipeTestSupport
 import RecipeWire
@@ -114,7 +115,7 @@ struct KillTests {
         // In the store: each acknowledged command projected once, accepted.
         let readModel = try ReadModel(path: store)
         for (command, recipe) in acked {
-            let entries = try readModel.history(recipe).items.filter { $0.commandId == command }
+            let entries = try readModel.history(RecipeID(recipe)).items.filter { $0.commandId == command }
             #expect(entries.map(\.outcome) == [.accepted], "\(command): \(entries)")
         }
         kill(second.process.processIdentifier, SIGTERM)

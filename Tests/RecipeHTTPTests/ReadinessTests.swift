@@ -16,9 +16,9 @@ struct ReadinessTests {
         try kafka.createTopic(topic, partitions: 2)
         let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         let producer = try KafkaProducer(config: config)
-        let envelope = CommandEnvelope(commandID: UUID().uuidString, recipeID: UUID().uuidString.lowercased(), actor: "alice",
+        let envelope = CommandEnvelope(commandID: UUID().uuidString, recipeID: RecipeID(made: UUID().uuidString.lowercased()), actor: "alice",
                                        time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000), command: .draftStarted)
-        _ = try producer.send(topic: topic, key: envelope.recipeID, value: RecordEncoder(source: "tests").encode(envelope))
+        _ = try producer.send(topic: topic, key: envelope.recipeID.text, value: RecordEncoder(source: "tests").encode(envelope))
         try producer.shutdown()
 
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).db").path

@@ -78,20 +78,54 @@ struct ServerLimitsTests {
         #expect(log.appended.withLock { $0.count } == 3)
     }
 
-    @Test func idleConnectionsOfOneClientDoNotLockOthersOut() throws {
-        let fixture = try ServiceFixture()
-        // 1,100 idle connections from another loopback address (one "client"): the
-        // per-client limit turns most away at once, and the rest only wait to time out.
-        let idle = try (0..<1100).compactMap { _ in try Self.connect(port: fixture.port, from: "127.0.0.2") }
-        defer { idle.forEach { close($0) } }
-        let limit = HTTPServer.Limits().maxConnectionsPerClient
-        try waitFor("the server to close all but \(limit) of the 1,100 connections", deadline: .seconds(10)) {
-            idle.filter(Self.isClosedByTheServer).count >= idle.count - limit
+    /// An address at its limit (by default half the connections) gets no more; other addresses
+    /// go on being served, and so do the connections it holds.
+    @Test func oneAddressAtItsLimitDoesNotLockOthersOut() throws {
+        var limits = HTTPServer.Limits()
+        limits.maxConnections = 200
+        let fixture = try ServiceFixture(server: limits)
+        let port = fixture.port
+        let held = try { try (0..<150).map { _ in try RawConnection(port: port, from: "127.0.0.2") } }()
+        // The server closes the 50 beyond the limit as it accepts them.
+        let closed = try Self.waitUntil("50 of 150 connections from one address are closed") {
+            held.count(where: \.isClosedByServer) == 50 ? true : nil
         }
-        // Another client (127.0.0.1) is served all the same.
-        let health = try fixture.get("/healthz")
-        #expect(health.status == 200)
+        #expect(closed)
+        #expect(try fixture.get("/healthz").status == 200)
+        let open = held.filter { !$0.isClosedByServer }
+        let answered = try { Self.healthOnEach(open) }()
+        #expect(answered == 100)
         fixture.service.shutdown()
+    }
+
+    /// Behind a proxy every client has the proxy's address: with trusted proxies there is no
+    /// per-address limit unless one is given.
+    @Test func behindTrustedProxiesThereIsNoPerAddressLimit() throws {
+        var limits = HTTPServer.Limits()
+        limits.maxConnections = 200
+        limits.trustedProxies = try TrustedProxies(["127.0.0.2"])
+        let fixture = try ServiceFixture(server: limits)
+        let port = fixture.port
+        let held = try { try (0..<150).map { _ in try RawConnection(port: port, from: "127.0.0.2") } }()
+        let answered = try { Self.healthOnEach(held) }()
+        #expect(answered == 150)
+        fixture.service.shutdown()
+    }
+
+    /// Sends `GET /healthz` on each connection, then counts the 200s.
+    static func healthOnEach(_ connections: [RawConnection]) -> Int {
+        for connection in connections { connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
+        return connections.count { $0.receiveResponse(timeout: .seconds(10))?.status == 200 }
+    }
+
+    /// Polls `condition` until it answers, or fails naming what was awaited after `deadline`.
+    static func waitUntil<T>(_ what: String, deadline: Duration = .seconds(10), _ condition: () -> T?) throws -> T {
+        var value: T?
+        try waitFor(what, deadline: deadline) {
+            value = condition()
+            return value != nil
+        }
+        return value!
     }
 
     @Test func refusalsAreTheAPIsJSONErrors() throws {
@@ -121,19 +155,12 @@ struct ServerLimitsTests {
     @Test func aChunkedBodyOverTheLimitIsCutOffAsItPassesIt() throws {
         let port = shared.port
         let answer = try { () throws -> String in
-            guard let fd = try Self.connect(port: port, from: "127.0.0.1") else { throw ClientFailure("connect") }
-            defer { close(fd) }
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let head = "POST /v1/drafts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
-            _ = Self.send(fd, Array(head.utf8))
+            let connection = try RawConnection(port: port)
+            connection.send("POST /v1/drafts HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n")
             // 96 KiB of a body that never ends: the answer must come without its last chunk.
             let chunk = Array("4000\r\n".utf8) + [UInt8](repeating: 0x20, count: 0x4000) + Array("\r\n".utf8)
-            for _ in 0..<6 { _ = Self.send(fd, chunk) }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = recv(fd, &buffer, buffer.count, 0)
-            guard n > 0 else { throw ClientFailure("no answer before the body ended (\(errno))") }
-            return String(decoding: buffer[0..<n], as: UTF8.self)
+            for _ in 0..<6 { connection.send(chunk) }
+            return String(decoding: connection.receiveUntilClosed(timeout: .seconds(30)).bytes, as: UTF8.self)
         }()
         #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
         #expect(answer.contains(#""code":"tooLarge""#))
@@ -161,51 +188,5 @@ struct ServerLimitsTests {
         let plain = try runProcess("/usr/bin/curl", ["-sS", "-m", "10", "http://127.0.0.1:\(fixture.port)/healthz"])
         #expect(plain.status != 0)
         fixture.service.shutdown()
-    }
-
-    struct ClientFailure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    /// A connected socket from `source` (a loopback address), or nil when refused.
-    static func connect(port: UInt16, from source: String) throws -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ClientFailure("socket failed: \(errno)") }
-        var local = sockaddr_in()
-        local.sin_family = sa_family_t(AF_INET)
-        local.sin_addr.s_addr = inet_addr(source)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, connected == 0 else {
-            close(fd)
-            throw ClientFailure("connect from \(source) failed: \(errno)")
-        }
-        return fd
-    }
-
-    /// Whether the server has closed a connection that sent nothing (its end is read, or it was reset).
-    static func isClosedByTheServer(_ fd: Int32) -> Bool {
-        var byte: UInt8 = 0
-        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
-        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-    }
-
-    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return false }
-            sent += n
-        }
-        return true
     }
 }

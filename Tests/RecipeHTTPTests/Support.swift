@@ -125,7 +125,8 @@ enum HTTPClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw ClientError(description: "connect failed: \(errno)") }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nConnection: close\r\n"
+        if !headers.keys.contains(where: { $0.lowercased() == "host" }) { head += "Host: 127.0.0.1:\(port)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body {
             head += "Content-Length: \(body.count)\r\n"
@@ -200,6 +201,7 @@ final class RecipesProcess: Sendable {
 
     deinit { if process.isRunning { process.terminate() } }
 
+    var pid: Int32 { process.processIdentifier }
     var out: String { output.texts.withLock { $0[0] } }
     var err: String { output.texts.withLock { $0[1] } }
 

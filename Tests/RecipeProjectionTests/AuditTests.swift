@@ -66,7 +66,7 @@ struct AuditTests {
         try fixture.send([retitle])
         let brokers = fixture.kafka.bootstrapServers
 
-        let history = try runRecipes(["audit", "history", id, "--brokers", brokers, "--json"])
+        let history = try runRecipes(["audit", "history", id.text, "--brokers", brokers, "--json"])
         #expect(history.status == 0, "\(history.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(history.out.utf8)) as? [String: Any])
         let items = try #require(object["items"] as? [[String: Any]])
@@ -78,24 +78,24 @@ struct AuditTests {
         #expect((items[4]["data"] as? [String: Any])?["amount"] as? Double == 250)
         #expect(items[4]["actor"] as? String == "bob")
 
-        let table = try runRecipes(["audit", "history", id, "--brokers", brokers])
+        let table = try runRecipes(["audit", "history", id.text, "--brokers", brokers])
         #expect(table.out.split(separator: "\n").contains { $0.contains(" rejected ") && $0.contains(" noDraft: ") },
                 "\(table.out)")
 
-        let diff = try runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "2"])
+        let diff = try runRecipes(["audit", "diff", id.text, "--brokers", brokers, "--from-version", "1", "--to-version", "2"])
         #expect(diff.status == 0, "\(diff.err)")
         #expect(diff.out.contains("~ ingredient flour Flour: 200 g → 250 g"), "\(diff.out)")
-        let json = try runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "2", "--json"])
+        let json = try runRecipes(["audit", "diff", id.text, "--brokers", brokers, "--from-version", "1", "--to-version", "2", "--json"])
         let changes = try JSONDecoder().decode(VersionDiff.self, from: Data(json.out.utf8))
         #expect(changes.ingredients.changed.map(\.id) == ["flour"])
         #expect(changes.ingredients.changed.first?.from.amount == 200)
         #expect(changes.ingredients.changed.first?.to.amount == 250)
         #expect(changes.title == nil && changes.ingredients.added.isEmpty && changes.ingredients.removed.isEmpty)
 
-        let missing = try runRecipes(["audit", "diff", id, "--brokers", brokers, "--from-version", "1", "--to-version", "3"])
+        let missing = try runRecipes(["audit", "diff", id.text, "--brokers", brokers, "--from-version", "1", "--to-version", "3"])
         #expect(missing.status == 1)
         #expect(missing.err.contains("has versions 1…2, not 3"), "\(missing.err)")
-        let asOf = try runRecipes(["audit", "as-of", id, "--brokers", brokers, "--json", "--position", "x"])
+        let asOf = try runRecipes(["audit", "as-of", id.text, "--brokers", brokers, "--json", "--position", "x"])
         #expect(asOf.status == 2, "a bad position is a usage error")
     }
 
@@ -103,7 +103,7 @@ struct AuditTests {
     func exportMatchesProjector() throws {
         let fixture = try ProjectionFixture(partitions: 3)
         try fixture.send(commandStream(count: 1_500, recipes: 20, seed: 32))
-        _ = try fixture.producer.send(KafkaProducerMessage(topic: fixture.topic, key: newRecipeID(), value: Array("{not json".utf8)))
+        _ = try fixture.producer.send(KafkaProducerMessage(topic: fixture.topic, key: newRecipeID().text, value: Array("{not json".utf8)))
         try fixture.project()
         let export = try runRecipes(["audit", "export", "--brokers", fixture.kafka.bootstrapServers])
         #expect(export.status == 0, "\(export.err)")

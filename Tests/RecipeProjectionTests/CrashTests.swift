@@ -10,7 +10,7 @@ import Testing
 /// a few invalid commands and duplicates, over many recipes, interleaved.
 func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnvelope] {
     var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.03, duplicateRate: 0.01, expectedRevisionRate: 0.05)
-    var states = (0..<recipes).map { _ in Recipe(id: generator.uuid()) }
+    var states = (0..<recipes).map { _ in Recipe(id: generator.recipeID()) }
     var stream: [CommandEnvelope] = []
     stream.reserveCapacity(count)
     while stream.count < count {

@@ -45,7 +45,7 @@ struct ReplayTests {
 
         // The tag index (rewritten only when a batch changes a recipe's listed tags)
         // holds the tags of each listed recipe's latest version, as the domain folds them.
-        var recipes: [String: Recipe] = [:]
+        var recipes: [RecipeID: Recipe] = [:]
         for envelope in stream { _ = recipes[envelope.recipeID, default: Recipe(id: envelope.recipeID)].apply(envelope) }
         var expected: Set<String> = []
         for (id, recipe) in recipes where !recipe.isDeleted {

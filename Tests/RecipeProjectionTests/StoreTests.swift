@@ -38,6 +38,22 @@ struct StoreTests {
         #expect(try fixture.readModel().outcome(partition: 1, offset: 1)?.outcome == .rejected)
     }
 
+    @Test("text is bound and read with its length: two keys that differ after a NUL stay two rows, each read back whole")
+    func textKeepsWhatFollowsANUL() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nul-\(UUID().uuidString).db").path
+        defer { removeStore(path) }
+        let db = try SQLiteConnection(path: path)
+        try db.execute("CREATE TABLE t(key TEXT PRIMARY KEY, value TEXT)")
+        // Bound as C strings, both keys were "r", and the second insert replaced the first.
+        for (key, value) in [("r\0x", "first\0one"), ("r\0y", "second"), ("r", "plain")] {
+            try db.statement("INSERT OR REPLACE INTO t(key, value) VALUES(?, ?)").bind(.text(key), .text(value)).run()
+        }
+        let rows = try db.statement("SELECT key, value FROM t ORDER BY key").rows { [$0.text(0), $0.text(1)] }
+        #expect(rows == [["r", "plain"], ["r\0x", "first\0one"], ["r\0y", "second"]])
+        let found = try db.statement("SELECT value FROM t WHERE key = ?").bind(.text("r\0y")).rows { $0.optionalText(0) }
+        #expect(found == ["second"])
+    }
+
     @Test("a store of schema version 4 gets each open draft's summary, which the drafts list reads")
     func migratesDraftsToTheirSummaries() throws {
         let fixture = try ProjectionFixture(partitions: 1)
@@ -55,7 +71,7 @@ struct StoreTests {
         }
         _ = try Projector(storePath: fixture.storePath, kafka: fixture.config, topic: fixture.topic)
         let drafts = try fixture.readModel().drafts()
-        #expect(drafts.map(\.id) == [id])
+        #expect(drafts.map(\.id) == [id.text])
         #expect(drafts.first.map { [$0.title, "\($0.ingredientCount)", "\($0.instructionCount)", "\($0.revision)"] }
                 == ["Leek soup", "2", "1", "4"])
         #expect(drafts.first?.missing == [])

@@ -10,7 +10,7 @@ struct StoredContentTests {
     /// The contents a generated log folds to: every field any command sets, in many values.
     private func foldedContents(recipes: Int = 60, commands: Int = 3_000) -> [RecipeContent] {
         var generator = RandomCommandGenerator(seed: 7)
-        var states = (0..<recipes).map { _ in Recipe(id: generator.uuid()) }
+        var states = (0..<recipes).map { _ in Recipe(id: generator.recipeID()) }
         for index in 0..<commands {
             let slot = index % recipes
             _ = states[slot].apply(generator.nextEnvelope(for: states[slot]))

@@ -25,13 +25,13 @@ struct StoryTests {
 
         let model = try fixture.readModel()
         let list = try model.list()
-        #expect(list.items.map(\.id) == [saved])
+        #expect(list.items.map(\.id) == [saved.text])
         #expect(list.items.first?.title == "Pancakes")
         #expect(list.items.first?.ingredientCount == 2)
         #expect(list.items.first?.tags == [TagView(name: "breakfast", payload: nil)])
-        #expect(try model.list(tag: "@Breakfast").items.map(\.id) == [saved])
+        #expect(try model.list(tag: "@Breakfast").items.map(\.id) == [saved.text])
         #expect(try model.list(tag: "dinner").items.isEmpty)
-        #expect(try model.list(query: "pan").items.map(\.id) == [saved])
+        #expect(try model.list(query: "pan").items.map(\.id) == [saved.text])
 
         let detail = try model.detail(saved, guests: 6)
         #expect(detail.version == 1)
@@ -43,7 +43,7 @@ struct StoryTests {
         let draft = try model.draft(drafted)
         #expect(draft.title == "Half-written soup")
         #expect(draft.missing == ["ingredients"])
-        #expect(throws: QueryError.notFound(drafted)) { try model.detail(drafted) }
+        #expect(throws: QueryError.notFound(drafted.text)) { try model.detail(drafted) }
     }
 
     @Test("editing a saved recipe shows version 1 until the draft is saved as version 2; version 1 stays")
@@ -68,7 +68,7 @@ struct StoryTests {
         #expect(try model.detail(id).ingredients.map(\.name) == ["Milk"])
         #expect(try model.detail(id).tags == [TagView(name: "source", payload: "grandma")])
         #expect(try model.detail(id, version: 1).ingredients.map(\.name) == ["Flour", "Milk"])
-        #expect(throws: QueryError.noDraft(id)) { try model.draft(id) }
+        #expect(throws: QueryError.noDraft(id.text)) { try model.draft(id) }
     }
 
     @Test("a discarded draft leaves the recipe as it was; a rejection is kept on the draft")
@@ -96,7 +96,7 @@ struct StoryTests {
         try fixture.project()
         let model = try fixture.readModel()
         #expect(try model.list().items.isEmpty)
-        #expect(throws: QueryError.deleted(id)) { try model.detail(id) }
+        #expect(throws: QueryError.deleted(id.text)) { try model.detail(id) }
         let history = try model.history(id).items
         #expect(history.count == recipe.count + 3)
         #expect(history.last?.outcome == .rejected)
@@ -126,7 +126,7 @@ struct StoryTests {
     @Test("list pagination is stable and complete")
     func pagination() throws {
         let fixture = try ProjectionFixture()
-        var ids: [String] = []
+        var ids: [RecipeID] = []
         for index in 0..<25 {
             let id = newRecipeID()
             ids.append(id)
@@ -143,7 +143,7 @@ struct StoryTests {
             cursor = page.nextCursor
         } while cursor != nil
         #expect(seen.count == 25)
-        #expect(Set(seen) == Set(ids))
+        #expect(Set(seen) == Set(ids.map(\.text)))
         #expect(throws: QueryError.badCursor) { try model.list(cursor: "not a cursor!") }
     }
 }

@@ -31,7 +31,7 @@ final class ProjectionFixture: Sendable {
 
     /// Appends commands for one recipe, in order, and returns their positions.
     @discardableResult
-    func send(_ recipeID: String, _ commands: [RecipeCommand], actor: String = "alice",
+    func send(_ recipeID: RecipeID, _ commands: [RecipeCommand], actor: String = "alice",
               time: Int64 = 1_796_000_000_000) throws -> [KafkaDeliveryReport] {
         try send(commands.enumerated().map { index, command in
             CommandEnvelope(commandID: UUID().uuidString, recipeID: recipeID, actor: actor,
@@ -42,7 +42,7 @@ final class ProjectionFixture: Sendable {
     @discardableResult
     func send(_ envelopes: [CommandEnvelope]) throws -> [KafkaDeliveryReport] {
         let messages = envelopes.map {
-            KafkaProducerMessage(topic: topic, key: $0.recipeID, value: encoder.encode($0),
+            KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0),
                                  headers: [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)])
         }
         return try producer.sendBatch(messages).map { try $0.get() }
@@ -57,7 +57,7 @@ final class ProjectionFixture: Sendable {
     func readModel() throws -> ReadModel { try ReadModel(path: storePath) }
 }
 
-func newRecipeID() -> String { UUID().uuidString.lowercased() }
+func newRecipeID() -> RecipeID { RecipeID(made: UUID().uuidString.lowercased()) }
 
 /// Removes a store and the files SQLite and the store lock keep beside it.
 func removeStore(_ path: String) {

@@ -2,10 +2,10 @@ import RecipeDomain
 @testable import RecipeSchemaOrg
 
 /// Seeded random recipe documents of the kind an import gives: text trimmed, names on
-/// one line, durations ISO 8601, tags valid names, sections on ingredients from some line
+/// one line, durations as the domain takes them, tags valid names, sections on ingredients from some line
 /// on (a heading covers every line after it) and on any run of steps. Texts mix accents,
-/// scripts, emoji and characters JSON must escape (quotes, backslashes, tabs, control
-/// characters, U+2028), and "&" and "<" where they are not markup.
+/// scripts, emoji and characters JSON must escape (quotes, backslashes, control
+/// characters), and "&" and "<" where they are not markup.
 struct DocumentGenerator {
     var random: SplitMix64
 
@@ -17,8 +17,10 @@ struct DocumentGenerator {
         "flour", "Butter", "crème", "brûlée", "日本", "Ærø", "naïve", "🍋", "Ελληνικά", "שקשוקה", "\"quoted\"", "back\\slash",
         "a/b", "R&D", "50%", "< 5", "x;y", "{braces}", "[list]", "O'Neil", "ünïcödé", "semi;colon",
     ]
-    /// Only in texts that may have several lines and inner spacing: steps and descriptions.
-    static let multiLinePieces = ["\n", "\n\n", "\t", "  ", "\u{0001}", " — ", "\u{2028}"]
+    /// Only in texts that may have several lines: steps and descriptions. The import gives
+    /// their lines as a browser shows them (runs of spaces one space, no blank lines), so only
+    /// line breaks, and characters that are no space.
+    static let multiLinePieces = ["\n", "\u{0001}", " — "]
     static let sectionNames = ["For the sauce", "Crème pâtissière", "Garnish", "日本 style", "Dough \"base\"", "Back\\slash & co"]
     static let units = ["g", "cups", "tbsp", "tsp", "ml", "cloves", ""]
     static let yields = ["12 cookies", "1 loaf", "2 trays, about 24 pieces", "4 servings", "Ærø-size batch"]
@@ -69,7 +71,7 @@ struct DocumentGenerator {
         case 0: return "PT\(random.int(in: 1...12))H\(random.int(in: 1...59))M"
         case 1: return "P0DT\(random.int(in: 1...90))M"
         case 2: return "P\(random.int(in: 1...3))D"
-        default: return "PT\(random.int(in: 1...9)).5H"
+        default: return "PT\(random.int(in: 1...9))H30M"
         }
     }
 

@@ -112,11 +112,27 @@ struct JSONLDImportTests {
         #expect(try Support.importJSON("[\(node), \(node)]").document.name == "Apple Cake")
     }
 
-    @Test func severalDifferentRecipesAreReadAllTogetherButNotAsOne() throws {
-        let json = #"[{"@type": "Recipe", "name": "Red Sauce"}, {"@type": "Recipe", "name": "Green Sauce"}]"#
-        let all = try SchemaOrgImport.recipesFromJSON(Data(json.utf8))
-        #expect(all.map(\.document.name) == ["Red Sauce", "Green Sauce"])
-        #expect(Support.refusal(ofJSON: json) == .severalRecipes(names: ["Red Sauce", "Green Sauce"]))
+    @Test func ofSeveralDifferentRecipesTheLargestIsImportedAndTheOthersNamed() throws {
+        let json = #"""
+        [{"@type": "Recipe", "name": "Red Sauce", "recipeIngredient": ["4 tomatoes", "1 onion"]},
+         {"@type": "Recipe", "name": "Green Sauce", "recipeIngredient": ["1 bunch parsley", "2 anchovies", "1 tbsp capers"]}]
+        """#
+        let imported = try Support.importJSON(json)
+        #expect(imported.document.name == "Green Sauce")
+        #expect(imported.omissions.map(\.path) == ["$[0]"] && imported.omissions.map(\.value) == ["Red Sauce"])
+        #expect(imported.omissions.first?.reason.contains("2 ingredients, 0 steps") == true)
+        let all = try SchemaOrgImport.recipes(from: Data(json.utf8), contentType: "application/ld+json")
+        #expect(all.compactMap { try? $0.get().document.name } == ["Red Sauce", "Green Sauce"])
+    }
+
+    @Test func aPartOfARecipeIsNotTheMainOneEvenWhenLarger() throws {
+        let json = #"""
+        {"@type": "Recipe", "name": "Burger", "recipeIngredient": ["4 buns", "500 g beef"],
+         "hasPart": {"@type": "Recipe", "name": "Buns", "recipeIngredient": ["500 g flour", "7 g yeast", "1 egg", "50 g butter"]}}
+        """#
+        let imported = try Support.importJSON(json)
+        #expect(imported.document.name == "Burger")
+        #expect(imported.omissions.map(\.path) == ["$.hasPart"])
     }
 
     // MARK: - Instructions
@@ -226,13 +242,14 @@ struct JSONLDImportTests {
 
     // MARK: - Durations
 
-    @Test func durationsThatAreNotISO8601AreLeftOutAndReported() throws {
-        let json = Support.recipe(#""prepTime": "20 minutes", "cookTime": "PT25M", "totalTime": 45"#)
+    @Test func timesThatSayNoDurationAreLeftOutAndReportedAndWordsAreRead() throws {
+        let json = Support.recipe(#""prepTime": "overnight", "cookTime": "25 minutes", "totalTime": 45"#)
         let imported = try Support.importJSON(json)
         #expect(imported.document.prepTime == nil)
         #expect(imported.document.cookTime == "PT25M")
         #expect(imported.document.totalTime == nil)
         #expect(imported.omissions.map(\.path) == ["$.prepTime", "$.totalTime"])
+        #expect(imported.omissions.map(\.value) == ["overnight", "45"])
         #expect(imported.omissions.allSatisfy { $0.reason.contains("ISO 8601") })
     }
 

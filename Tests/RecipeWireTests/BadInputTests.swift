@@ -10,12 +10,12 @@ struct BadInputTests {
     /// checks are shown on one.
     static let golden = WrongExamples.record("IngredientAdded", data: #"{"name":"Flour","amount":250,"metric":"g"}"#, version: 1)
 
-    func decode(_ json: String, key: String? = GoldenCases.recipeID) -> Result<DecodedRecord, WireError> {
+    func decode(_ json: String, key: String? = GoldenCases.recipeID.text) -> Result<DecodedRecord, WireError> {
         WireTestSupport.decoder.decode(key: key.map { Array($0.utf8) }, value: Array(json.utf8))
     }
 
     func expectError(_ json: String, _ code: RejectionCode, field: String? = nil, mentions: String? = nil,
-                     key: String? = GoldenCases.recipeID, sourceLocation: SourceLocation = #_sourceLocation) {
+                     key: String? = GoldenCases.recipeID.text, sourceLocation: SourceLocation = #_sourceLocation) {
         guard case .failure(let error) = decode(json, key: key) else {
             Issue.record("decoded \(json.prefix(200))", sourceLocation: sourceLocation)
             return
@@ -47,7 +47,7 @@ struct BadInputTests {
         for sequence: [UInt8] in [[0xFF], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC3]] {
             var broken = bytes
             broken.replaceSubrange(flour...flour, with: sequence)
-            let result = WireTestSupport.decoder.decode(key: Array(GoldenCases.recipeID.utf8), value: broken)
+            let result = WireTestSupport.decoder.decode(key: Array(GoldenCases.recipeID.text.utf8), value: broken)
             #expect(result.failureCode == .malformed)
             if case .failure(let error) = result { #expect(error.message.contains("UTF-8")) }
         }
@@ -117,10 +117,53 @@ struct BadInputTests {
     @Test func theKeyMustBeTheSubject() {
         expectError(Self.golden, .keyMismatch, field: "subject", key: "another-recipe")
         expectError(Self.golden, .keyMismatch, field: "subject", key: nil)
-        expectError(Self.golden, .keyMismatch, field: "subject", key: GoldenCases.recipeID.uppercased())
-        #expect(decode(Self.golden, key: GoldenCases.recipeID).failureCode == nil)
+        expectError(Self.golden, .keyMismatch, field: "subject", key: GoldenCases.recipeID.text.uppercased())
+        #expect(decode(Self.golden, key: GoldenCases.recipeID.text).failureCode == nil)
         // Without a key to compare with (records from files), nothing is compared.
         #expect(WireTestSupport.decoder.decode(value: Array(Self.golden.utf8)).failureCode == nil)
+    }
+
+    /// Texts that are not recipe ids, each as the record's JSON writes it: a NUL (which the
+    /// store's C text ended at), control characters, non-ASCII (both spellings of `crème`,
+    /// one recipe to Swift's `String`, two to the store), and the rest of what the form leaves out.
+    static let notIDs: [(text: String, json: String)] = [
+        (GoldenCases.recipeID.text + "\0x", GoldenCases.recipeID.text + #"\u0000x"#), ("r\u{1}", #"r\u0001"#), ("r\n", #"r\n"#),
+        ("r\u{1F}", #"r\u001f"#), ("r\u{7F}", "r\u{7F}"), ("cr\u{E8}me-x1", "cr\u{E8}me-x1"), ("cr\u{E8}me-x1", #"cr\u00e8me-x1"#),
+        ("cre\u{300}me-x1", "cre\u{300}me-x1"), ("a/b", "a/b"), ("a b", "a b"), ("-a", "-a"), ("", ""),
+        (String(repeating: "a", count: 129), String(repeating: "a", count: 129)),
+    ]
+
+    @Test func aSubjectThatIsNoRecipeIDIsMalformedWhateverTheKey() {
+        let subject = #""subject":"\#(GoldenCases.recipeID)""#
+        for bad in Self.notIDs {
+            let record = Self.golden.replacingOccurrences(of: subject, with: #""subject":"\#(bad.json)""#)
+            for key in [bad.text, GoldenCases.recipeID.text] {
+                guard case .failure(let error) = decode(record, key: key) else {
+                    Issue.record("decoded the subject \(bad.text.debugDescription)")
+                    continue
+                }
+                #expect(error.code == .malformed && error.field == "subject", "\(error)")
+                #expect(error.message == "subject \(RecipeID.quoted(bad.text)) is not a recipe id (\(RecipeID.form)).", "\(error)")
+                #expect(error.recipeID == nil, "a rejection names no recipe the record could not name")
+            }
+            // Read from a file, without a key, it is refused the same.
+            #expect(WireTestSupport.decoder.decode(value: Array(record.utf8)).failureCode == .malformed)
+        }
+    }
+
+    @Test func aKeyThatIsNoRecipeIDIsMalformed() {
+        for bad in Self.notIDs {
+            guard case .failure(let error) = decode(Self.golden, key: bad.text) else {
+                Issue.record("decoded the key \(bad.text.debugDescription)")
+                continue
+            }
+            #expect(error.code == .malformed, "\(error)")
+            #expect(error.message == "The record key \(RecipeID.quoted(bad.text)) is not a recipe id (\(RecipeID.form)).", "\(error)")
+            // The subject is the recipe the record meant; it is named for the rejection's sake only.
+            #expect(error.recipeID == GoldenCases.recipeID)
+        }
+        let notUTF8 = WireTestSupport.decoder.decode(key: Array(GoldenCases.recipeID.text.utf8) + [0xFF], value: Array(Self.golden.utf8))
+        #expect(notUTF8.failureCode == .malformed)
     }
 
     @Test func recordsOverTheSizeCapAreTooLargeBeforeParsing() {

@@ -20,12 +20,12 @@ struct RobustnessTests {
             if round % 50 != 0 {
                 for _ in 0..<random.int(in: 1...3) { Self.mutate(&bytes, &random) }
             }
-            let key = random.chance(0.9) ? Array(GoldenCases.recipeID.utf8) : nil
+            let key = random.chance(0.9) ? Array(GoldenCases.recipeID.text.utf8) : nil
             switch WireTestSupport.decoder.decode(key: key, value: bytes) {
             case .success(let record):
                 decoded += 1
                 let again = WireTestSupport.decoder.decode(
-                    key: Array(record.envelope.recipeID.utf8), value: RecordEncoder(source: record.source).encode(record.envelope))
+                    key: Array(record.envelope.recipeID.text.utf8), value: RecordEncoder(source: record.source).encode(record.envelope))
                 #expect(try again.get().envelope == record.envelope)
             case .failure(let error):
                 codes[error.code, default: 0] += 1

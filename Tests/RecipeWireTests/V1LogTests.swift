@@ -41,7 +41,7 @@ struct V1LogTests {
     /// those breaking a record-level limit, which never reach the log (the gateway refuses them).
     static func writeStream() throws {
         var generator = RandomCommandGenerator(seed: 16)
-        var recipes = (0..<12).map { _ in Recipe(id: generator.uuid()) }
+        var recipes = (0..<12).map { _ in Recipe(id: generator.recipeID()) }
         var lines: [String] = []
         var envelopes: [CommandEnvelope] = []
         for _ in 0..<600 {
@@ -60,8 +60,8 @@ struct V1LogTests {
 /// The recipes a log folds into, written in the v1 content shape, one fact a line.
 enum V1Shape {
     static func fold(_ envelopes: [CommandEnvelope]) -> String {
-        var recipes: [String: Recipe] = [:]
-        var order: [String] = []
+        var recipes: [RecipeID: Recipe] = [:]
+        var order: [RecipeID] = []
         var out = ""
         for (number, envelope) in envelopes.enumerated() {
             if recipes[envelope.recipeID] == nil {

@@ -19,11 +19,11 @@ enum WireTestSupport {
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     /// Decodes with the subject as key, as the projector would see a well-keyed record.
-    static func decode(_ value: [UInt8], key: String = GoldenCases.recipeID) -> Result<DecodedRecord, WireError> {
+    static func decode(_ value: [UInt8], key: String = GoldenCases.recipeID.text) -> Result<DecodedRecord, WireError> {
         decoder.decode(key: Array(key.utf8), value: value)
     }
 
-    static func decode(_ json: String, key: String = GoldenCases.recipeID) -> Result<DecodedRecord, WireError> {
+    static func decode(_ json: String, key: String = GoldenCases.recipeID.text) -> Result<DecodedRecord, WireError> {
         decode(Array(json.utf8), key: key)
     }
 
@@ -43,7 +43,7 @@ enum WireTestSupport {
 /// exercise escaping, non-ASCII, fractions and milliseconds.
 enum GoldenCases {
     static let commandID = "0b0e7c52-2f1c-4a0e-9a51-6f9f3c2a1d10"
-    static let recipeID = "5a8f2c1e-8d7b-4e3a-9c41-2b7d9e0f6a55"
+    static let recipeID: RecipeID = "5a8f2c1e-8d7b-4e3a-9c41-2b7d9e0f6a55"
     /// 2026-12-01T10:15:00Z
     static let time = Timestamp(millisecondsSinceEpoch: 1_796_120_100_000)
 

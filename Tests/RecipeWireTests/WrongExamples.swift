@@ -144,14 +144,14 @@ enum RandomEnvelopes {
     /// ones from recipes being edited.
     static func mixed(count: Int, seed: UInt64) -> [CommandEnvelope] {
         var generator = RandomCommandGenerator(seed: seed, expectedRevisionRate: 0.3)
-        var recipe = Recipe(id: generator.uuid())
+        var recipe = Recipe(id: generator.recipeID())
         var envelopes: [CommandEnvelope] = []
         envelopes.reserveCapacity(count)
         for index in 0..<count {
             if index % 2 == 0 {
                 envelopes.append(generator.arbitraryEnvelope())
             } else {
-                if recipe.isDeleted || recipe.revision > 60 { recipe = Recipe(id: generator.uuid()) }
+                if recipe.isDeleted || recipe.revision > 60 { recipe = Recipe(id: generator.recipeID()) }
                 let envelope = generator.nextEnvelope(for: recipe)
                 recipe.apply(envelope)
                 envelopes.append(envelope)

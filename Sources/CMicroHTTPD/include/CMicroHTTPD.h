@@ -5,7 +5,7 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-/// What a daemon allows each client and connection, and its TLS identity.
+/// What a daemon allows each connection, how many threads poll, and its TLS identity.
 struct cmhd_limits {
     /// A connection with no traffic for this long is closed (MHD_OPTION_CONNECTION_TIMEOUT).
     unsigned int connection_timeout_seconds;
@@ -15,23 +15,28 @@ struct cmhd_limits {
     unsigned int max_connections_per_client;
     /// Memory per connection for the request line, headers and buffers (MHD_OPTION_CONNECTION_MEMORY_LIMIT).
     size_t connection_memory_limit;
+    /// Threads that poll the connections, each with its own epoll set (MHD_OPTION_THREAD_POOL_SIZE).
+    unsigned int polling_threads;
     /// PEM text of the key and certificate chain; both set: HTTPS (MHD_USE_TLS, GnuTLS).
     const char *tls_key_pem;
     const char *tls_cert_pem;
 };
 
-/// MHD_start_daemon with the options the Swift server uses (variadic in C):
-/// thread per connection, `NOTIFY_COMPLETED`, the limits above, the listening
-/// address (`loopback_only`: 127.0.0.1, else every IPv4 address), and
-/// `URI_LOG_CALLBACK`: `uri_logger` sees each request's URI before MHD decodes it,
-/// and its result becomes the request's context.
-/// `port` 0 picks a free port (see `cmhd_bound_port`). NULL on failure.
+/// The callbacks of a daemon and the context each gets.
+struct cmhd_callbacks {
+    MHD_AccessHandlerCallback handler;
+    MHD_RequestCompletedCallback completed;
+    /// Sees each request's URI before MHD decodes it; its result becomes the request's context.
+    void *(*uri_logger)(void *, const char *, struct MHD_Connection *);
+    void *context;
+};
+
+/// MHD_start_daemon with the options the Swift server uses (variadic in C): the flags given,
+/// strict parsing (MHD_OPTION_STRICT_FOR_CLIENT 1), the limits above, the listening address
+/// (`loopback_only`: 127.0.0.1, else every IPv4 address) and the callbacks, each with
+/// `callbacks->context`. `port` 0 picks a free port (see `cmhd_bound_port`). NULL on failure.
 struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loopback_only,
-                                     const struct cmhd_limits *limits,
-                                     MHD_AccessHandlerCallback handler, void *handler_cls,
-                                     MHD_RequestCompletedCallback completed, void *completed_cls,
-                                     void *(*uri_logger)(void *, const char *, struct MHD_Connection *),
-                                     void *uri_logger_cls);
+                                     const struct cmhd_limits *limits, const struct cmhd_callbacks *callbacks);
 
 /// The port a daemon listens on (MHD_get_daemon_info is variadic).
 uint16_t cmhd_bound_port(struct MHD_Daemon *daemon);
@@ -39,7 +44,8 @@ uint16_t cmhd_bound_port(struct MHD_Daemon *daemon);
 /// A response owning a copy of `size` bytes (MHD_RESPMEM_MUST_COPY).
 struct MHD_Response *cmhd_response_copying(const void *buffer, size_t size);
 
-/// The client's IPv4 address as text into `buffer`; 0 when it has none.
+/// The client's IPv4 or IPv6 address of a connection as text into `buffer` (at least
+/// INET6_ADDRSTRLEN); 0 when it has none.
 int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
 
 /// Writes a whole HTTP response straight to a plain (not TLS) connection's socket and ends

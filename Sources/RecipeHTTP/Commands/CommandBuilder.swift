@@ -62,13 +62,13 @@ public struct CommandBuilder: Sendable {
 
     /// A command from an HTTP body for `recipeID`, written by `actor`: an
     /// `actor` member of the body is ignored, the server decides who writes.
-    public func envelope(body: [UInt8], recipeID: String, actor: String,
+    public func envelope(body: [UInt8], recipeID: RecipeID, actor: String,
                          time: Timestamp = .now) throws(CommandInputError) -> CommandEnvelope {
         if let envelope = body.withUnsafeBytes({ spliced($0, recipeID: recipeID, actor: actor, time: time) }) {
             return envelope
         }
         let members = try Self.object(body)
-        return try envelope(members, recipeID: recipeID, recipeField: "recipeId", actor: actor, time: time,
+        return try envelope(members, recipeID: recipeID, actor: actor, time: time,
                             allowed: ["type", "data", "id", "expectedRevision", "actor"])
     }
 
@@ -87,7 +87,7 @@ public struct CommandBuilder: Sendable {
             case _?: throw .invalid(WireError(.malformed, "id must be a string.", field: "id"))
             }
         }
-        return try envelope(members, recipeID: UUID().uuidString.lowercased(), recipeField: "recipeId", actor: actor, time: time,
+        return try envelope(members, recipeID: Self.newRecipeID(), actor: actor, time: time,
                             allowed: ["type", "data", "id"])
     }
 
@@ -122,10 +122,7 @@ public struct CommandBuilder: Sendable {
             case .failure(let error): throw .invalid(error)
             }
         }
-        guard case .string(let recipe)? = members["recipe"] else {
-            throw .invalid(WireError(.malformed, "recipe must be a string: the recipe id.", field: "recipe"))
-        }
-        let envelope = try envelope(members, recipeID: recipe, recipeField: "recipe", actor: actor, time: time,
+        let envelope = try envelope(members, recipeID: try Self.recipeID(members), actor: actor, time: time,
                                     allowed: ["type", "recipe", "data", "id", "expectedRevision"])
         return Command(DecodedRecord(envelope: envelope, source: source, typeVersion: WireFormat.currentVersion(of: envelope.command.kind)))
     }
@@ -144,24 +141,21 @@ public struct CommandBuilder: Sendable {
             return command
         }
         let members = try Self.object(Array(bytes))
-        guard case .string(let recipe)? = members["recipe"] else {
-            throw .invalid(WireError(.malformed, "recipe must be a string: the recipe id.", field: "recipe"))
-        }
-        var envelope = try envelope(members, recipeID: recipe, recipeField: "recipe", actor: actor, time: time,
+        var envelope = try envelope(members, recipeID: try Self.recipeID(members), actor: actor, time: time,
                                     allowed: ["type", "recipe", "data", "id", "expectedRevision", "actor"])
         envelope.actorRole = actorRole
         return Command(DecodedRecord(envelope: envelope, source: source, typeVersion: WireFormat.currentVersion(of: envelope.command.kind)))
     }
 
     /// A command of `kind` with `data` given as a JSON object's members.
-    public func envelope(kind: RecipeCommand.Kind, data: [String: any Sendable], recipeID: String, actor: String,
+    public func envelope(kind: RecipeCommand.Kind, data: [String: any Sendable], recipeID: RecipeID, actor: String,
                          commandID: String? = nil, time: Timestamp = .now) throws(CommandInputError) -> CommandEnvelope {
         guard let data = JSONValue(data) else {
             throw .invalid(WireError(.malformed, "the data of \(kind.rawValue) has a value JSON cannot hold.", field: "data"))
         }
         var members: [String: JSONValue] = ["type": .string(kind.rawValue), "data": data]
         if let commandID { members["id"] = .string(commandID) }
-        return try envelope(members, recipeID: recipeID, recipeField: "recipeId", actor: actor, time: time,
+        return try envelope(members, recipeID: recipeID, actor: actor, time: time,
                             allowed: ["type", "data", "id"])
     }
 
@@ -174,7 +168,7 @@ public struct CommandBuilder: Sendable {
     // path (`Foundation`'s JSON) runs to give the precise error.
 
     /// An HTTP body for `recipeID`; nil: take the slow path.
-    private func spliced(_ bytes: UnsafeRawBufferPointer, recipeID: String, actor: String, time: Timestamp) -> CommandEnvelope? {
+    private func spliced(_ bytes: UnsafeRawBufferPointer, recipeID: RecipeID, actor: String, time: Timestamp) -> CommandEnvelope? {
         guard let members = JSONSlices.members(bytes) else { return nil }
         var chunk = Chunk(time: time, commands: 1)
         return spliced(bytes, members: members, recipeID: recipeID, actor: actor, chunk: &chunk, allowsRecipe: false)?.decoded.envelope
@@ -193,9 +187,24 @@ public struct CommandBuilder: Sendable {
         return spliced(bytes, members: members, recipeID: recipe, actor: actor, chunk: &chunk, allowsRecipe: true)
     }
 
-    private static func recipeMember(_ bytes: UnsafeRawBufferPointer, _ members: [JSONSlices.Member]) -> String? {
-        guard let member = members.first(where: { JSONSlices.equal(bytes, $0.key, "recipe") }) else { return nil }
-        return plainString(bytes, member)
+    /// The `recipe` member when it is a recipe id written without escapes.
+    private static func recipeMember(_ bytes: UnsafeRawBufferPointer, _ members: [JSONSlices.Member]) -> RecipeID? {
+        guard let member = members.first(where: { JSONSlices.equal(bytes, $0.key, "recipe") }),
+              member.isString, !member.escaped else { return nil }
+        return RecipeID(utf8: bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)])
+    }
+
+    /// The `recipe` member of a line or a batch item: a recipe id, else `malformed`
+    /// naming `recipe` and the form (a NUL, a control character, a non-ASCII letter).
+    private static func recipeID(_ members: [String: JSONValue]) throws(CommandInputError) -> RecipeID {
+        guard case .string(let recipe)? = members["recipe"] else {
+            throw .invalid(WireError(.malformed, "recipe must be a string: the recipe id.", field: "recipe"))
+        }
+        do throws(RecipeID.Invalid) {
+            return try RecipeID(recipe)
+        } catch {
+            throw .invalid(WireError(.malformed, error.message, field: "recipe"))
+        }
     }
 
     /// A string member without escapes, as a `String`.
@@ -205,7 +214,7 @@ public struct CommandBuilder: Sendable {
                       as: UTF8.self)
     }
 
-    private func spliced(_ bytes: UnsafeRawBufferPointer, members: [JSONSlices.Member], recipeID: String, actor: String,
+    private func spliced(_ bytes: UnsafeRawBufferPointer, members: [JSONSlices.Member], recipeID: RecipeID, actor: String,
                          actorRole: ActorRole? = nil, chunk: inout Chunk, allowsRecipe: Bool) -> Command? {
         var kind: RecipeCommand.Kind?
         var data: Range<Int>?, id: JSONSlices.Member?, expectedRevision: Range<Int>?
@@ -225,7 +234,7 @@ public struct CommandBuilder: Sendable {
                 return nil
             }
         }
-        guard let kind, !recipeID.isEmpty, recipeID.unicodeScalars.count <= RecipeLimits.maxIdentifierLength else { return nil }
+        guard let kind else { return nil }
         func raw(_ range: Range<Int>, into writer: inout JSONWriter) {
             writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
         }
@@ -242,7 +251,7 @@ public struct CommandBuilder: Sendable {
             writer.key("type")
             writer.typeName(kind, version: version)
             writer.key("subject")
-            writer.string(recipeID)
+            writer.string(recipeID.text)
             writer.key("time")
             writer.string(timeText)
             writer.key("datacontenttype")
@@ -318,6 +327,11 @@ public struct CommandBuilder: Sendable {
         return commandID(words.0, words.1)
     }
 
+    /// A new recipe's id: a `newCommandID()`, which is of the form.
+    static func newRecipeID() -> RecipeID {
+        RecipeID(made: newCommandID())
+    }
+
     /// The UUID text of 128 random bits.
     fileprivate static func commandID(_ high: UInt64, _ low: UInt64) -> String {
         let high = (high & ~0xF000) | 0x4000                       // version 4
@@ -356,7 +370,7 @@ public struct CommandBuilder: Sendable {
         return members
     }
 
-    private func envelope(_ members: [String: JSONValue], recipeID: String, recipeField: String, actor: String,
+    private func envelope(_ members: [String: JSONValue], recipeID: RecipeID, actor: String,
                           time: Timestamp, allowed: Set<String>) throws(CommandInputError) -> CommandEnvelope {
         if let unknown = members.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw .invalid(WireError(.malformed, "\(unknown) is not a member of a command (expected \(allowed.sorted().joined(separator: ", "))).",
@@ -369,17 +383,13 @@ public struct CommandBuilder: Sendable {
             let known = RecipeCommand.Kind.allCases.map(\.rawValue).joined(separator: ", ")
             throw .invalid(WireError(.unknownType, "type \"\(typeName)\" is not a command; one of: \(known).", field: "type"))
         }
-        guard !recipeID.isEmpty, recipeID.unicodeScalars.count <= RecipeLimits.maxIdentifierLength else {
-            throw .invalid(WireError(.invalid, "the recipe id must be 1 to \(RecipeLimits.maxIdentifierLength) characters.",
-                                     field: recipeField))
-        }
         let version = WireFormat.currentVersion(of: kind)
         var event: [String: JSONValue] = [
             "specversion": .string(WireFormat.specVersion),
             "id": members["id"] ?? .string(UUID().uuidString.lowercased()),
             "source": .string(source),
             "type": .string(WireFormat.typeName(kind, version: version)),
-            "subject": .string(recipeID),
+            "subject": .string(recipeID.text),
             "time": .string(RFC3339.string(time)),
             "datacontenttype": .string(WireFormat.dataContentType),
             "dataschema": .string(WireFormat.dataSchema(kind, version: version)),
@@ -413,14 +423,9 @@ public struct CommandBuilder: Sendable {
                 }
             }
             // Name the field as the producer wrote it, not as the CloudEvent spells it.
-            switch error.field {
-            case "expectedrevision":
+            if error.field == "expectedrevision" {
                 error.field = "expectedRevision"
                 error.message = error.message.replacingOccurrences(of: "expectedrevision", with: "expectedRevision")
-            case "subject":
-                error.field = recipeField
-            default:
-                break
             }
             throw .invalid(error)
         }

@@ -48,7 +48,7 @@ public struct CommandSender: Sendable {
             switch result {
             case .success(let report):
                 outcomes.append(.appended(line: item.line, position: report.description,
-                                          commandID: item.record.envelope.commandID, recipeID: item.record.envelope.recipeID))
+                                          commandID: item.record.envelope.commandID, recipeID: item.record.envelope.recipeID.text))
             case .failure(let error):
                 outcomes.append(.failed(line: item.line, message: "not appended: \(error)"))
             }
@@ -162,7 +162,7 @@ public struct CommandStream: Sendable {
                     do throws(CommandInputError) {
                         let command = try builder.command(line: UnsafeRawBufferPointer(rebasing: bytes[range]), actor: actor, chunk: &shared)
                         messages.append(appender.message(command))
-                        sources.append((number, command.decoded.envelope.commandID, command.decoded.envelope.recipeID))
+                        sources.append((number, command.decoded.envelope.commandID, command.decoded.envelope.recipeID.text))
                     } catch {
                         failures.append(.failed(line: number, message: error.description))
                     }

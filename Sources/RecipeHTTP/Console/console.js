@@ -712,42 +712,36 @@ async function importPage() {
     form, outcome);
 }
 
-/// What became of an import, read once the read model has applied it (after=): the saved recipe,
-/// or its draft (and why a save was rejected).
+/// What became of an import: the saved recipe, or its draft (and why it was not saved). With
+/// "Save it at once" the receipt already says the save's outcome (the server waited for it);
+/// the recipe or draft is then read (after=) to show it.
 async function importResult(receipt) {
   const id = receipt.recipeId;
   const omissions = receipt.omissions.length
-    ? [h('p', {}, 'Left out of the document:'), h('ul', { id: 'import-omissions' }, receipt.omissions.map((text) => h('li', {}, text)))]
-    : h('p', { class: 'muted' }, 'Nothing in the document was left out.');
+    ? [h('p', {}, 'Cut or left out of the document:'), h('ul', { id: 'import-omissions' }, receipt.omissions.map((text) => h('li', {}, text)))]
+    : h('p', { class: 'muted' }, 'Nothing in the document was cut or left out.');
   const positions = h('p', { class: 'muted small' }, 'Content at ', h('code', {}, receipt.position),
     receipt.savedPosition ? [', save at ', h('code', {}, receipt.savedPosition)] : null, '.');
-  if (receipt.savedPosition) {
-    try {
-      const recipe = (await api('GET', recipePath(id), { read: true })).body;
-      return [h('p', { class: 'ok', id: 'import-done' }, 'Imported and saved “' + recipe.title + '” as version ' + recipe.version + ' (',
-                counted(recipe.ingredients.length, 'ingredient'), ', ', counted(recipe.instructions.length, 'step'), ').'),
-              h('p', {}, h('a', { href: '#/recipe/' + encodeURIComponent(id), id: 'import-link', class: 'button' }, 'Open “' + recipe.title + '”'),
-                ' ', h('a', { href: '#/edit/' + encodeURIComponent(id), class: 'button secondary' }, 'Edit it')),
-              omissions, positions];
-    } catch (error) {
-      if (!(error instanceof APIError && error.status === 404)) throw error;
-    }
+  const save = receipt.save;
+  if (save && save.outcome === 'accepted') {
+    const recipe = (await api('GET', recipePath(id), { read: true })).body;
+    return [h('p', { class: 'ok', id: 'import-done' }, 'Imported and saved “' + recipe.title + '” as version ' + recipe.version + ' (',
+              counted(recipe.ingredients.length, 'ingredient'), ', ', counted(recipe.instructions.length, 'step'), ').'),
+            h('p', {}, h('a', { href: '#/recipe/' + encodeURIComponent(id), id: 'import-link', class: 'button' }, 'Open “' + recipe.title + '”'),
+              ' ', h('a', { href: '#/edit/' + encodeURIComponent(id), class: 'button secondary' }, 'Edit it')),
+            omissions, positions];
   }
-  let draft;
-  try {
-    draft = (await api('GET', recipePath(id, '/draft'), { read: true })).body;
-  } catch (error) {
-    if (!(error instanceof APIError && error.status === 404)) throw error;
-    // No draft either: the content itself was rejected; the history says why.
-    const items = (await api('GET', recipePath(id, '/history'), { read: true })).body.items;
-    const refused = items.find((item) => item.outcome === 'rejected');
+  if (receipt.outcome === 'rejected') {
     return [h('p', { class: 'error', role: 'alert', id: 'import-done' }, 'The import was appended but rejected',
-              refused && refused.reason ? ' (' + refused.reason.code + '): ' + refused.reason.message : '.'), positions];
+              receipt.reason ? ' (' + receipt.reason.code + '): ' + receipt.reason.message : '.'), omissions, positions];
   }
-  const rejected = receipt.savedPosition && draft.lastRejection;
-  return [h('p', { class: rejected ? 'error' : 'ok', id: 'import-done', role: rejected ? 'alert' : null },
+  const draft = (await api('GET', recipePath(id, '/draft'), { read: true })).body;
+  const notSaved = save && save.reason;
+  const pending = save && !save.outcome;
+  return [h('p', { class: notSaved ? 'error' : 'ok', id: 'import-done', role: notSaved ? 'alert' : null },
             'Imported “' + (draft.title || '(untitled)') + '” as a draft.',
-            rejected ? ' Its save was rejected (' + draft.lastRejection.code + '): ' + draft.lastRejection.message : ''),
+            notSaved ? ' It was not saved (' + save.reason.code + '): ' + save.reason.message : '',
+            pending ? ' Its save was appended; the read side has not folded it yet.' : ''),
           h('p', {}, h('a', { href: '#/edit/' + encodeURIComponent(id), id: 'import-link', class: 'button' }, 'Open the draft in the editor')),
           omissions, positions];
 }

@@ -33,7 +33,13 @@ public final class Metrics: Sendable {
 
     public init() {}
 
+    /// The methods that are a label of their own; any other is `other`, so that a client cannot
+    /// add series (or break the exposition format) with methods of its own making.
+    static let methodLabels: Set = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
+
+    /// `route` is the matched pattern (or a fixed name such as `unmatched`), never the path.
     public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        let method = Self.methodLabels.contains(method) ? method : "other"
         state.withLock { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
             if let bucket = Self.buckets.firstIndex(where: { seconds <= $0 }) { state.bucketCounts[bucket] += 1 }

@@ -17,7 +17,8 @@ struct Caller: Sendable, Equatable {
 /// Who may write and read: with tokens every POST needs `Authorization: Bearer <token>`
 /// and writes as the token's actor with its role; with `privateReads` the data GETs
 /// need one too, and show each caller only the recipes it owns or holds a grant on
-/// (admins see all). Appends are limited per actor and command by `appendLimiter`.
+/// (admins see all). Appends are limited per actor and command by `appendLimiter` (without
+/// tokens, per client address).
 struct Access: Sendable {
     var tokens: AccessTokens?
     var privateReads: Bool
@@ -46,16 +47,9 @@ struct Access: Sendable {
         return Caller(actor: entry.actor, role: entry.role)
     }
 
-    /// The caller a write of one command is made by: 401 without a known token, 403 for a
-    /// reader, 429 when the actor is over its append rate.
-    func writer(_ request: HTTPRequest) throws -> Caller {
-        let caller = try author(request)
-        try takeAppends(1, by: caller)
-        return caller
-    }
-
-    /// Who may write, before the commands are counted: 401 without a known token, 403 for a
-    /// reader.
+    /// Who may write: 401 without a known token, 403 for a reader. Asked from the head of a
+    /// request too, before its body is read (`Admission`); its commands are counted later
+    /// (`takeAppends`), once the body says how many there are.
     func author(_ request: HTTPRequest) throws -> Caller {
         let caller = try tokens.map { try authenticated(request, $0) } ?? Caller(actor: anonymousActor, role: nil)
         if caller.role == .reader {
@@ -64,12 +58,23 @@ struct Access: Sendable {
         return caller
     }
 
+    /// The caller a write of one command is made by: 401 without a known token, 403 for a
+    /// reader, 429 when the actor is over its append rate.
+    func writer(_ request: HTTPRequest) throws -> Caller {
+        let caller = try author(request)
+        try takeAppends(1, by: caller, of: request)
+        return caller
+    }
+
     /// Counts `commands` appends against the caller's rate: 429 when it is over it.
-    func takeAppends(_ commands: Int, by caller: Caller) throws {
-        guard let appendLimiter, let wait = appendLimiter.take(caller.actor, count: commands) else { return }
+    func takeAppends(_ commands: Int, by caller: Caller, of request: HTTPRequest) throws {
+        guard let appendLimiter else { return }
+        // Without tokens every writer is the anonymous actor: each client address has its own bucket.
+        let appender = tokens == nil && !request.clientAddress.isEmpty ? "\(caller.actor) at \(request.clientAddress)" : caller.actor
+        guard let wait = appendLimiter.take(appender, count: commands) else { return }
         let seconds = max(1, Int(wait.seconds.rounded(.up)))
         let these = commands == 1 ? "" : " (this request has \(commands) commands)"
-        throw HTTPError(429, "rateLimited", "\(caller.actor) is appending faster than \(appendLimiter.describe)\(these); try again in \(seconds) s",
+        throw HTTPError(429, "rateLimited", "\(appender) is appending faster than \(appendLimiter.describe)\(these); try again in \(seconds) s",
                         headers: [("Retry-After", String(seconds))])
     }
 
@@ -89,10 +94,10 @@ struct Access: Sendable {
 
     /// 404 unless `caller` may see the recipe: the same answer as for a recipe that
     /// does not exist, so a stranger cannot tell the two apart.
-    func checkVisible<Reads: RecipeReads>(_ id: String, to caller: Caller?, in reads: Reads) throws {
+    func checkVisible<Reads: RecipeReads>(_ id: RecipeID, to caller: Caller?, in reads: Reads) throws {
         guard let caller, !caller.isAdmin else { return }
         guard let access = try reads.access(id), access.isVisible(to: caller.actor) else {
-            throw QueryError.notFound(id)
+            throw QueryError.notFound(id.text)
         }
     }
 }

@@ -14,7 +14,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
     /// At most this many commands per request (413 `tooManyCommands` beyond).
     static var maxCommands: Int { 1_000 }
     /// At most this many bytes of body (413 `tooLarge` beyond, from the server as the
-    /// body passes it; each path's limit is `CommandRoutes.bodyLimit(for:)`).
+    /// body passes it, or before when its length is declared).
     static var maxBodySize: Int { 1 << 20 }
     static var path: String { "/v1/commands" }
 
@@ -23,7 +23,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
     let builder: CommandBuilder
 
     func register(in router: inout Router<RouteHandler>) {
-        router.add("POST", Self.path, batch)
+        router.add("POST", Self.path, takes: RouteIntake(writes: true, mediaTypes: BatchForm.mediaTypes, maxBodySize: Self.maxBodySize), batch)
     }
 
     func batch(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -35,7 +35,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
         }
         guard !items.isEmpty else { throw HTTPError(400, "emptyBatch", "the batch has no command") }
         // Each command counts against the rate, valid or not, before any is validated.
-        try access.takeAppends(items.count, by: caller)
+        try access.takeAppends(items.count, by: caller, of: request)
 
         var chunk = CommandBuilder.Chunk(time: .now, commands: items.count)
         var results: [BatchItem] = []
@@ -51,7 +51,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
                     commands.append(command)
                     appendedIndices.append(index)
                     let envelope = command.decoded.envelope
-                    results.append(BatchItem(index: index, line: line, commandId: envelope.commandID, recipeId: envelope.recipeID))
+                    results.append(BatchItem(index: index, line: line, commandId: envelope.commandID, recipeId: envelope.recipeID.text))
                 } catch {
                     results.append(BatchItem(index: index, line: line, error: BatchItem.ItemError(error)))
                 }
@@ -88,6 +88,8 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
 
     enum BatchForm {
         case ndjson, array
+
+        static var mediaTypes: [String] { ["application/x-ndjson", "application/json"] }
 
         init(contentType: String?) throws {
             let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()

@@ -18,37 +18,26 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     let builder: CommandBuilder
 
     func register(in router: inout Router<RouteHandler>) {
-        router.add("POST", "/v1/recipes/{id}/commands", command)
-        router.add("POST", "/v1/drafts", newDraft)
+        router.add("POST", "/v1/recipes/{id}/commands", takes: .jsonWrite(maxBodySize: Self.maxBodySize), command)
+        router.add("POST", "/v1/drafts", takes: .jsonWrite(), newDraft)
         BatchRoutes(log: log, access: access, builder: builder).register(in: &router)
     }
 
-    /// A single command's body: as large as a record (a `DraftContentSet` holds a whole recipe),
-    /// which the server lets through on the command paths only (`bodyLimit(for:)`).
+    /// A single command's body: as large as a record (a `DraftContentSet` holds a whole recipe).
     static var maxBodySize: Int { WireFormat.maxRecordSize }
-
-    /// The largest body the server reads for a path: a record's size for commands, a batch's
-    /// for `POST /v1/commands`, an import's for `POST /v1/import`, and 64 KiB for everything
-    /// else (a body past it is cut off).
-    public static func bodyLimit(for path: String) -> Int {
-        if path == BatchRoutes<Log>.path { return BatchRoutes<Log>.maxBodySize }
-        if path.hasPrefix("/v1/recipes/") && path.hasSuffix("/commands") { return maxBodySize }
-        // A recipe page is mostly markup: the import reads up to its own limit, and refuses a larger one.
-        if path == ImportRoutes<Reads, Log>.importPath { return SchemaOrgImport.maxHTMLBytes }
-        return HTTPServer.defaultMaxBodySize
-    }
 
     func command(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.writer(request)
+        let id = try request.recipeID()
         guard request.body.count <= Self.maxBodySize else { throw HTTPError.tooLarge(Self.maxBodySize) }
         let wait = try request.bool("wait")
-        var envelope = try builder.envelope(body: request.body, recipeID: request.parameter("id"), actor: caller.actor)
+        var envelope = try builder.envelope(body: request.body, recipeID: id, actor: caller.actor)
         envelope.actorRole = caller.role
         return try submit(envelope, wait: wait)
     }
 
     /// The body is empty or `{"id": "<command id>"}`; the recipe id is new.
-    /// Its body is held to the server's 64 KiB (`bodyLimit(for:)`).
+    /// Its body is held to the server's 64 KiB.
     func newDraft(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.writer(request)
         let wait = try request.bool("wait")
@@ -63,7 +52,7 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     private func receipt(_ envelope: CommandEnvelope, _ report: KafkaDeliveryReport) -> CommandReceipt {
-        CommandReceipt(commandId: envelope.commandID, recipeId: envelope.recipeID, partition: report.partition,
+        CommandReceipt(commandId: envelope.commandID, recipeId: envelope.recipeID.text, partition: report.partition,
                        offset: report.offset, position: report.description)
     }
 

@@ -6,59 +6,133 @@ import RecipeSchemaOrg
 import RecipeWire
 
 /// Recipes as the web publishes them: `POST /v1/import` takes a schema.org
-/// Recipe (JSON-LD, or an HTML page holding one) and appends it as one
-/// `DraftContentSet` of a new recipe (and `RecipeSaved` with `?save=true`);
-/// `POST /v1/parse/ingredients` reads ingredient lines as the import does. The
-/// export is the detail's (`RecipeRoutes`, `?format=jsonld`).
+/// Recipe (JSON-LD, or an HTML page holding one as JSON-LD, microdata or RDFa) and
+/// appends it as one `DraftContentSet` of a new recipe (and `RecipeSaved` with
+/// `?save=true`), each decided first by the fold's own rules; with `?save=true` or
+/// `?wait=true` it answers what became of them once the read side has folded them.
+/// `POST /v1/parse/ingredients` reads ingredient lines as the import does. The export is
+/// the detail's (`RecipeRoutes`, `?format=jsonld`).
 struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     let log: Log
+    let reads: Reads
     let access: Access
     let source: String
+    /// How long `?save=true` and `?wait=true` wait for the outcome; then 202 without it.
+    let waitTimeout: Duration
+    /// The slots of requests that wait for the read model, shared with `after=` and the commands' `?wait=true`.
+    let waiters: WaiterLimit
     static var importPath: String { "/v1/import" }
+    /// What an import reads: JSON-LD, or an HTML (or XHTML) page holding it (`SchemaOrgImport.Format`).
+    static var mediaTypes: [String] { ["application/ld+json", "application/json", "text/json", "text/html", "application/xhtml+xml"] }
     /// At most this many lines per parse request (413 beyond).
     static var maxParsedLines: Int { 1_000 }
 
     func register(in router: inout Router<RouteHandler>) {
-        router.add("POST", Self.importPath, importRecipe)
-        router.add("POST", "/v1/parse/ingredients", parseIngredients)
+        // A recipe page is mostly markup: the import reads up to a page's limit (a JSON document's is smaller).
+        router.add("POST", Self.importPath, takes: RouteIntake(writes: true, mediaTypes: Self.mediaTypes, maxBodySize: SchemaOrgImport.maxHTMLBytes),
+                   importRecipe)
+        router.add("POST", "/v1/parse/ingredients", takes: RouteIntake(writes: false, mediaTypes: ["application/json"], maxBodySize: HTTPServer.defaultMaxBodySize),
+                   parseIngredients)
     }
 
+    /// What became of an import: where its records landed and, once folded, their outcomes.
     struct ImportReceipt: Encodable {
         var recipeId: String
         var commandId: String
         var position: String
-        /// The position of `RecipeSaved`, with `?save=true`.
+        /// The `DraftContentSet`'s outcome, once the read side has folded it.
+        var outcome: RecordOutcome?
+        var revision: Int?
+        var reason: Reason?
+        /// The position of `RecipeSaved`, when it was appended.
         var savedPosition: String?
+        /// With `?save=true`: the save's outcome, or why it was not appended.
+        var save: SaveOutcome?
         /// What the document said that the recipe could not hold, and why.
         var omissions: [String]
+    }
+
+    struct SaveOutcome: Encodable {
+        /// Nil when the save was not appended: the fold's rules refuse it (`reason`).
+        var commandId: String?
+        /// `accepted` (the recipe is saved as a version), `rejected`, `duplicate`; nil while not folded yet.
+        var outcome: RecordOutcome?
+        var revision: Int?
+        var reason: Reason?
+    }
+
+    struct Reason: Encodable {
+        var code: String
+        var message: String
     }
 
     func importRecipe(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.author(request)
         let save = try request.bool("save")
-        try access.takeAppends(save ? 2 : 1, by: caller)
+        let wait = try request.bool("wait")
         let imported: ImportedRecipe
+        let commands: ImportCommands
         do {
             imported = try SchemaOrgImport.recipe(from: Data(request.body), contentType: request.header("content-type"))
+            commands = try imported.commands(recipeID: CommandBuilder.newRecipeID(), actor: caller.actor, actorRole: caller.role,
+                                             time: .now, save: save, newCommandID: CommandBuilder.newCommandID)
         } catch {
             throw ImportRefused(error)
         }
-        let recipeID = CommandBuilder.newCommandID()
-        let envelope = CommandEnvelope(commandID: CommandBuilder.newCommandID(), recipeID: recipeID, actor: caller.actor,
-                                       time: .now, actorRole: caller.role, command: .draftContentSet(imported.document.draftContent))
-        try ImportCheck.check(envelope, source: source)
-        let report = try appended { try log.append(envelope, source: source) }
-        var receipt = ImportReceipt(recipeId: recipeID, commandId: envelope.commandID, position: report.description,
-                                    omissions: imported.omissions.map(\.description))
-        if save {
-            let saving = CommandEnvelope(commandID: CommandBuilder.newCommandID(), recipeID: recipeID, actor: caller.actor,
-                                         time: .now, actorRole: caller.role, command: .recipeSaved)
-            receipt.savedPosition = try appended { try log.append(saving, source: source) }.description
-        }
-        return .json(receipt, status: 202)
+        try ImportCheck.check(commands.content, source: source)
+        // Counted as the commands it appends, as a batch is.
+        try access.takeAppends(commands.save == nil ? 1 : 2, by: caller, of: request)
+        // The slot is taken before the append: an import refused as `busy` is not on the log.
+        guard save || wait else { return .json(try appended(commands, imported).receipt, status: 202) }
+        return try waiters.holding { try appendedAndFolded(commands, imported) }
     }
 
-    /// Appends from the connection thread, which waits for the log's answer (no task: the
+    /// Where an import's records landed.
+    private struct Appended {
+        var receipt: ImportReceipt
+        var content: KafkaDeliveryReport
+        var saved: KafkaDeliveryReport?
+    }
+
+    /// Appends the import's records, the content first; the receipt says where they landed.
+    private func appended(_ commands: ImportCommands, _ imported: ImportedRecipe) throws -> Appended {
+        let content = try appended { try log.append(commands.content, source: source) }
+        var done = Appended(receipt: ImportReceipt(recipeId: commands.content.recipeID.text, commandId: commands.content.commandID,
+                                                   position: content.description, omissions: imported.omissions.map(\.description)),
+                            content: content)
+        if let saving = commands.save {
+            let saved = try appended { try log.append(saving, source: source) }
+            done.saved = saved
+            done.receipt.savedPosition = saved.description
+            done.receipt.save = SaveOutcome(commandId: saving.commandID)
+        } else if let refusal = commands.saveRefused {
+            done.receipt.save = SaveOutcome(outcome: .rejected, reason: Reason(code: refusal.code.rawValue, message: refusal.message))
+        }
+        return done
+    }
+
+    /// Appends, then waits until the read side has folded the last record (both land on the
+    /// recipe's partition, in order) and answers every outcome: 200, or 202 when the wait runs
+    /// out (the records are on the log either way).
+    private func appendedAndFolded(_ commands: ImportCommands, _ imported: ImportedRecipe) throws -> HTTPResponse {
+        var done = try appended(commands, imported)
+        let last = done.saved ?? done.content
+        guard try reads.waitUntilReached([last.partition: last.offset], deadline: .now + waitTimeout),
+              let content = try reads.outcome(of: commands.content.commandID, at: done.content) else {
+            return .json(done.receipt, status: 202)
+        }
+        done.receipt.outcome = content.outcome
+        done.receipt.revision = content.revision
+        done.receipt.reason = content.reason.map { Reason(code: $0.code, message: $0.message) }
+        if let saving = commands.save, let report = done.saved {
+            guard let saved = try reads.outcome(of: saving.commandID, at: report) else { return .json(done.receipt, status: 202) }
+            done.receipt.save = SaveOutcome(commandId: saving.commandID, outcome: saved.outcome, revision: saved.revision,
+                                            reason: saved.reason.map { Reason(code: $0.code, message: $0.message) })
+        }
+        return .json(done.receipt, status: 200)
+    }
+
+    /// Appends from the handler thread, which waits for the log's answer (no task: the
     /// server's threads never wait on the Swift concurrency pool).
     private func appended(_ append: () throws -> KafkaDeliveryReport) throws -> KafkaDeliveryReport {
         do {
@@ -86,20 +160,27 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 }
 
-/// Why a document was not imported: 413 for one too large, 415 for a type that is no
-/// recipe's, else 422 naming what is wrong (and where, as a JSON path).
+/// Why a document was not imported: 413 for one too large or holding more than an import
+/// reads, 415 for a type that is no recipe's, else 422 naming what is wrong (and where, as a JSON path).
 struct ImportRefused: HTTPResponseError {
     let error: any Error
     init(_ error: any Error) { self.error = error }
 
     var status: Int {
         switch error as? SchemaOrgImportError {
-        case .documentTooLarge?: 413
+        case .documentTooLarge?, .tooComplex?: 413
         case .unsupportedContentType?: 415
         default: 422
         }
     }
-    var code: String { status == 413 ? "tooLarge" : status == 415 ? "unsupportedMediaType" : "badRecipeDocument" }
+    var code: String {
+        switch error as? SchemaOrgImportError {
+        case .documentTooLarge?: "tooLarge"
+        case .tooComplex?: "tooComplex"
+        case .unsupportedContentType?: "unsupportedMediaType"
+        default: "badRecipeDocument"
+        }
+    }
     var message: String { "\(error)" }
 }
 
@@ -115,6 +196,15 @@ extension RecipeDocument {
                        item.display.isEmpty ? nil : item.display)
                   },
                   instructions: detail.instructions.map { ($0.description, $0.section) })
+    }
+}
+
+extension RecipeReads {
+    /// The outcome of the command `commandID` where it landed, once the read side has it; nil
+    /// before, and when the entry there is another command's (a store that folded another log).
+    func outcome(of commandID: String, at report: KafkaDeliveryReport) throws -> HistoryItem? {
+        guard let item = try outcome(partition: report.partition, offset: report.offset), item.commandId == commandID else { return nil }
+        return item
     }
 }
 

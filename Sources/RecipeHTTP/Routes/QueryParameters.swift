@@ -6,6 +6,17 @@ extension HTTPRequest {
     /// A path parameter of the matched route (`{id}`); the router always sets those of its pattern.
     func parameter(_ name: String) -> String { parameters[name] ?? "" }
 
+    /// The recipe of a `/v1/recipes/{id}…` path, or 400 `badParameter` naming `id` when the
+    /// segment (percent-decoded) is not a recipe id: no NUL, control character or non-ASCII
+    /// letter ever reaches a recipe through its URL, whatever the route.
+    func recipeID() throws -> RecipeID {
+        do {
+            return try RecipeID(parameter("id"))
+        } catch {
+            throw HTTPError.badParameter("id", error.message)
+        }
+    }
+
     /// An optional parameter; empty means absent, as a form with an empty field sends it.
     func text(_ name: String) -> String? {
         query[name].flatMap { $0.isEmpty ? nil : $0 }

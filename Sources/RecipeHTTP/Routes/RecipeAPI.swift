@@ -24,6 +24,7 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
     public let options: Options
     private let commands: CommandRoutes<Reads, Log>
     private let router: Router<RouteHandler>
+    private let admission: Admission
 
     /// `readiness` says whether the projector is running and has caught up.
     public init(readModel: Reads, appender: Log, metrics: Metrics = Metrics(), options: Options = Options(),
@@ -34,6 +35,7 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
         self.options = options
         let access = Access(tokens: options.tokens, privateReads: options.privateReads, anonymousActor: options.anonymousActor,
                             appendLimiter: options.appendRate.map { RateLimiter(perSecond: $0.perSecond, burst: $0.burst) })
+        admission = Admission(hostNames: options.hostNames, allowedOrigins: options.allowedOrigins, access: access)
         let waiters = WaiterLimit(max: options.maxWaiters)
         let readYourWrites = ReadYourWrites(reads: readModel, timeout: options.waitTimeout, waiters: waiters)
         commands = CommandRoutes(log: appender, reads: readModel, access: access, waitTimeout: options.waitTimeout,
@@ -43,7 +45,8 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
         commands.register(in: &router)
         RecipeRoutes(reads: readModel, access: access, readYourWrites: readYourWrites).register(in: &router)
         AuditRoutes(reads: readModel, access: access, readYourWrites: readYourWrites).register(in: &router)
-        ImportRoutes<Reads, Log>(log: appender, access: access, source: Self.source).register(in: &router)
+        ImportRoutes(log: appender, reads: readModel, access: access, source: Self.source, waitTimeout: options.waitTimeout,
+                     waiters: waiters).register(in: &router)
         OperationsRoutes(reads: readModel, metrics: metrics, readiness: readiness).register(in: &router)
         ConsoleRoutes().register(in: &router)
         self.router = router
@@ -51,6 +54,21 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
 
     /// Every (method, pattern) the API answers (GET routes answer HEAD too).
     public var routes: [(method: String, pattern: String)] { router.routes }
+
+    /// Refuses from the head what would be refused anyway (`Admission`), before the body is read.
+    public func admit(_ head: HTTPRequest) -> HTTPAdmission {
+        let start = ContinuousClock.now
+        let route = router.match(method: head.method, segments: head.segments, path: head.path)
+        switch admission.decide(head, route: route) {
+        case .success(let maxBodySize):
+            return .read(maxBodySize: maxBodySize)
+        case .failure(let error):
+            let response = HTTPResponse(error: error)
+            metrics.recordRequest(route: (try? route.get().pattern) ?? "unmatched", method: head.method, status: response.status,
+                                  seconds: (ContinuousClock.now - start).seconds)
+            return .answer(response)
+        }
+    }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let start = ContinuousClock.now
@@ -96,6 +114,16 @@ public struct RecipeAPIOptions: Sendable {
     public var maxWaiters = 64
     /// Appends per actor: a token bucket refilled at `perSecond`, `burst` deep; nil: unlimited.
     public var appendRate: (perSecond: Double, burst: Int)? = nil
+    /// The names clients reach the API by (`Host`, without its port, lowercase): others are 421
+    /// `unknownHost`, so that no page can reach it through a name of its own (DNS rebinding).
+    /// Empty: any name. `RecipeService` adds the loopback names when it listens on loopback only.
+    public var hostNames: Set<String> = []
+    /// Origins (`https://app.example`) whose pages may call the API besides its own; a request
+    /// with any other `Origin` is 403 `crossOrigin`.
+    public var allowedOrigins: Set<String> = []
+
+    /// The names of this machine: what a server listening on loopback answers to.
+    public static let loopbackNames: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
 
     public init(tokens: AccessTokens? = nil, privateReads: Bool = false, waitTimeout: Duration = .seconds(5)) {
         self.tokens = tokens

@@ -29,6 +29,7 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
 
     func detail(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.reader(request)
+        let id = try request.recipeID()
         let version = try request.int("version", in: 1...Int(Int32.max))
         let guests = try request.int("guests", in: RecipeLimits.guests)
         let units = try request.unitSystem("units")
@@ -39,8 +40,8 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
             throw HTTPError.badParameter("format", "format is json or jsonld, not \(format!)")
         }
         let jsonLD = format == "jsonld" || (format == nil && (request.header("accept") ?? "").contains("application/ld+json"))
-        try access.checkVisible(request.parameter("id"), to: caller, in: reads)
-        let detail = try reads.detail(request.parameter("id"), version: version, guests: guests, units: units)
+        try access.checkVisible(id, to: caller, in: reads)
+        let detail = try reads.detail(id, version: version, guests: guests, units: units)
         guard jsonLD else { return .json(detail) }
         let document = RecipeDocument(detail)
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/ld+json")],
@@ -49,9 +50,10 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
 
     func draft(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.reader(request)
+        let id = try request.recipeID()
         try readYourWrites.wait(for: request)
-        try access.checkVisible(request.parameter("id"), to: caller, in: reads)
-        return .json(try reads.draft(request.parameter("id")))
+        try access.checkVisible(id, to: caller, in: reads)
+        return .json(try reads.draft(id))
     }
 
     func drafts(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -63,9 +65,10 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
 
     func history(_ request: HTTPRequest) throws -> HTTPResponse {
         let caller = try access.reader(request)
+        let id = try request.recipeID()
         try readYourWrites.wait(for: request)
-        try access.checkVisible(request.parameter("id"), to: caller, in: reads)
-        return .json(try reads.history(request.parameter("id")))
+        try access.checkVisible(id, to: caller, in: reads)
+        return .json(try reads.history(id))
     }
 }
 

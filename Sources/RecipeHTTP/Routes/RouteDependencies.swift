@@ -8,13 +8,13 @@ public protocol RecipeReads: Sendable {
     /// With `visibleTo`, only the recipes that actor owns or holds a grant on (`--private`).
     func list(tag: String?, query: String?, limit: Int, cursor: String?, visibleTo: String?) throws -> RecipeList
     /// `units`: the system amounts are shown in, for display only.
-    func detail(_ id: String, version: Int?, guests: Int?, units: UnitSystem?) throws -> RecipeDetail
-    func draft(_ id: String) throws -> DraftView
+    func detail(_ id: RecipeID, version: Int?, guests: Int?, units: UnitSystem?) throws -> RecipeDetail
+    func draft(_ id: RecipeID) throws -> DraftView
     /// Summaries of the open drafts, most recently edited first (the content is `draft(_:)`'s).
     func drafts(limit: Int, visibleTo: String?) throws -> [DraftSummary]
     /// A recipe's owner and grants, nil when the log never touched it.
-    func access(_ id: String) throws -> RecipeAccessView?
-    func history(_ id: String) throws -> RecipeHistory
+    func access(_ id: RecipeID) throws -> RecipeAccessView?
+    func history(_ id: RecipeID) throws -> RecipeHistory
     /// With `visibleTo`, only the rejections of recipes that actor owns or holds a grant on (`--private`).
     func rejections(limit: Int, visibleTo: String?) throws -> [RejectionItem]
     /// The outcome of the record at a position, once the read side has it.

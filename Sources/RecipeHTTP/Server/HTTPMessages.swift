@@ -2,6 +2,7 @@ import Foundation
 
 /// One HTTP request as the routes see it: the body is complete (at most the
 /// server's body limit), the query is decoded, header names are lowercase.
+/// `HTTPHandler.admit` sees the same without the body.
 public struct HTTPRequest: Sendable {
     public var method: String
     /// The path without the query string, percent-decoded (for messages).
@@ -14,6 +15,9 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The values of the matched route's `{name}` segments (set by the router).
     public var parameters: [String: String] = [:]
+    /// Who sent it: the connection's address, or the client a trusted proxy names in
+    /// `X-Forwarded-For` (`HTTPServer.Limits.trustedProxies`); empty when not known.
+    public var clientAddress = ""
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
                 body: [UInt8] = []) {
@@ -42,6 +46,15 @@ public struct HTTPRequest: Sendable {
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The body's length as the head declares it: nil when it is chunked, 0 when there is none.
+    public var declaredBodyLength: Int? {
+        if headers["transfer-encoding"] != nil { return nil }
+        return headers["content-length"].flatMap { Int($0) } ?? 0
+    }
+
+    /// Whether a body follows the head.
+    public var declaresBody: Bool { declaredBodyLength != 0 }
 
     /// `%XX` escapes as bytes, read as UTF-8 (invalid sequences become U+FFFD).
     static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {

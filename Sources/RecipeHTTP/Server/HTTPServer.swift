@@ -1,21 +1,41 @@
-import RecipeWire
 import CMicroHTTPD
 import Foundation
 
-/// Answers complete requests. Called on the server's connection threads (one
-/// per connection), so it may block while it waits.
+/// Answers requests in two steps: `admit` once the request line and headers are in, before any
+/// byte of the body is read, and `respond` once the request is complete.
 public protocol HTTPHandler: Sendable {
+    /// Called on one of the server's polling threads, so it must not block: it decides from the
+    /// head alone (route, method, credentials, declared length, media type) whether the body is
+    /// read at all. `head` has no body; `head.declaresBody` says whether one follows.
+    func admit(_ head: HTTPRequest) -> HTTPAdmission
+    /// Called on a handler thread (`HTTPServer.Limits.handlerThreads`), so it may block while it waits.
     func respond(to request: HTTPRequest) -> HTTPResponse
 }
 
-/// An HTTP/1.1 server on libmicrohttpd: a thread per connection, bodies
-/// collected up to `maxBodySize` (a larger one is answered 413 as soon as it
-/// passes the limit, chunked or not, and the connection closed), every request
-/// handed whole to the handler. The URI, the query and the headers are checked
-/// against `Limits` first, and answered with the API's JSON errors (414, 400,
-/// 431); only a request head too large for a connection's memory at all
-/// (`connectionMemoryLimit`) gets libmicrohttpd's own answer, an HTML 431 or 414 that no
-/// callback of libmicrohttpd 0.9.75 can replace (docs/operations.md, "Limits").
+extension HTTPHandler {
+    /// Every request is read, with a body of up to `HTTPServer.defaultMaxBodySize`.
+    public func admit(_ head: HTTPRequest) -> HTTPAdmission { .read(maxBodySize: HTTPServer.defaultMaxBodySize) }
+}
+
+/// What `HTTPHandler.admit` decides about a request whose headers are in.
+public enum HTTPAdmission: Sendable {
+    /// Read the body, refusing it (413) as soon as it passes `maxBodySize` bytes.
+    case read(maxBodySize: Int)
+    /// Answer at once without reading the body; a connection that declared one closes after the answer.
+    case answer(HTTPResponse)
+}
+
+/// An HTTP/1.1 server on libmicrohttpd. A few polling threads (epoll) hold every connection, so
+/// an idle or slow client costs a socket and its buffers, not a thread. Once a request's headers
+/// are in it is checked against `Limits` (the URI, the query, the headers' size, one framing of
+/// its body), then the handler admits it or answers it at once; an admitted body is collected up
+/// to the handler's limit (a larger one is answered 413 as soon as it passes it, chunked or not,
+/// and the connection closed). The complete request is then handed to a handler thread while its
+/// connection is suspended, and the connection resumed with the answer. Refusals are the API's
+/// JSON errors; only a request head too large for a connection's memory at all
+/// (`connectionMemoryLimit`) or one libmicrohttpd cannot parse gets libmicrohttpd's own answer,
+/// an HTML 431, 414 or 400 that no callback of libmicrohttpd 0.9.75 can replace
+/// (docs/operations.md, "Connections").
 ///
 /// ```swift
 /// let server = try HTTPServer(handler: api, port: 0, loopbackOnly: true)
@@ -23,16 +43,20 @@ public protocol HTTPHandler: Sendable {
 /// server.stop()
 /// ```
 public final class HTTPServer: @unchecked Sendable {
-    /// The largest body of a request whose path has no limit of its own: routes that take
-    /// larger bodies (commands, batches) say so through the server's `maxBodySize`.
+    /// The largest body of a request whose handler sets no limit of its own.
     public static let defaultMaxBodySize = 64 * 1024
+    /// Open files kept for everything but connections (the store, Kafka's sockets, logs).
+    public static let reservedFiles = 1024
 
-    /// What one client and one connection may take.
+    /// What clients and connections may hold.
     public struct Limits: Sendable {
-        /// Connections at once in all; beyond it new ones are closed at once.
-        public var maxConnections = 1000
-        /// Connections at once from one IP address, so one client cannot take them all.
-        public var maxConnectionsPerClient = 64
+        /// Connections at once in all; beyond it new ones are closed at once. At most what the
+        /// open-file limit allows (`connectionCapacity()`).
+        public var maxConnections = 16_384
+        /// Connections at once from one IP address, so one client cannot take them all; nil: half
+        /// of `maxConnections`, or none with `trustedProxies` (behind a proxy every client has its
+        /// address); 0: no limit of its own.
+        public var maxConnectionsPerClient: Int? = nil
         /// A connection that sends nothing for this long is closed (idle keep-alive, slow clients).
         public var connectionTimeoutSeconds = 15
         /// Memory per connection for its request line, headers and buffers; also
@@ -44,42 +68,50 @@ public final class HTTPServer: @unchecked Sendable {
         public var maxQueryParameters = 64
         /// Most bytes of header names and values together; more is 431.
         public var maxHeaderBytes = 16 * 1024
+        /// Threads that poll the connections.
+        public var pollingThreads = 2
+        /// At most this many requests are handled at once (each on a thread while it runs); more wait their turn.
+        public var handlerThreads = 256
+        /// Proxies whose `X-Forwarded-For` names the client (`HTTPRequest.clientAddress`).
+        public var trustedProxies = TrustedProxies()
         /// PEM text of the key and certificate chain: with both, the server speaks HTTPS only.
         public var tlsKeyPEM: String?
         public var tlsCertificatePEM: String?
 
         public init() {}
+
+        /// `maxConnectionsPerClient` as applied: 0 when there is no limit of its own.
+        var perClientLimit: Int { maxConnectionsPerClient ?? (trustedProxies.isEmpty ? max(1, maxConnections / 2) : 0) }
     }
 
     let handler: any HTTPHandler
-    /// The largest body of a request to a path: a body past it is refused as it passes it.
-    let maxBodySize: @Sendable (_ path: String) -> Int
     let limits: Limits
+    let handlerThreads: HandlerThreads
     /// The port it listens on (the chosen one when 0 was asked). Set once in init.
     public private(set) var port: UInt16 = 0
+    /// The connections it holds at most: `Limits.maxConnections`, or fewer when the open-file limit allows fewer.
+    public let maxConnections: Int
     private let lock = NSLock()
     private var daemon: OpaquePointer?
 
-    public init(handler: any HTTPHandler, port: UInt16, loopbackOnly: Bool,
-                maxBodySize: @escaping @Sendable (_ path: String) -> Int = { _ in HTTPServer.defaultMaxBodySize },
-                limits: Limits = Limits()) throws {
+    public init(handler: any HTTPHandler, port: UInt16, loopbackOnly: Bool, limits: Limits = Limits()) throws {
         self.handler = handler
-        self.maxBodySize = maxBodySize
         self.limits = limits
-        let flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
-                           | MHD_USE_POLL.rawValue)
-        // The daemon borrows the server: `stop` (or deinit) stops the daemon first.
-        let context = Unmanaged.passUnretained(self).toOpaque()
+        maxConnections = min(limits.maxConnections, Self.connectionCapacity())
+        handlerThreads = HandlerThreads(maxThreads: limits.handlerThreads)
+        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         // MHD copies the PEM text while it starts; the C strings live until then.
         let key = limits.tlsKeyPEM.map { strdup($0) } ?? nil
         let certificate = limits.tlsCertificatePEM.map { strdup($0) } ?? nil
         defer { free(key); free(certificate) }
         var options = cmhd_limits(
-            connection_timeout_seconds: UInt32(limits.connectionTimeoutSeconds), max_connections: UInt32(limits.maxConnections),
-            max_connections_per_client: UInt32(limits.maxConnectionsPerClient), connection_memory_limit: limits.connectionMemoryLimit,
+            connection_timeout_seconds: UInt32(limits.connectionTimeoutSeconds), max_connections: UInt32(maxConnections),
+            max_connections_per_client: UInt32(min(limits.perClientLimit, maxConnections)), connection_memory_limit: limits.connectionMemoryLimit, polling_threads: UInt32(max(1, limits.pollingThreads)),
             tls_key_pem: key, tls_cert_pem: certificate)
-        guard let daemon = cmhd_start_daemon(flags, port, loopbackOnly ? 1 : 0, &options,
-                                             mhdAccessHandler, context, mhdRequestCompleted, nil, mhdRequestStarted, context) else {
+        // The daemon borrows the server: `stop` (or deinit) stops the daemon first.
+        var callbacks = cmhd_callbacks(handler: mhdAccessHandler, completed: mhdRequestCompleted, uri_logger: mhdRequestStarted,
+                                       context: Unmanaged.passUnretained(self).toOpaque())
+        guard let daemon = cmhd_start_daemon(flags, port, loopbackOnly ? 1 : 0, &options, &callbacks) else {
             throw HTTPServerError(message: limits.tlsKeyPEM != nil
                                   ? "cannot listen on port \(port) with TLS (in use, not allowed, or the key and certificate are not PEM that match)"
                                   : "cannot listen on port \(port) (in use, or not allowed)")
@@ -90,171 +122,34 @@ public final class HTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops listening, waits for the connection threads, and returns.
+    /// Stops listening: lets the requests being handled finish and be answered, then closes every connection.
     public func stop() {
         let daemon: OpaquePointer? = lock.withLock {
             defer { self.daemon = nil }
             return self.daemon
         }
-        if let daemon { MHD_stop_daemon(daemon) }
+        guard let daemon else { return }
+        // libmicrohttpd may not stop while a connection is suspended: each handler resumes its own.
+        handlerThreads.stop()
+        MHD_stop_daemon(daemon)
+    }
+
+    /// Raises the process's soft limit of open files to its hard limit (each connection is a
+    /// file) and answers how many connections that leaves room for, `reservedFiles` kept aside.
+    public static func connectionCapacity() -> Int {
+        var files = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0 else { return 0 }
+        if files.rlim_cur < files.rlim_max {
+            var raised = files
+            raised.rlim_cur = files.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { files = raised }
+        }
+        return max(0, Int(clamping: files.rlim_cur) - reservedFiles)
     }
 }
 
 public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var description: String { message }
-}
-
-// MARK: - libmicrohttpd callbacks (file scope: they run on MHD's threads)
-
-/// One request's state between the handler's calls.
-final class RequestState {
-    /// The URI as sent, path and query still percent-encoded.
-    let uri: String
-    var headersSeen = false
-    var body: [UInt8] = []
-    /// Set when the URI breaks a limit: the answer, once the headers are in.
-    var refusal: HTTPError?
-
-    init(uri: String, refusal: HTTPError?) {
-        self.uri = uri
-        self.refusal = refusal
-    }
-}
-
-/// Called first for each request, with its URI before libmicrohttpd decodes it: the request's
-/// state starts here, so that the path and query are decoded by `HTTPRequest` (libmicrohttpd
-/// decodes the whole path at once: `%2F` would become a separator and `%00` would end it early).
-private func mhdRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
-                               _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
-    let text = uri.map { String(cString: $0) } ?? "/"
-    var refusal: HTTPError?
-    if let context {
-        let limits = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().limits
-        if text.utf8.count > limits.maxURILength {
-            refusal = HTTPError(414, "uriTooLong", "the request target is \(text.utf8.count) bytes; at most \(limits.maxURILength) are read")
-        } else if let query = text.split(separator: "?", maxSplits: 1).dropFirst().first,
-                  query.split(separator: "&").count > limits.maxQueryParameters {
-            refusal = HTTPError(400, "tooManyParameters", "the query has more than \(limits.maxQueryParameters) parameters")
-        }
-    }
-    // A refused request keeps only the start of its URI: it is never routed.
-    return Unmanaged.passRetained(RequestState(uri: refusal == nil ? text : "/", refusal: refusal)).toOpaque()
-}
-
-/// Called once with the headers, then once per body chunk, then once more with
-/// no data: then the request is complete and is answered.
-private func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                              _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
-                              _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
-                              _ uploadDataSize: UnsafeMutablePointer<Int>?,
-                              _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
-    guard let context, let connection, let requestContext, let stored = requestContext.pointee else { return MHD_Result.NO }
-    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-    let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
-    let maxBodySize = server.maxBodySize(url.map { String(cString: $0) } ?? "")
-    if !state.headersSeen {
-        state.headersSeen = true
-        if let refusal = state.refusal { return queue(HTTPResponse(error: refusal), on: connection, closing: true) }
-        let headerBytes = headerSize(connection)
-        if headerBytes > server.limits.maxHeaderBytes {
-            return queue(HTTPResponse(error: HTTPError(431, "headersTooLarge",
-                                                       "the headers are \(headerBytes) bytes; at most \(server.limits.maxHeaderBytes) are read")),
-                         on: connection, closing: true)
-        }
-        // A declared length over the limit is refused before reading any of it.
-        if let length = lookup(connection, MHD_ValueKind.HEADER_KIND, "Content-Length").flatMap(Int.init),
-           length > maxBodySize {
-            return queue(HTTPResponse(error: HTTPError.tooLarge(maxBodySize)), on: connection, closing: true)
-        }
-        return MHD_Result.YES
-    }
-    if let uploadDataSize, uploadDataSize.pointee > 0 {
-        let count = uploadDataSize.pointee
-        // Chunked (no length declared): refused as soon as it passes the limit, not at its end;
-        // the rest is not read, the connection closes after the answer.
-        if state.body.count + count > maxBodySize {
-            uploadDataSize.pointee = 0
-            state.body = []
-            // libmicrohttpd queues no response in the middle of a body: the answer goes to the
-            // socket itself (plain HTTP), and the connection closes. Over TLS it only closes.
-            if server.limits.tlsKeyPEM == nil {
-                let bytes = rawResponse(HTTPResponse(error: HTTPError.tooLarge(maxBodySize)))
-                _ = bytes.withUnsafeBytes { cmhd_answer_and_close(connection, $0.baseAddress, $0.count) }
-            }
-            return MHD_Result.NO
-        }
-        if let uploadData {
-            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
-                state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
-            }
-        }
-        uploadDataSize.pointee = 0
-        return MHD_Result.YES
-    }
-    let request = HTTPRequest(
-        method: method.map { String(cString: $0) } ?? "GET",
-        uri: state.uri,
-        headers: values(connection, MHD_ValueKind.HEADER_KIND, lowercasingKeys: true),
-        body: state.body)
-    return queue(server.handler.respond(to: request), on: connection)
-}
-
-private func mhdRequestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                                 _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-                                 _ reason: MHD_RequestTerminationCode) {
-    guard let requestContext, let stored = requestContext.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(stored).release()
-    requestContext.pointee = nil
-}
-
-/// `closing`: the request was refused before it was read whole; the connection ends after the answer.
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool = false) -> MHD_Result {
-    let created = response.body.withUnsafeBytes { bytes in
-        cmhd_response_copying(bytes.baseAddress, bytes.count)
-    }
-    guard let created else { return MHD_Result.NO }
-    for (name, value) in response.headers { _ = MHD_add_response_header(created, name, value) }
-    if closing { _ = MHD_add_response_header(created, "Connection", "close") }
-    let result = MHD_queue_response(connection, UInt32(response.status), created)
-    MHD_destroy_response(created)
-    return result
-}
-
-/// A whole HTTP/1.1 response as bytes, for `cmhd_answer_and_close`.
-private func rawResponse(_ response: HTTPResponse) -> [UInt8] {
-    var head = "HTTP/1.1 \(response.status) \(response.status == 413 ? "Content Too Large" : "Error")\r\n"
-    for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-    head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-    return Array(head.utf8) + response.body
-}
-
-/// Bytes of every header's name and value.
-private func headerSize(_ connection: OpaquePointer) -> Int {
-    values(connection, MHD_ValueKind.HEADER_KIND, lowercasingKeys: false).reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-}
-
-private func lookup(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {
-    MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
-}
-
-/// Collects one kind of values (headers, query arguments) of a request.
-private final class Pairs {
-    var values: [String: String] = [:]
-    var lowercasingKeys = false
-}
-
-private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercasingKeys: Bool) -> [String: String] {
-    let pairs = Pairs()
-    pairs.lowercasingKeys = lowercasingKeys
-    _ = withExtendedLifetime(pairs) {
-        MHD_get_connection_values(connection, kind, { context, _, key, value in
-            guard let context, let key else { return MHD_Result.YES }
-            let pairs = Unmanaged<Pairs>.fromOpaque(context).takeUnretainedValue()
-            let name = String(cString: key)
-            pairs.values[pairs.lowercasingKeys ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
-            return MHD_Result.YES
-        }, Unmanaged.passUnretained(pairs).toOpaque())
-    }
-    return pairs.values
+    public init(message: String) { self.message = message }
 }

@@ -7,12 +7,15 @@ public struct Router<Handler: Sendable>: Sendable {
         /// The pattern, e.g. `/v1/recipes/{id}`: the route's name in metrics.
         public var pattern: String
         public var parameters: [String: String]
+        /// What the route takes before its handler runs.
+        public var takes: RouteIntake
     }
 
     private struct Route: Sendable {
         var method: String
         var pattern: String
         var segments: [String]
+        var takes: RouteIntake
         var handler: Handler
     }
 
@@ -25,8 +28,9 @@ public struct Router<Handler: Sendable>: Sendable {
         table.map { ($0.method, $0.pattern) }
     }
 
-    public mutating func add(_ method: String, _ pattern: String, _ handler: Handler) {
-        table.append(Route(method: method, pattern: pattern, segments: Self.segments(pattern), handler: handler))
+    /// A route; `takes` says what it reads before its handler runs (a GET: nothing).
+    public mutating func add(_ method: String, _ pattern: String, takes: RouteIntake = .nothing, _ handler: Handler) {
+        table.append(Route(method: method, pattern: pattern, segments: Self.segments(pattern), takes: takes, handler: handler))
     }
 
     /// The route for a path split into decoded segments (`HTTPRequest.segments`), or
@@ -36,7 +40,7 @@ public struct Router<Handler: Sendable>: Sendable {
         for route in table {
             guard let parameters = Self.parameters(route.segments, segments) else { continue }
             if route.method == method || (method == "HEAD" && route.method == "GET") {
-                return .success(Match(handler: route.handler, pattern: route.pattern, parameters: parameters))
+                return .success(Match(handler: route.handler, pattern: route.pattern, parameters: parameters, takes: route.takes))
             }
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }
@@ -62,5 +66,31 @@ public struct Router<Handler: Sendable>: Sendable {
             }
         }
         return parameters
+    }
+}
+
+/// What a route takes, decided from a request's head before any of its body is read
+/// (`RecipeAPIHandler.admit`): whether it needs a writer's token, and its body's media types and size.
+public struct RouteIntake: Sendable {
+    /// Needs `Authorization: Bearer` with a writer's (or admin's) token when the server has tokens.
+    public var writes: Bool
+    /// The media types (lowercase, without parameters) of a body; a body of another type is 415.
+    /// Empty: the route reads no body, and one of any type up to `maxBodySize` is ignored.
+    public var mediaTypes: [String]
+    /// The largest body read: a larger one is 413, before it is read when its length is declared.
+    public var maxBodySize: Int
+
+    public init(writes: Bool, mediaTypes: [String], maxBodySize: Int) {
+        self.writes = writes
+        self.mediaTypes = mediaTypes
+        self.maxBodySize = maxBodySize
+    }
+
+    /// No body, no token needed before the handler.
+    public static let nothing = RouteIntake(writes: false, mediaTypes: [], maxBodySize: HTTPServer.defaultMaxBodySize)
+
+    /// A JSON body written with a writer's token.
+    public static func jsonWrite(maxBodySize: Int = HTTPServer.defaultMaxBodySize) -> RouteIntake {
+        RouteIntake(writes: true, mediaTypes: ["application/json"], maxBodySize: maxBodySize)
     }
 }

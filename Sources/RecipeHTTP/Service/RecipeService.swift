@@ -140,8 +140,10 @@ public final class RecipeService: Sendable {
         producer = try KafkaProducer(config: producerConfig)
         metrics = Metrics()
         let state = self.state
+        var apiOptions = options.api
+        if options.loopbackOnly { apiOptions.hostNames.formUnion(RecipeAPIOptions.loopbackNames) }
         api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topic, capacity: options.logCapacity),
-                        metrics: metrics, options: options.api) { [state, readModel] in
+                        metrics: metrics, options: apiOptions) { [state, readModel] in
             Self.readiness(state, readModel)
         }
     }
@@ -157,9 +159,7 @@ public final class RecipeService: Sendable {
         try projector.checkLog()
         let targets = try logEnds.ends(notBefore: .now)
         state.withLock { $0.targets = targets }
-        // Commands may be as large as a record (2 MiB), a batch 1 MiB, every other body 64 KiB.
-        let server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly,
-                                    maxBodySize: CommandRoutes<ReadModel, CommandAppender>.bodyLimit(for:), limits: options.server)
+        let server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly, limits: options.server)
         lifecycle.withLock { $0 = .running(server) }
         startProjecting()
     }

@@ -10,7 +10,7 @@ public struct ProjectedRecipe: Sendable {
     /// Time of the last accepted command (milliseconds), shown on the draft.
     public internal(set) var updatedAt: Int64
 
-    public init(id: String) {
+    public init(id: RecipeID) {
         self.init(recipe: Recipe(id: id), lastRejection: nil, updatedAt: 0)
     }
 
@@ -56,7 +56,7 @@ public struct ProjectedRecipe: Sendable {
     public var draftView: DraftView? {
         get throws {
             guard let draft = recipe.draft else { return nil }
-            return try DraftView(id: recipe.id, content: draft.content, baseVersion: draft.baseVersion,
+            return try DraftView(id: recipe.id.text, content: draft.content, baseVersion: draft.baseVersion,
                                  revision: recipe.revision, lastRejectionJSON: lastRejection, updatedAt: updatedAt)
         }
     }
@@ -76,8 +76,9 @@ public enum RecordOutcome: String, Sendable, Codable, CaseIterable {
 public struct HistoryEntry: Sendable, Equatable {
     public var partition: Int32
     public var offset: Int64
-    /// The recipe the record names (its key, else its subject), if any.
-    public var recipeID: String?
+    /// The recipe the record names (its key, else its subject), if any: a key or
+    /// subject that is not a recipe id names none.
+    public var recipeID: RecipeID?
     public var commandID: String?
     /// The command's own time (milliseconds), when it decoded.
     public var time: Int64?

@@ -8,7 +8,7 @@ extension ProjectionWriter {
         for rows in batch.recipes { try write(rows) }
         let version = try db.statement("INSERT INTO versions(recipe_id, version, content, saved_at, saved_by) VALUES(?, ?, ?, ?, ?)")
         for saved in batch.newVersions {
-            try version.bind(.text(saved.recipeID), .int(saved.number), .utf8(saved.content),
+            try version.bind(.id(saved.recipeID), .int(saved.number), .utf8(saved.content),
                              .integer(saved.savedAt), .text(saved.savedBy)).run()
             version.reset()
         }
@@ -16,7 +16,7 @@ extension ProjectionWriter {
             INSERT INTO history_chunks(recipe_id, partition, first_offset, last_offset, entries) VALUES(?, ?, ?, ?, ?)
             """)
         for entries in batch.history {
-            try chunk.bind(.string(entries.key.recipeID), .int(Int(entries.key.partition)), .integer(entries.firstOffset),
+            try chunk.bind(.id(entries.key.recipeID), .int(Int(entries.key.partition)), .integer(entries.firstOffset),
                            .integer(entries.lastOffset), .utf8(entries.entries)).run()
             chunk.reset()
         }
@@ -25,7 +25,7 @@ extension ProjectionWriter {
             VALUES(?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for entry in batch.rejections {
-            try rejection.bind(.int(Int(entry.partition)), .integer(entry.offset), .string(entry.recipeID),
+            try rejection.bind(.int(Int(entry.partition)), .integer(entry.offset), .id(entry.recipeID),
                                .string(entry.commandID), .text(entry.type), .string(entry.reasonCode),
                                .string(entry.reasonMessage), entry.logTime.map { .integer($0) }).run()
             rejection.reset()
@@ -44,14 +44,14 @@ extension ProjectionWriter {
             // Only a new version or a deletion changes the list entry: leave it, and its index, alone.
             try db.statement("UPDATE recipes SET revision = ?, draft_base = ?, owner = ?, grants = ? WHERE recipe_id = ?")
                 .bind(.int(recipe.revision), .int(recipe.draft?.baseVersion), .string(recipe.owner), .string(recipe.grantsJSON),
-                      .text(id)).run()
+                      .id(id)).run()
         } else {
             try db.statement("""
                 INSERT OR REPLACE INTO recipes(recipe_id, revision, deleted, draft_base, latest_version, listed, title,
                     title_key, servings, image, ingredient_count, tags, updated_at, owner, grants)
                 VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).bind(
-                    .text(id), .int(recipe.revision), .int(recipe.isDeleted ? 1 : 0), .int(recipe.draft?.baseVersion),
+                    .id(id), .int(recipe.revision), .int(recipe.isDeleted ? 1 : 0), .int(recipe.draft?.baseVersion),
                     .int(latest?.number ?? 0), .int(listed ? 1 : 0), .string(latest?.content.title),
                     .string(latest.map { ListOrder.titleKey($0.content.title) }), .int(latest?.content.servings),
                     .string(latest?.content.image), .int(latest?.content.ingredients.count), .string(recipe.latestTagsJSON),
@@ -66,20 +66,20 @@ extension ProjectionWriter {
                 ON CONFLICT(recipe_id) DO UPDATE SET content = excluded.content, base_version = excluded.base_version,
                     revision = excluded.revision, updated_at = excluded.updated_at, last_rejection = excluded.last_rejection,
                     title = excluded.title, ingredient_count = excluded.ingredient_count, instruction_count = excluded.instruction_count
-                """).bind(.text(id), .utf8(draft.content), .int(draft.baseVersion),
+                """).bind(.id(id), .utf8(draft.content), .int(draft.baseVersion),
                           .int(recipe.revision), .integer(recipe.updatedAt), .string(recipe.lastRejection), .text(draft.title),
                           .int(draft.ingredientCount), .int(draft.instructionCount)).run()
         } else if before == .recipeAndDraft {
-            try db.statement("DELETE FROM drafts WHERE recipe_id = ?").bind(.text(id)).run()
+            try db.statement("DELETE FROM drafts WHERE recipe_id = ?").bind(.id(id)).run()
         }
         if recipe.tagsChanged {
             if before != .none {
-                try db.statement("DELETE FROM recipe_tags WHERE recipe_id = ?").bind(.text(id)).run()
+                try db.statement("DELETE FROM recipe_tags WHERE recipe_id = ?").bind(.id(id)).run()
             }
             if listed, let latest {
                 let insert = try db.statement("INSERT OR IGNORE INTO recipe_tags(tag, recipe_id) VALUES(?, ?)")
                 for tag in latest.content.tags {
-                    try insert.bind(.text(ListOrder.tagKey(tag.name)), .text(id)).run()
+                    try insert.bind(.text(ListOrder.tagKey(tag.name)), .id(id)).run()
                     insert.reset()
                 }
             }
@@ -87,15 +87,15 @@ extension ProjectionWriter {
     }
 
     /// A recipe as the store has it, or nil if the log never touched it.
-    func load(_ id: String, from db: SQLiteConnection) throws -> ProjectedRecipe? {
+    func load(_ id: RecipeID, from db: SQLiteConnection) throws -> ProjectedRecipe? {
         let header = try db.statement("SELECT revision, deleted, draft_base, owner, grants FROM recipes WHERE recipe_id = ?")
-            .bind(.text(id))
+            .bind(.id(id))
         guard try header.step() else { return nil }
         let (revision, deleted, draftBase) = (header.int(0), header.int(1) != 0, header.optionalInt(2))
         let (owner, grants) = (header.optionalText(3), try ContentCoding.grants(fromJSON: header.optionalText(4)))
         let versions = try db.statement("""
             SELECT version, content, saved_at, saved_by FROM versions WHERE recipe_id = ? ORDER BY version
-            """).bind(.text(id)).rows {
+            """).bind(.id(id)).rows {
                 RecipeVersion(number: $0.int(0), content: try ContentCoding.content(fromJSON: $0.text(1)),
                               savedAt: Timestamp(millisecondsSinceEpoch: $0.int64(2)), savedBy: $0.text(3))
             }
@@ -104,7 +104,7 @@ extension ProjectionWriter {
         var updatedAt: Int64 = 0
         if let draftBase {
             let row = try db.statement("SELECT content, last_rejection, updated_at FROM drafts WHERE recipe_id = ?")
-                .bind(.text(id))
+                .bind(.id(id))
             guard try row.step() else { throw StoreError.corrupted("recipe \(id) has an open draft but no drafts row") }
             draft = RecipeDraft(content: try ContentCoding.content(fromJSON: row.text(0)), baseVersion: draftBase)
             lastRejection = row.optionalText(1)
@@ -112,7 +112,7 @@ extension ProjectionWriter {
         }
         let applied = try db.statement("""
             SELECT command_id FROM history WHERE recipe_id = ? AND outcome = 'accepted'
-            """).bind(.text(id)).rows { $0.text(0) }
+            """).bind(.id(id)).rows { $0.text(0) }
         let recipe = Recipe(id: id, versions: versions, draft: draft, revision: revision, isDeleted: deleted,
                             appliedCommandIDs: applied, owner: owner, grants: grants)
         return ProjectedRecipe(recipe: recipe, lastRejection: lastRejection, updatedAt: updatedAt)

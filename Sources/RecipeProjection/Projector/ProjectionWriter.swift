@@ -21,7 +21,7 @@ final class ProjectionWriter {
     /// did to each. Bounded: trimmed to the last sealed batch's recipes when
     /// it grows past `cacheLimit` (see `trimCache`), so memory does not grow
     /// with the log.
-    private var cache: [String: CachedRecipe] = [:]
+    private var cache: [RecipeID: CachedRecipe] = [:]
     private let cacheLimit: Int
     /// Counts sealed batches: a cached recipe whose `batch` differs is not yet touched by this one.
     private var batchNumber = 0
@@ -171,7 +171,7 @@ final class ProjectionWriter {
     /// The recipe's latest state in the cache, loaded from the store (or, with
     /// `creating`, made new) if it is not there; nil if the log never touched
     /// it. Marks it touched by the batch on its first record there.
-    private func cached(_ id: String, for batch: inout PendingBatch, creating: Bool) throws -> CachedRecipe? {
+    private func cached(_ id: RecipeID, for batch: inout PendingBatch, creating: Bool) throws -> CachedRecipe? {
         if let cached = cache[id] {
             if cached.batch != batchNumber {
                 cached.begin(batchNumber)
@@ -238,13 +238,13 @@ final class CachedRecipe {
 /// A version a batch saved, its content already JSON: encoded as it is judged,
 /// beside the commit of the batch before, rather than in the commit of its own.
 struct SavedVersion: Sendable {
-    let recipeID: String
+    let recipeID: RecipeID
     let number: Int
     let content: [UInt8]
     let savedAt: Int64
     let savedBy: String
 
-    init(recipeID: String, _ version: RecipeVersion) {
+    init(recipeID: RecipeID, _ version: RecipeVersion) {
         (self.recipeID, number, savedAt, savedBy) = (recipeID, version.number, version.savedAt.millisecondsSinceEpoch, version.savedBy)
         content = ContentCoding.utf8(version.content)
     }
@@ -254,7 +254,7 @@ struct SavedVersion: Sendable {
 /// what only the fold needs (applied ids, earlier versions), so the cache
 /// keeps sole ownership of those and folds the next batch without copying them.
 struct RecipeRows: Sendable {
-    let id: String
+    let id: RecipeID
     let revision: Int
     let isDeleted: Bool
     let owner: String?
@@ -296,7 +296,7 @@ enum StoredRows: Sendable {
 /// What a batch changes, written at its end.
 struct PendingBatch: Sendable {
     /// Recipes the batch touched, in the order it first did.
-    var touched: [String] = []
+    var touched: [RecipeID] = []
     /// Their rows (filled by `seal`).
     var recipes: [RecipeRows] = []
     var newVersions: [SavedVersion] = []
@@ -336,7 +336,7 @@ struct HistoryChunk: Sendable {
     }
 
     struct Key: Hashable, Sendable {
-        var recipeID: String?
+        var recipeID: RecipeID?
         var partition: Int32
     }
 
@@ -349,7 +349,7 @@ struct HistoryChunk: Sendable {
     /// the commit binds it as it is.
     var entries: [UInt8] { writer.bytes }
 
-    init(recipeID: String?, partition: Int32) {
+    init(recipeID: RecipeID?, partition: Int32) {
         key = Key(recipeID: recipeID, partition: partition)
     }
 

@@ -33,7 +33,7 @@ public struct RecordJudge: Sendable {
         /// recipe's. Such a record is not ordered with the recipe's own records,
         /// so where it fell among them would depend on how the partitions were
         /// interleaved: marking the draft would let two replicas disagree.
-        public var marksDraftOf: String? {
+        public var marksDraftOf: RecipeID? {
             guard case .rejected(let rejection) = content, rejection.code != .wrongPartition else { return nil }
             return entry.recipeID
         }
@@ -62,8 +62,10 @@ public struct RecordJudge: Sendable {
         if let rawKey = record.key {
             let expected = KafkaPartitioner.partition(forKey: rawKey, partitionCount: partitionCount)
             if expected != record.partition {
-                let key = String(decoding: rawKey, as: UTF8.self)
-                let rejection = Rejection(.wrongPartition, "key \(key) hashes to partition \(expected), not \(record.partition)")
+                // A key that is no recipe id names no recipe, and is shown escaped.
+                let key = RecordKey.recipeID(fromKey: rawKey)
+                let rejection = Rejection(.wrongPartition, "key \(key?.text ?? RecipeID.quoted(utf8: rawKey)) hashes to partition "
+                                          + "\(expected), not \(record.partition)")
                 entry.recipeID = key
                 entry.reject(rejection)
                 return Reading(entry: entry, content: .rejected(rejection))
@@ -72,7 +74,12 @@ public struct RecordJudge: Sendable {
         switch decoder.decode(key: record.key, value: record.value) {
         case .failure(let error):
             entry.commandID = error.commandID
-            entry.recipeID = record.key.map { String(decoding: $0, as: UTF8.self) } ?? error.recipeID
+            // Filed under the key (the partition's recipe), under the subject only when there is no key.
+            if let key = record.key {
+                entry.recipeID = RecordKey.recipeID(fromKey: key)
+            } else {
+                entry.recipeID = error.recipeID
+            }
             entry.reject(error.rejection)
             return Reading(entry: entry, content: .rejected(error.rejection))
         case .success(let decoded):

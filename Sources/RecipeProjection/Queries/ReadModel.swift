@@ -138,41 +138,41 @@ public final class ReadModel: @unchecked Sendable {
     /// its quantities written in `units` when given (for display: the stored
     /// amounts never change). Scaling comes first, so both give what a cook
     /// would get by scaling the recipe as written and then converting.
-    public func detail(_ id: String, version: Int? = nil, guests: Int? = nil, units: UnitSystem? = nil) throws -> RecipeDetail {
+    public func detail(_ id: RecipeID, version: Int? = nil, guests: Int? = nil, units: UnitSystem? = nil) throws -> RecipeDetail {
         try read {
-            let header = try db.statement("SELECT deleted, latest_version, draft_base FROM recipes WHERE recipe_id = ?").bind(.text(id))
-            guard try header.step(), header.int(1) > 0 else { throw QueryError.notFound(id) }
-            if header.int(0) != 0 { throw QueryError.deleted(id) }
+            let header = try db.statement("SELECT deleted, latest_version, draft_base FROM recipes WHERE recipe_id = ?").bind(.id(id))
+            guard try header.step(), header.int(1) > 0 else { throw QueryError.notFound(id.text) }
+            if header.int(0) != 0 { throw QueryError.deleted(id.text) }
             let number = version ?? header.int(1)
             let hasDraft = !header.isNull(2)
             let row = try db.statement("SELECT content, saved_at, saved_by FROM versions WHERE recipe_id = ? AND version = ?")
-                .bind(.text(id), .int(number))
-            guard try row.step() else { throw QueryError.noSuchVersion(id, number) }
+                .bind(.id(id), .int(number))
+            guard try row.step() else { throw QueryError.noSuchVersion(id.text, number) }
             var content = try ContentCoding.content(fromJSON: row.text(0))
             if let guests {
                 do {
                     content.ingredients = try content.scaledIngredients(forGuests: guests)
                 } catch let error as ScalingError {
-                    throw QueryError.cannotScale(Self.scalingMessage(error, id: id))
+                    throw QueryError.cannotScale(Self.scalingMessage(error, id: id.text))
                 }
             }
             if let units { content.ingredients = content.ingredients(convertedTo: units) }
-            return RecipeDetail(id: id, version: number, content: content, guests: guests, units: units,
+            return RecipeDetail(id: id.text, version: number, content: content, guests: guests, units: units,
                                 updatedAt: Self.time(row.int64(1)), savedBy: row.text(2), hasDraft: hasDraft)
         }
     }
 
     // MARK: - Drafts
 
-    public func draft(_ id: String) throws -> DraftView {
+    public func draft(_ id: RecipeID) throws -> DraftView {
         try read {
             let row = try db.statement("""
                 SELECT recipe_id, content, base_version, revision, updated_at, last_rejection FROM drafts WHERE recipe_id = ?
-                """).bind(.text(id))
+                """).bind(.id(id))
             guard try row.step() else {
-                let known = try db.statement("SELECT deleted FROM recipes WHERE recipe_id = ?").bind(.text(id))
-                guard try known.step() else { throw QueryError.notFound(id) }
-                throw known.int(0) != 0 ? QueryError.deleted(id) : QueryError.noDraft(id)
+                let known = try db.statement("SELECT deleted FROM recipes WHERE recipe_id = ?").bind(.id(id))
+                guard try known.step() else { throw QueryError.notFound(id.text) }
+                throw known.int(0) != 0 ? QueryError.deleted(id.text) : QueryError.noDraft(id.text)
             }
             return try Self.draft(row)
         }
@@ -216,9 +216,9 @@ public final class ReadModel: @unchecked Sendable {
     }
 
     /// The recipe's owner and grants, or nil when the log never touched it.
-    public func access(_ id: String) throws -> RecipeAccessView? {
+    public func access(_ id: RecipeID) throws -> RecipeAccessView? {
         try read {
-            let row = try db.statement("SELECT owner, grants FROM recipes WHERE recipe_id = ?").bind(.text(id))
+            let row = try db.statement("SELECT owner, grants FROM recipes WHERE recipe_id = ?").bind(.id(id))
             guard try row.step() else { return nil }
             let grants = try ContentCoding.grants(fromJSON: row.optionalText(1))
             return RecipeAccessView(owner: row.optionalText(0),
@@ -234,12 +234,12 @@ public final class ReadModel: @unchecked Sendable {
     // MARK: - History and rejections
 
     /// Every record of the recipe in log order, with its outcome.
-    public func history(_ id: String) throws -> RecipeHistory {
+    public func history(_ id: RecipeID) throws -> RecipeHistory {
         try read {
             let items = try db.statement("""
                 SELECT \(Self.historyColumns.joined(separator: ", ")) FROM history WHERE recipe_id = ? ORDER BY offset
-                """).bind(.text(id)).rows { try Self.historyItem($0) }
-            if items.isEmpty { throw QueryError.notFound(id) }
+                """).bind(.id(id)).rows { try Self.historyItem($0) }
+            if items.isEmpty { throw QueryError.notFound(id.text) }
             return RecipeHistory(items: items)
         }
     }

@@ -1,4 +1,5 @@
 import CSQLite
+import RecipeDomain
 
 /// An error from SQLite, with its result code and message.
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
@@ -83,6 +84,8 @@ final class SQLiteConnection {
 }
 
 /// A prepared statement: bind by position (1-based), step, read columns (0-based).
+/// Text goes in and comes out with its length in bytes, never as a C string ended by
+/// its first NUL: `r\0x` and `r\0y` are two values to SQLite as they are to Swift.
 final class SQLiteStatement {
     private let pointer: OpaquePointer
     private unowned let connection: SQLiteConnection
@@ -110,13 +113,21 @@ final class SQLiteStatement {
         case nil: sqlite3_bind_null(pointer, index)
         case .integer(let number)?: sqlite3_bind_int64(pointer, index, number)
         case .real(let number)?: sqlite3_bind_double(pointer, index, number)
-        case .text(let text)?: sqlite3_bind_text(pointer, index, text, -1, sqliteTransient)
+        case .text(var text)?:
+            text.withUTF8 { bindText(UnsafeRawBufferPointer($0), at: index) }
         case .utf8(let bytes)?:
-            _ = bytes.withUnsafeBytes {
-                sqlite3_bind_text(pointer, index, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count), sqliteTransient)
-            }
+            bytes.withUnsafeBytes { bindText($0, at: index) }
         case .blob(let bytes)?:
             _ = bytes.withUnsafeBytes { sqlite3_bind_blob(pointer, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
+        }
+    }
+
+    /// Text of exactly these bytes. Never a null pointer: SQLite binds NULL for one, and
+    /// empty text is not NULL.
+    private func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+        withUnsafePointer(to: 0 as CChar) { empty in
+            let start = bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) } ?? empty
+            sqlite3_bind_text(pointer, index, start, Int32(bytes.count), sqliteTransient)
         }
     }
 
@@ -147,9 +158,11 @@ final class SQLiteStatement {
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
     func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(pointer, column) }
+    /// The column as text, all of its bytes (a NUL within included).
     func text(_ column: Int32) -> String {
-        guard let bytes = sqlite3_column_text(pointer, column) else { return "" }
-        return String(cString: bytes)
+        // The length is asked after the text: asking first may convert the value again.
+        guard let start = sqlite3_column_text(pointer, column) else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(pointer, column))), as: UTF8.self)
     }
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
     func bytes(_ column: Int32) -> [UInt8] {
@@ -175,6 +188,8 @@ extension SQLiteValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
     static func int(_ value: Int?) -> SQLiteValue? { value.map { .integer(Int64($0)) } }
     static func string(_ value: String?) -> SQLiteValue? { value.map { .text($0) } }
+    static func id(_ id: RecipeID) -> SQLiteValue { .text(id.text) }
+    static func id(_ id: RecipeID?) -> SQLiteValue? { id.map { .text($0.text) } }
 }
 
 /// SQLITE_TRANSIENT, a macro Swift cannot import: SQLite copies the bytes.

@@ -1,0 +1,279 @@
+import RecipeWire
+
+// MARK: - Microdata and RDFa items of an HTML page
+//
+// Some pages carry their Recipe not as JSON-LD but in the markup itself: microdata
+// (`itemscope itemtype="https://schema.org/Recipe"`, `itemprop="name"`) or RDFa
+// (`typeof="Recipe"`, `property="name"`). This reads both into the nodes JSON-LD would
+// have given (`{"@type": "Recipe", "name": …, "recipeIngredient": […]}`), so one reader
+// (`RecipeNodeReader`) reads every recipe by the same rules.
+//
+// Not an HTML parser either: one pass over the tags, keeping the open elements and the
+// items and properties they start. A property's value is what the HTML specification
+// says a browser gives it (`content`, else the element's URL attribute, `datetime`, else
+// its text, with block elements as line breaks); a property with `itemscope` or `typeof`
+// is an item of its own. End tags close what they close, and a few start tags close an
+// open element as HTML does (`<li>` an `<li>`, a block a `<p>`), so lists written
+// without end tags read right. Every element is pushed and popped once: linear.
+
+enum HTMLItems {
+    /// Whether the page may hold items at all: a cheap look before the full read.
+    static func mayHoldItems(_ page: [UInt8]) -> Bool {
+        JSONLDScripts.find(page, "itemscope", from: 0) != nil || JSONLDScripts.find(page, "typeof", from: 0) != nil
+    }
+
+    /// The page's top-level items (those that are no other item's property), as JSON-LD nodes,
+    /// in page order; counted against `budget` (one value per item and property value).
+    static func items(in page: [UInt8], budget: inout LenientJSONReader.Budget) -> Result<[JSONValue], LenientJSONReader.Failure> {
+        var reader = ItemReader(page: page, budget: budget)
+        do {
+            try reader.read()
+        } catch {
+            return .failure(error)
+        }
+        budget = reader.budget
+        return .success(reader.topLevel.map { reader.node(of: $0) })
+    }
+}
+
+private struct ItemReader {
+    struct Item {
+        var types: [String]
+        var id: String?
+        var properties: [(name: String, value: PropertyValue)] = []
+    }
+
+    enum PropertyValue {
+        case text(String)
+        case item(Int)
+    }
+
+    struct OpenElement {
+        var name: String
+        /// The item this element starts, an index into `items`.
+        var item: Int?
+        /// The property whose value is this element's text: its names and the item it belongs to.
+        var textProperty: (names: [String], owner: Int, start: Int)?
+    }
+
+    let page: [UInt8]
+    var budget: LenientJSONReader.Budget
+    var items: [Item] = []
+    var topLevel: [Int] = []
+    private var open: [OpenElement] = []
+    /// How many elements of each name are open, so an end tag with none open is skipped at once.
+    private var openCounts: [String: Int] = [:]
+    /// The items of the open elements, innermost last.
+    private var itemStack: [Int] = []
+    /// The text of the page inside open text properties, line breaks for block elements.
+    private var text: [UInt8] = []
+    private var capturing = 0
+
+    init(page: [UInt8], budget: LenientJSONReader.Budget) {
+        self.page = page
+        self.budget = budget
+    }
+
+    /// Elements that never have content, so never an end tag.
+    private static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+    ]
+    /// Elements whose content is not markup.
+    private static let rawTextElements: Set<String> = ["script", "style", "textarea", "title"]
+    /// Start tags that close an open `<p>`.
+    private static let closesParagraph: Set<String> = [
+        "p", "div", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "section", "article", "blockquote", "dl", "pre",
+    ]
+    /// Start tags that close an open element of the same name: list items, rows, cells.
+    private static let closesItsSibling: Set<String> = ["li", "dt", "dd", "tr", "td", "th", "option"]
+
+    mutating func read() throws(LenientJSONReader.Failure) {
+        var index = 0
+        let count = page.count
+        while index < count {
+            guard page[index] == UInt8(ascii: "<") else {
+                let next = page[index...].firstIndex(of: UInt8(ascii: "<")) ?? count
+                if capturing > 0 { appendText(page[index..<next]) }
+                index = next
+                continue
+            }
+            if JSONLDScripts.hasPrefix(page, at: index, "<!--") {
+                index = JSONLDScripts.find(page, "-->", from: index + 4).map { $0 + 3 } ?? count
+            } else if index + 1 < count, page[index + 1] == UInt8(ascii: "!") || page[index + 1] == UInt8(ascii: "?") {
+                index = page[index...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count
+            } else if index + 2 < count, page[index + 1] == UInt8(ascii: "/"), Self.isLetter(page[index + 2]) {
+                let (name, nameEnd) = tagName(from: index + 2)
+                index = page[nameEnd...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count
+                try endTag(name)
+            } else if index + 1 < count, Self.isLetter(page[index + 1]) {
+                let (name, nameEnd) = tagName(from: index + 1)
+                let (attributes, contentStart) = JSONLDScripts.readAttributes(page, from: nameEnd)
+                index = contentStart
+                try startTag(name, attributes)
+                if Self.rawTextElements.contains(name) {
+                    // Its content is no markup (and no item): up to its end tag, read as an end tag.
+                    let closing = findEndTag(name, from: index) ?? count
+                    if capturing > 0, name == "textarea" || name == "title" { appendText(page[index..<closing]) }
+                    index = closing < count ? (page[closing...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count) : count
+                    try endTag(name)
+                }
+            } else {
+                if capturing > 0 { appendText(page[index...index]) }
+                index += 1
+            }
+        }
+        while !open.isEmpty { try pop() }
+    }
+
+    private func findEndTag(_ name: String, from start: Int) -> Int? {
+        var index = start
+        while let found = JSONLDScripts.find(page, "</", from: index) {
+            let (candidate, _) = tagName(from: found + 2)
+            if candidate == name { return found }
+            index = found + 2
+        }
+        return nil
+    }
+
+    // MARK: - Tags
+
+    private mutating func startTag(_ name: String, _ attributes: [String: String]) throws(LenientJSONReader.Failure) {
+        if let top = open.last?.name, (top == "p" && Self.closesParagraph.contains(name)) || (top == name && Self.closesItsSibling.contains(name)) {
+            try pop()
+        }
+        if capturing > 0, HTMLText.lineBreakingElements.contains(name) { text.append(0x0A) }
+        let startsItem = attributes["itemscope"] != nil || attributes["typeof"] != nil
+        let properties = Self.propertyNames(attributes["itemprop"] ?? attributes["property"] ?? "")
+        let owner = itemStack.last
+        var element = OpenElement(name: name)
+        if startsItem {
+            try count()
+            guard itemStack.count < budget.depth else { throw .overBudget("items nested deeper than \(budget.depth) levels") }
+            let types = HTMLText.collapsingWhitespace(attributes["itemtype"] ?? attributes["typeof"] ?? "").split(separator: " ").map(String.init)
+            items.append(Item(types: types, id: attributes["itemid"] ?? attributes["resource"] ?? attributes["about"]))
+            let item = items.count - 1
+            if let owner, !properties.isEmpty {
+                for property in properties { items[owner].properties.append((property, .item(item))) }
+            } else {
+                topLevel.append(item)
+            }
+            element.item = item
+        } else if let owner, !properties.isEmpty {
+            if let value = Self.attributeValue(of: name, attributes) {
+                try count()
+                for property in properties { items[owner].properties.append((property, .text(value))) }
+            } else if !Self.voidElements.contains(name) {
+                element.textProperty = (properties, owner, text.count)
+                capturing += 1
+            }
+        }
+        guard !Self.voidElements.contains(name) else { return }
+        open.append(element)
+        openCounts[name, default: 0] += 1
+        if let item = element.item { itemStack.append(item) }
+    }
+
+    /// Closes the innermost open element of that name and every element opened inside it.
+    private mutating func endTag(_ name: String) throws(LenientJSONReader.Failure) {
+        if capturing > 0, HTMLText.lineBreakingElements.contains(name) { text.append(0x0A) }
+        guard openCounts[name, default: 0] > 0 else { return }
+        while let top = open.last {
+            try pop()
+            if top.name == name { return }
+        }
+    }
+
+    private mutating func pop() throws(LenientJSONReader.Failure) {
+        guard let element = open.popLast() else { return }
+        openCounts[element.name, default: 1] -= 1
+        if element.item != nil { itemStack.removeLast() }
+        guard let (names, owner, start) = element.textProperty else { return }
+        capturing -= 1
+        let value = Self.lines(text[start...])
+        if capturing == 0 { text.removeAll(keepingCapacity: true) }
+        guard !value.isEmpty else { return }
+        try count()
+        for name in names { items[owner].properties.append((name, .text(value))) }
+    }
+
+    private mutating func count() throws(LenientJSONReader.Failure) {
+        try budget.take()
+    }
+
+    // MARK: - Values
+
+    /// The value a property takes from its element's attributes, as the HTML specification
+    /// (and RDFa) give it: `content` on any element, else the URL of a link or media element,
+    /// the `datetime` of a `<time>`, the `value` of `<data>`; nil when it is the element's text.
+    private static func attributeValue(of element: String, _ attributes: [String: String]) -> String? {
+        if let content = attributes["content"] { return content }
+        switch element {
+        case "a", "area", "link": return attributes["href"]
+        case "img", "audio", "video", "source", "embed", "iframe", "track": return attributes["src"]
+        case "object": return attributes["data"]
+        case "data", "meter": return attributes["value"]
+        case "time": return attributes["datetime"]
+        default: return attributes["resource"]
+        }
+    }
+
+    /// `itemprop="name description"` or `property="schema:name"`: the schema.org names, other
+    /// vocabularies (`og:title`) left out.
+    private static func propertyNames(_ attribute: String) -> [String] {
+        attribute.split(separator: " ").compactMap { word in
+            let word = String(word)
+            let lower = word.lowercased()
+            if lower.hasPrefix("schema:") { return String(word.dropFirst("schema:".count)) }
+            if lower.contains("schema.org/"), let slash = word.lastIndex(of: "/") { return String(word[word.index(after: slash)...]) }
+            return word.contains(":") ? nil : word
+        }
+    }
+
+    /// The text of a property: entities decoded, each line's spaces made single, blank lines dropped.
+    private static func lines(_ bytes: ArraySlice<UInt8>) -> String {
+        HTMLText.decodingEntities(String(decoding: bytes, as: UTF8.self))
+            .split(whereSeparator: \.isNewline).map { HTMLText.collapsingWhitespace(String($0)) }.filter { !$0.isEmpty }
+            .joined(separator: "\n")
+    }
+
+    /// Text as a browser lays it out: its own line breaks and tabs are spaces.
+    private mutating func appendText(_ bytes: ArraySlice<UInt8>) {
+        for byte in bytes { text.append(byte == 0x0A || byte == 0x0D || byte == 0x09 ? 0x20 : byte) }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+
+    private func tagName(from start: Int) -> (String, Int) {
+        var end = start
+        while end < page.count, Self.isLetter(page[end]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(page[end]) || page[end] == UInt8(ascii: "-") {
+            end += 1
+        }
+        return (String(decoding: page[start..<end].map(JSONLDScripts.lowercased), as: UTF8.self), end)
+    }
+
+    // MARK: - Nodes
+
+    /// An item as a JSON-LD node: `@type`, `@id`, and each property's value, a list when it has several.
+    func node(of index: Int) -> JSONValue {
+        let item = items[index]
+        var node: [String: JSONValue] = [:]
+        if !item.types.isEmpty { node["@type"] = item.types.count == 1 ? .string(item.types[0]) : .array(item.types.map(JSONValue.string)) }
+        if let id = item.id { node["@id"] = .string(id) }
+        var values: [String: [JSONValue]] = [:]
+        var order: [String] = []
+        for (name, value) in item.properties {
+            if values[name] == nil { order.append(name) }
+            switch value {
+            case .text(let text): values[name, default: []].append(.string(text))
+            case .item(let nested): values[name, default: []].append(self.node(of: nested))
+            }
+        }
+        for name in order where node[name] == nil {
+            let list = values[name]!
+            node[name] = list.count == 1 ? list[0] : .array(list)
+        }
+        return .object(node)
+    }
+}

@@ -1,0 +1,114 @@
+import RecipeDomain
+
+// MARK: - Decision decoder
+
+/// Reads a record of the decisions topic back into a `DecisionRecord`. Total and
+/// bounded as `RecordDecoder` is: any bytes give a decision or a `WireError`, the
+/// size checked first (`DecisionFormat.maxRecordSize`, `tooLarge`), nesting capped.
+///
+/// ```swift
+/// switch DecisionDecoder().decode(key: record.key, value: record.value) {
+/// case .success(let decision): recipe.record(decision.events, ofCommand: decision.commandID!) // when accepted
+/// case .failure(let error): … // error.code, error.message
+/// }
+/// ```
+///
+/// Strict: the envelope as for commands (JSON, `specversion` 1.0, attribute names,
+/// a repeated key is `malformed`; extensions ignored), `type`
+/// `recipes.decision.v<N>` (`unknownType` for another type, `unsupportedVersion` for
+/// a version this decoder does not read), `id` equal to the position in `data`,
+/// `data` closed, and every member present exactly when the outcome has it: an
+/// accepted decision has events and a revision, a rejected one a reason and a
+/// revision, a duplicate a revision, an undecodable one a reason and nothing of
+/// the command but its id. An event of an unknown kind or version, or a rejection
+/// code this build does not know, is `unknownType` / `unsupportedVersion`: read
+/// with a newer build.
+public struct DecisionDecoder: Sendable {
+    let formats: DecisionFormats
+
+    public init() {
+        formats = .standard
+    }
+
+    /// With another table of versions (tests of future versions).
+    init(formats: DecisionFormats) {
+        self.formats = formats
+    }
+
+    /// Decodes a record as consumed from Kafka: when both the key and `subject` are
+    /// there they must be equal (a decision has its command's key, which may be
+    /// absent or not UTF-8 for an undecodable command).
+    public func decode(key: [UInt8]?, value: [UInt8]) -> Result<DecisionRecord, WireError> {
+        value.withUnsafeBytes { value in
+            guard let key else { return decode(value, key: nil) }
+            return key.withUnsafeBytes { decode(value, key: $0) }
+        }
+    }
+
+    /// Decodes a record without a key to compare with (files, tests).
+    public func decode(value: [UInt8]) -> Result<DecisionRecord, WireError> {
+        value.withUnsafeBytes { decode($0, key: nil) }
+    }
+
+    func decode(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) -> Result<DecisionRecord, WireError> {
+        guard bytes.count <= DecisionFormat.maxRecordSize else {
+            return .failure(WireError(.tooLarge, "The decision is \(bytes.count) bytes; at most \(DecisionFormat.maxRecordSize) are read."))
+        }
+        do throws(WireError) {
+            var scanner = JSONScanner(bytes)
+            let reader = AttributeReader(attributes: try EnvelopeAttributes(scanning: &scanner), scanner: scanner)
+            return .success(try decode(reader, key: key))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func decode(_ reader: AttributeReader, key: UnsafeRawBufferPointer?) throws(WireError) -> DecisionRecord {
+        guard try reader.stringToken(.specversion, equals: "1.0") else {
+            throw WireError(.unsupportedVersion, "specversion \(quoted(try reader.string(.specversion))) is not supported; decisions are CloudEvents 1.0.",
+                            field: "specversion")
+        }
+        let format = try dataFormat(reader)
+        let id = try reader.string(.id)
+        if try reader.string(.source).isEmpty { throw .malformed("source must not be empty.", field: "source") }
+        let subject = try reader.optionalString(.subject)
+        if subject?.isEmpty == true { throw .malformed("subject must not be empty; leave it out when no recipe is named.", field: "subject") }
+        let time = try reader.optionalTime()
+        if let contentType = reader.attributes[.datacontenttype] {
+            guard try reader.stringToken(.datacontenttype, equals: "application/json") else {
+                throw .malformed("datacontenttype must be application/json, not \(quoted(reader.scanner.text(contentType))).",
+                                 field: "datacontenttype")
+            }
+        }
+        try reader.checkNonEmptyIfPresent(.dataschema)
+        if let key, let subject, !subject.utf8.elementsEqual(key) {
+            throw WireError(.keyMismatch,
+                            "subject \(quoted(subject)) differs from the record key \(quoted(String(decoding: key, as: UTF8.self))).",
+                            field: "subject")
+        }
+        guard let dataToken = reader.attributes[.data] else { throw .missing("data") }
+        guard dataToken.kind == .object else { throw .wrongType("data", expected: "an object, not \(dataToken.kind.article)") }
+        let fields = try DataFields(object: dataToken, in: reader.scanner.bytes, fields: format.fields)
+        return try format.read(fields, DecisionEnvelope(id: id, subject: subject, time: time))
+    }
+
+    /// `recipes.decision.v<N>` → the format that reads it.
+    private func dataFormat(_ reader: AttributeReader) throws(WireError) -> DecisionDataFormat {
+        let type = try reader.string(.type)
+        guard type.hasPrefix(DecisionFormat.typePrefix) else {
+            throw WireError(.unknownType, "type \(quoted(type)) is not a decision (recipes.decision.v<N>).", field: "type")
+        }
+        var text = type
+        let version = text.withUTF8 {
+            VersionedName.version(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[(DecisionFormat.typePrefix.utf8.count - 1)...]))
+        }
+        guard let version else {
+            throw WireError(.unknownType, "type \(quoted(type)) is not a decision (recipes.decision.v<N>).", field: "type")
+        }
+        guard let format = formats.format(version: version) else {
+            let known = formats.versions.map { "v\($0)" }.joined(separator: ", ")
+            throw WireError(.unsupportedVersion, "type \(quoted(type)): this reader knows decisions \(known) only.", field: "type")
+        }
+        return format
+    }
+}

@@ -1,0 +1,162 @@
+import RecipeDomain
+
+// MARK: - Decision data versions
+//
+// Upcasting as for commands: each data version of a decision (`recipes.decision.v<N>`)
+// has one `DecisionDataFormat`, the fields of its `data` and a reader that makes
+// *today's* `DecisionRecord` from them. Version 1 is the only one. A version 2
+// would be a second format listed in `DecisionFormats.standard`, a schema file
+// Schemas/decisions/decision.v2.schema.json, and the encoder writing the new
+// shape; the v1 reader stays, since decisions are kept forever.
+
+/// What a decision's envelope says, for the data reader.
+struct DecisionEnvelope {
+    var id: String
+    var subject: String?
+    var time: Timestamp?
+}
+
+/// How to read one version of a decision's `data`.
+struct DecisionDataFormat: Sendable {
+    typealias Reader = @Sendable (DataFields, DecisionEnvelope) throws(WireError) -> DecisionRecord
+
+    let version: Int
+    let fields: [DataField]
+    let read: Reader
+}
+
+struct DecisionFormats: Sendable {
+    static let standard = DecisionFormats([version1])
+
+    /// By version - 1.
+    private let formats: [DecisionDataFormat]
+
+    init(_ formats: [DecisionDataFormat]) {
+        precondition(formats.indices.allSatisfy { formats[$0].version == $0 + 1 }, "decision formats are versions 1...n in order")
+        precondition(formats.allSatisfy { $0.fields.count <= DataFields.capacity })
+        self.formats = formats
+    }
+
+    func format(version: Int) -> DecisionDataFormat? {
+        version >= 1 && version <= formats.count ? formats[version - 1] : nil
+    }
+
+    var currentVersion: Int { formats.count }
+    var versions: [Int] { formats.map(\.version) }
+}
+
+// MARK: - Version 1
+
+extension DecisionFormats {
+    static let version1 = DecisionDataFormat(version: 1, fields: [
+        .integer("partition"), .integer("offset"), .optionalString("commandId"), .optionalString("commandType"),
+        .optionalString("actor"), .optionalString("actorRole"), .string("outcome"), .optionalArray("events"),
+        .optionalObject("reason"), .optionalInteger("revision"), .integer("rulesVersion"),
+    ], read: readVersion1)
+
+    /// Every member is checked against the outcome: what an outcome has must be
+    /// there, what it cannot have must not be, so one decision has one meaning.
+    @Sendable static func readVersion1(_ data: DataFields, _ envelope: DecisionEnvelope) throws(WireError) -> DecisionRecord {
+        let partition = try data.integer("partition")
+        let offset = try data.integer("offset")
+        guard (0...Int(Int32.max)).contains(partition) else { throw data.error(.invalid, "partition", "must be from 0 to \(Int32.max)") }
+        guard offset >= 0 else { throw data.error(.invalid, "offset", "must not be negative") }
+        guard envelope.id == "\(partition):\(offset)" else {
+            throw .malformed("id \(quoted(envelope.id)) must be the command's position, \(partition):\(offset).", field: "id")
+        }
+        let rulesVersion = try data.integer("rulesVersion")
+        guard rulesVersion >= 1 else { throw data.error(.invalid, "rulesVersion", "must be at least 1") }
+
+        let events = try data.optionalObjects("events", fields: DecisionFormat.eventFields)
+        let reason = try data.optionalObject("reason", fields: DecisionFormat.reasonFields).map(readReason)
+        let revision = try data.optionalInteger("revision")
+        let outcomeName = try data.string("outcome")
+        let outcome: DecisionRecord.Outcome
+        switch outcomeName {
+        case "accepted":
+            guard let events, !events.isEmpty else { throw .malformed("data.events must hold the events of an accepted command.", field: "data.events") }
+            outcome = .accepted(try events.map(readEvent), revision: try required(revision, "revision", outcomeName))
+        case "rejected":
+            outcome = .rejected(try required(reason, "reason", outcomeName), revision: try required(revision, "revision", outcomeName))
+        case "duplicate":
+            outcome = .duplicate(revision: try required(revision, "revision", outcomeName))
+        case "undecodable":
+            outcome = .undecodable(try required(reason, "reason", outcomeName))
+        default:
+            throw data.error(.malformed, "outcome", "must be accepted, rejected, duplicate or undecodable, not \(quoted(outcomeName))")
+        }
+        if events != nil, !outcome.isAccepted { throw absent("events", outcomeName) }
+        if reason != nil, outcome.rejection == nil { throw absent("reason", outcomeName) }
+        if revision != nil, outcome.revision == nil { throw absent("revision", outcomeName) }
+
+        var commandKind: RecipeCommand.Kind?
+        if let name = try data.optionalString("commandType") {
+            guard let kind = RecipeCommand.Kind(rawValue: name) else {
+                throw WireError(.unknownType, "data.commandType \(quoted(name)) is no command this reader knows.", field: "data.commandType")
+            }
+            commandKind = kind
+        }
+        var actorRole: ActorRole?
+        if let name = try data.optionalString("actorRole") {
+            guard let role = ActorRole(rawValue: name) else {
+                throw data.error(.malformed, "actorRole", "must be admin, writer or reader, not \(quoted(name))")
+            }
+            actorRole = role
+        }
+        let decision = DecisionRecord(
+            partition: Int32(partition), offset: Int64(offset), recipeID: envelope.subject,
+            commandID: try data.optionalString("commandId"), commandKind: commandKind, actor: try data.optionalString("actor"),
+            actorRole: actorRole, time: envelope.time, outcome: outcome, rulesVersion: rulesVersion)
+
+        // A command that was decided was read whole: what it said is all there. One
+        // that was not said nothing a reader could trust beyond its id.
+        if case .undecodable = outcome {
+            if decision.commandKind != nil { throw absent("commandType", outcomeName) }
+            if decision.actor != nil { throw absent("actor", outcomeName) }
+            if decision.actorRole != nil { throw absent("actorRole", outcomeName) }
+        } else {
+            if decision.recipeID == nil { throw .malformed("subject is missing: a \(outcomeName) command names its recipe.", field: "subject") }
+            if decision.time == nil { throw .malformed("time is missing: a \(outcomeName) command has its time.", field: "time") }
+            _ = try required(decision.commandID, "commandId", outcomeName)
+            _ = try required(decision.commandKind, "commandType", outcomeName)
+            _ = try required(decision.actor, "actor", outcomeName)
+        }
+        return decision
+    }
+
+    private static func readReason(_ reason: DataFields) throws(WireError) -> Rejection {
+        let code = try reason.string("code")
+        guard let rejectionCode = RejectionCode(rawValue: code) else {
+            throw WireError(.unknownType, "data.reason.code \(quoted(code)) is no rejection code this reader knows.", field: "data.reason.code")
+        }
+        return Rejection(rejectionCode, try reason.string("message"))
+    }
+
+    /// One event: its type names the kind and version of its data.
+    private static func readEvent(_ item: DataFields) throws(WireError) -> RecipeEvent {
+        let type = try item.string("type")
+        var text = type
+        let parsed: (RecipeEvent.Kind, Int)? = text.withUTF8 { bytes in
+            guard let (name, version) = VersionedName.split(UnsafeRawBufferPointer(bytes)),
+                  let kind = EventFormats.kind(named: name) else { return nil }
+            return (kind, version)
+        }
+        guard let (kind, version) = parsed else {
+            throw item.error(.unknownType, "type", "\(quoted(type)) is no event this reader knows (<Event>.v<N>)")
+        }
+        guard let format = EventFormats.standard.format(kind, version: version) else {
+            let known = EventFormats.standard.versions(of: kind).map { "v\($0)" }.joined(separator: ", ")
+            throw item.error(.unsupportedVersion, "type", "\(quoted(type)): this reader knows \(kind.rawValue) \(known) only")
+        }
+        return try format.read(try item.object("data", fields: format.fields))
+    }
+
+    private static func required<Value>(_ value: Value?, _ name: String, _ outcome: String) throws(WireError) -> Value {
+        guard let value else { throw .malformed("data.\(name) is missing: a \(outcome) decision has one.", field: "data.\(name)") }
+        return value
+    }
+
+    private static func absent(_ name: String, _ outcome: String) -> WireError {
+        .malformed("data.\(name) must be absent: a \(outcome) decision has none.", field: "data.\(name)")
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import RecipeDomain
+@testable import RecipeSchemaOrg
+import Testing
+
+/// Pages written for these tests in `Pages/`, each shaped like a real recipe page (a head of
+/// other scripts and styles, navigation, ad slots, the article) and each built around what
+/// real pages publish and a strict reader refused or misread: JSON-LD that browsers read but
+/// the JSON grammar does not, several Recipe nodes, values over the domain's limits, times
+/// and yields in other shapes, named steps, paragraphs in one string, microdata and RDFa.
+/// Every field of every result is asserted, and every omission.
+@Suite("Import: a corpus of pages")
+struct PageCorpusTests {
+    static let pages = SchemaOrgTestSupport.testsDirectory.appendingPathComponent("Pages")
+
+    static func imported(_ file: String) throws -> ImportedRecipe {
+        let data = try Data(contentsOf: pages.appendingPathComponent(file))
+        return try SchemaOrgImport.recipe(from: data, contentType: "text/html; charset=utf-8")
+    }
+
+    static func lines(_ texts: [String], section: String? = nil) -> [DocumentIngredient] {
+        texts.map { DocumentIngredient(text: $0, section: section) }
+    }
+
+    static func steps(_ texts: [String], section: String? = nil) -> [DocumentStep] {
+        texts.map { DocumentStep(text: $0, section: section) }
+    }
+
+    @Test("case 1: raw line breaks and tabs inside strings and \\' escapes are read as browsers read them")
+    func rawLineBreaksTabsAndEscapes() throws {
+        let imported = try Self.imported("01-raw-breaks-and-escapes.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Nonna's Bean Soup", description: "A slow soup of white beans.\nBetter on the second day.",
+            image: "https://saltandember.example/img/bean-soup-1x1.jpg", recipeYield: "6 bowls", servings: 6,
+            prepTime: "PT20M", cookTime: "PT2H", totalTime: "PT2H20M", sourceUrl: "https://saltandember.example/nonnas-bean-soup/",
+            tags: ["beans", "winter", "soup", "italian"],
+            ingredients: Self.lines(["500 g dried cannellini beans", "2 tbsp olive oil", "1 onion, diced", "3 cloves garlic",
+                                     "1 sprig rosemary", "Salt, to taste"]),
+            instructions: Self.steps(["Soak the beans overnight. Drain them.",
+                                      "Soften the onion and garlic in the oil.\nAdd the beans, rosemary and 2 litres of water.",
+                                      "Simmer for two hours; salt at the end. Don't rush it."])))
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    @Test("case 1: a block in // <![CDATA[ … // ]]> with a ; after the object and trailing commas")
+    func cdataSemicolonAndTrailingCommas() throws {
+        let imported = try Self.imported("02-cdata-and-semicolon.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Buttermilk Scones", description: "Tall, soft scones in twenty-five minutes.",
+            image: "https://flourdrawer.example/img/scones.jpg", recipeYield: "8 scones", servings: nil,
+            prepTime: "PT15M", cookTime: "PT12M", totalTime: nil, sourceUrl: "https://flourdrawer.example/recipes/buttermilk-scones",
+            tags: ["baking", "afternoon-tea"],
+            ingredients: Self.lines(["350 g self-raising flour", "85 g cold butter, cubed", "175 ml buttermilk", "1 pinch salt"]),
+            instructions: Self.steps(["Rub the butter into the flour and salt.", "Stir in the buttermilk with a knife.",
+                                      "Cut rounds and bake at 220 °C for 12 minutes."])))
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    @Test("case 2: the page's main entity is imported, not its larger sub-recipes, which are named; a copy counts once")
+    func mainRecipeAmongSubRecipes() throws {
+        let imported = try Self.imported("03-main-and-sub-recipes.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Lasagne al forno", image: "https://cucinadicasa.example/img/lasagne.jpg", servings: 8,
+            prepTime: "PT40M", cookTime: "PT45M", tags: ["pasta"],
+            ingredients: Self.lines(["12 sheets dried lasagne", "1 quantity ragù", "1 quantity béchamel"], section: "For the layers")
+                + Self.lines(["60 g parmesan, grated"], section: "For the top"),
+            instructions: Self.steps(["Spread a little ragù in the dish.", "Layer pasta, ragù and béchamel four times."], section: "Assemble")
+                + Self.steps(["Top with parmesan and bake at 190 °C for 45 minutes."], section: "Bake")))
+        #expect(imported.omissions.map(\.path) == [#"script 1: $["@graph"][2]"#, #"script 1: $["@graph"][3]"#])
+        #expect(imported.omissions.map(\.value) == ["Ragù", "Béchamel"])
+        #expect(imported.omissions.allSatisfy { $0.reason.hasPrefix("another recipe of the document") && $0.reason.contains("main entity") },
+                "\(imported.omissions)")
+        #expect(imported.omissions[0].reason.contains("8 ingredients, 3 steps"))
+    }
+
+    @Test("case 3: a description over its limit is cut, tags past 50 are named, an empty stub is named, lists of lists are read")
+    func overTheLimitsKeepsWhatFits() throws {
+        let imported = try Self.imported("04-over-the-limits.html")
+        let keywords = ["bread", "fig", "walnut", "loaf", "sourdough", "autumn", "baking", "breakfast", "snack", "vegan",
+                        "dairy-free", "egg-free", "make-ahead", "freezer-friendly", "weekend", "rustic", "crusty", "sweet", "fruit", "nuts",
+                        "toast", "picnic", "lunchbox", "brunch", "teatime", "homemade", "yeasted", "long-rise", "overnight", "slow",
+                        "simple", "classic", "family", "kids", "gift", "holiday", "harvest", "country", "farmhouse", "wholesome",
+                        "hearty", "warm", "golden", "chewy", "tender", "aromatic", "seasonal", "pantry", "budget", "easy",
+                        "rye", "spelt", "honey", "cinnamon", "orange", "raisin", "apricot", "hazelnut", "almond", "date"]
+        var document = imported.document
+        // The description: at most the limit, cut at a word's end, a prefix of the page's text.
+        let description = try #require(document.description)
+        let original = try Self.pageDescription("04-over-the-limits.html")
+        #expect(original.unicodeScalars.count == 5_588)
+        #expect(description.unicodeScalars.count <= RecipeLimits.maxRecipeDescriptionLength)
+        #expect(description.unicodeScalars.count > RecipeLimits.maxRecipeDescriptionLength - 100)
+        #expect(description.hasSuffix("…") && original.hasPrefix(String(description.dropLast())))
+        #expect(FieldRules.optionalText(description, "Description", limit: RecipeLimits.maxRecipeDescriptionLength) == nil)
+        document.description = nil
+        #expect(document == RecipeDocument(
+            name: "Fig and Walnut Loaf", image: "https://crumbandcrust.example/img/fig-loaf.jpg", recipeYield: "1 loaf",
+            prepTime: "PT30M", cookTime: "PT45M", tags: Array(keywords.prefix(RecipeLimits.maxTags)),
+            ingredients: Self.lines(["400 g strong white flour", "7 g dried yeast", "150 g dried figs, chopped", "75 g walnuts",
+                                     "300 ml warm water", "1 tsp salt"]),
+            instructions: Self.steps(["Mix flour, yeast, salt and water into a soft dough.", "Fold in the figs and walnuts after the first rise.",
+                                      "Shape, prove for an hour and bake at 220 °C for 45 minutes."])))
+        #expect(imported.omissions.map(\.path) == ["script 1: $[1].description", "script 1: $[1]", "script 1: $[0]"])
+        #expect(imported.omissions[0].reason.contains("5588") && imported.omissions[0].reason.contains("\(RecipeLimits.maxRecipeDescriptionLength)"))
+        #expect(imported.omissions[1].value == keywords.dropFirst(RecipeLimits.maxTags).joined(separator: ", "))
+        #expect(imported.omissions[1].reason.hasPrefix("10 more tags"))
+        #expect(imported.omissions[2].value == "Fig and Walnut Loaf")
+        #expect(imported.omissions[2].reason == "a Recipe with no ingredients or steps, beside the one imported")
+    }
+
+    @Test("case 6: a QuantitativeValue yield, times written loosely, an ingredient entry with a line break; case 5: a list entry with a line break is one step")
+    func timesYieldsAndLineBreaks() throws {
+        let imported = try Self.imported("05-times-yield-and-lines.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Fennel Roast Pork", image: "https://sundaytable.example/media/pork-16x9.jpg", recipeYield: "6 servings", servings: 6,
+            prepTime: "PT30M", cookTime: "PT45M", totalTime: "PT4H45M",
+            ingredients: Self.lines(["1.5 kg pork shoulder", "1 tbsp fennel seeds, lightly crushed", "4 cloves garlic", "2 tbsp olive oil"]),
+            instructions: Self.steps(["Toast the fennel seeds.\nGrind them coarsely with the garlic.",
+                                      "Rub the paste over the pork and leave for three hours.", "Roast at 200 °C for 45 minutes."])))
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    @Test("case 5: RecipeInstructions with a capital R, HowToSteps with a name and a text; case 4: P30M is left out, PT1.5H read")
+    func namedStepsAndAmbiguousTimes() throws {
+        let imported = try Self.imported("06-named-steps.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Spiced Lentil Dal", description: "Red lentils with a hot tarka poured over at the end.",
+            image: "https://panandpot.example/wp-content/uploads/dal.jpg", recipeYield: "4 bowls", servings: 4,
+            prepTime: nil, cookTime: "PT1H30M", tags: ["dal", "lentils", "vegan", "main-course", "indian"],
+            ingredients: Self.lines(["250 g red lentils", "1 litre water", "1 tsp turmeric", "2 tbsp ghee or oil", "1 tsp cumin seeds",
+                                     "2 cloves garlic, sliced", "Salt, to taste"]),
+            instructions: Self.steps([
+                "Cook the lentils\nSimmer the lentils with the water and turmeric for 25 minutes, stirring now and then.",
+                "Season with salt and beat until smooth.",
+                "Heat the ghee and fry the cumin and garlic until golden.",
+                "Pour the tarka\nPour over the dal and serve at once.",
+            ])))
+        #expect(imported.omissions.map(\.path) == ["script 1: $.prepTime"])
+        #expect(imported.omissions.map(\.value) == ["P30M"])
+        #expect(imported.omissions.first?.reason.contains("no years or months") == true)
+    }
+
+    @Test("case 5: one instruction string of <p> paragraphs joined by commas is a step per paragraph, no \",\" steps")
+    func paragraphsJoinedByCommas() throws {
+        let imported = try Self.imported("07-paragraph-instructions.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Chocolate Mousse", image: "https://petitecuisine.example/images/mousse.jpg", servings: 6, totalTime: "PT4H20M",
+            tags: ["dessert"],
+            ingredients: Self.lines(["200 g dark chocolate", "6 eggs, separated", "2 tbsp caster sugar", "1 pinch salt"]),
+            instructions: Self.steps(["Melt the chocolate over a pan of barely simmering water; let it cool a little.",
+                                      "Whisk the whites with the salt to soft peaks, then whisk in the sugar.",
+                                      "Stir the yolks into the chocolate, then fold in the whites, a third at a time.",
+                                      "Chill for at least four hours."])))
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    @Test("case 7: a recipe in microdata, lists written without end tags, nested Person and rating items")
+    func microdata() throws {
+        let imported = try Self.imported("08-microdata.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Apple and Oat Crumble", description: "Windfall apples under a crisp oat topping.\nServe it with custard.",
+            image: "https://allotmentkitchen.example/photos/crumble.jpg", servings: 6, prepTime: "PT20M", cookTime: "PT40M",
+            tags: ["apples", "autumn", "pudding"],
+            ingredients: Self.lines(["1 kg cooking apples, peeled and sliced", "2 tbsp demerara sugar", "150 g plain flour",
+                                     "100 g rolled oats", "125 g cold butter & a little extra"]),
+            instructions: Self.steps(["Heat the oven to 190 °C.", "Toss the apples with the sugar in a baking dish.",
+                                      "Rub the butter into the flour and oats until it looks like coarse crumbs.",
+                                      "Scatter over the apples and bake for 40 minutes."])))
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    @Test("case 7: a recipe in RDFa, with HowToStep items and a content attribute; the page's og: properties are not the recipe's")
+    func rdfa() throws {
+        let imported = try Self.imported("09-rdfa.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Green Herb Pesto", description: "A pesto for whatever is growing: basil, parsley or rocket.",
+            image: "https://smallplates.example/img/pesto.jpg", recipeYield: "1 jar", totalTime: "PT10M", tags: ["sauce", "basil"],
+            ingredients: Self.lines(["50 g basil leaves", "30 g pine nuts, toasted", "1 small clove garlic", "40 g parmesan, finely grated",
+                                     "120 ml olive oil"]),
+            instructions: Self.steps(["Pound the garlic and pine nuts to a paste.", "Add the basil and pound again.",
+                                      "Stir in the cheese, then the oil, a little at a time."])))
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    @Test("every page's recipe is one the fold accepts whole and saves: nothing appended to fail later")
+    func everyPageFoldsAndSaves() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.pages.path).filter { $0.hasSuffix(".html") }.sorted()
+        #expect(files.count == 9)
+        for file in files {
+            let commands = try Self.imported(file).commands(recipeID: RecipeID(made: "r-\(file)"), actor: "tester", actorRole: .writer, time: Timestamp(millisecondsSinceEpoch: 0),
+                                                            save: true, newCommandID: { UUID().uuidString })
+            #expect(commands.save != nil && commands.saveRefused == nil, "\(file): \(String(describing: commands.saveRefused))")
+            var recipe = Recipe(id: RecipeID(made: "r-\(file)"))
+            for envelope in [commands.content, commands.save!] {
+                guard case .accepted(let next, _) = RecipeDecider.fold(recipe, envelope) else {
+                    Issue.record("\(file): \(envelope.command.kind) is not accepted")
+                    break
+                }
+                recipe = next
+            }
+            #expect(recipe.versions.count == 1, "\(file)")
+        }
+    }
+
+    /// The description as the page's JSON-LD writes it.
+    private static func pageDescription(_ file: String) throws -> String {
+        let page = try String(contentsOf: pages.appendingPathComponent(file), encoding: .utf8)
+        let start = try #require(page.range(of: #"<script type="application/ld+json">"#)).upperBound
+        let end = try #require(page.range(of: "</script>", range: start..<page.endIndex)).lowerBound
+        let nodes = try #require(try JSONSerialization.jsonObject(with: Data(page[start..<end].utf8)) as? [[String: Any]])
+        return try #require(nodes[1]["description"] as? String)
+    }
+}
