@@ -91,9 +91,12 @@ struct NodeIndex {
 
 extension Dictionary where Key == String, Value == JSONValue {
     /// The member called `name`, else one whose name differs only in case (`RecipeInstructions`):
-    /// its name as written (for paths) and value.
+    /// its name as written (for paths) and value. Only a node of at most 100 members is searched
+    /// for another case (a recipe or a step has a few dozen), so a node read many times through
+    /// references costs no more than its lookups.
     func member(_ name: String) -> (name: String, value: JSONValue)? {
         if let value = self[name] { return (name, value) }
+        guard count <= 100 else { return nil }
         let lower = name.lowercased()
         guard let key = keys.filter({ $0.lowercased() == lower }).min() else { return nil }
         return (key, self[key]!)
