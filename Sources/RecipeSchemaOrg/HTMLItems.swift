@@ -107,9 +107,16 @@ private struct ItemReader {
                 try endTag(name)
             } else if index + 1 < count, Self.isLetter(page[index + 1]) {
                 let (name, nameEnd) = tagName(from: index + 1)
-                let (attributes, contentStart) = JSONLDScripts.readAttributes(page, from: nameEnd)
-                index = contentStart
-                try startTag(name, attributes)
+                // Outside every item only a tag that starts one matters: its attributes are read
+                // then, or inside an item, and the rest of the page is only scanned.
+                let tagEnd = endOfTag(from: nameEnd)
+                if itemStack.isEmpty, !mayStartItem(page[nameEnd..<tagEnd]) {
+                    index = tagEnd
+                } else {
+                    let (attributes, contentStart) = JSONLDScripts.readAttributes(page, from: nameEnd)
+                    index = contentStart
+                    try startTag(name, attributes)
+                }
                 if Self.rawTextElements.contains(name) {
                     // Its content is no markup (and no item): up to its end tag, read as an end tag.
                     let closing = findEndTag(name, from: index) ?? count
@@ -123,6 +130,40 @@ private struct ItemReader {
             }
         }
         while !open.isEmpty { try pop() }
+    }
+
+    /// The index after the `>` that ends a start tag whose name ends at `start`: the first `>`
+    /// outside an attribute's quoted value (as `readAttributes` reads it), or the page's end.
+    private func endOfTag(from start: Int) -> Int {
+        var index = start
+        var afterEquals = false
+        while index < page.count {
+            let byte = page[index]
+            if byte == UInt8(ascii: ">") { return index + 1 }
+            if afterEquals, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                index = (page[(index + 1)...].firstIndex(of: byte) ?? page.count - 1) + 1
+                afterEquals = false
+                continue
+            }
+            if byte == UInt8(ascii: "=") { afterEquals = true } else if !JSONLDScripts.isSpace(byte) { afterEquals = false }
+            index += 1
+        }
+        return page.count
+    }
+
+    /// Whether a tag's attributes hold `itemscope` or `typeof`, ignoring case.
+    private func mayStartItem(_ attributes: ArraySlice<UInt8>) -> Bool {
+        func holds(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard attributes.count >= count else { return false }
+            let first = word.utf8Start[0]
+            for index in attributes.startIndex...(attributes.endIndex - count)
+            where JSONLDScripts.lowercased(attributes[index]) == first && JSONLDScripts.hasPrefix(page, at: index, word) {
+                return true
+            }
+            return false
+        }
+        return holds("itemscope") || holds("typeof")
     }
 
     private func findEndTag(_ name: String, from start: Int) -> Int? {
@@ -167,7 +208,8 @@ private struct ItemReader {
                 capturing += 1
             }
         }
-        guard !Self.voidElements.contains(name) else { return }
+        // Elements are kept only inside an item: only an item's end, or its properties', matters.
+        guard !Self.voidElements.contains(name), element.item != nil || !itemStack.isEmpty else { return }
         open.append(element)
         openCounts[name, default: 0] += 1
         if let item = element.item { itemStack.append(item) }
@@ -175,6 +217,7 @@ private struct ItemReader {
 
     /// Closes the innermost open element of that name and every element opened inside it.
     private mutating func endTag(_ name: String) throws(LenientJSONReader.Failure) {
+        guard !open.isEmpty else { return }
         if capturing > 0, HTMLText.lineBreakingElements.contains(name) { text.append(0x0A) }
         guard openCounts[name, default: 0] > 0 else { return }
         while let top = open.last {
@@ -250,7 +293,11 @@ private struct ItemReader {
         while end < page.count, Self.isLetter(page[end]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(page[end]) || page[end] == UInt8(ascii: "-") {
             end += 1
         }
-        return (String(decoding: page[start..<end].map(JSONLDScripts.lowercased), as: UTF8.self), end)
+        let name = String(unsafeUninitializedCapacity: end - start) { buffer in
+            for offset in 0..<(end - start) { buffer[offset] = JSONLDScripts.lowercased(page[start + offset]) }
+            return end - start
+        }
+        return (name, end)
     }
 
     // MARK: - Nodes

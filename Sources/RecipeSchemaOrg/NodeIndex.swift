@@ -27,18 +27,23 @@ struct NodeIndex {
     private(set) var visits = 0
 
     mutating func collect(_ value: JSONValue, at path: JSONPath) {
-        collect(value, at: path, insideRecipe: false, asMainEntity: false)
+        var steps: [JSONPath.Step] = []
+        collect(value, at: path, steps: &steps, insideRecipe: false, asMainEntity: false)
         for index in recipes.indices {
             if case .string(let id)? = recipes[index].node["@id"], mainEntityIDs.contains(id) { recipes[index].isMainEntity = true }
         }
     }
 
-    private mutating func collect(_ value: JSONValue, at path: JSONPath, insideRecipe: Bool, asMainEntity: Bool) {
+    /// `steps`: the way from `path` to `value`, written out as a path only for the recipes found.
+    private mutating func collect(_ value: JSONValue, at path: JSONPath, steps: inout [JSONPath.Step], insideRecipe: Bool,
+                                  asMainEntity: Bool) {
         visits += 1
         switch value {
         case .array(let items):
             for (index, item) in items.enumerated() {
-                collect(item, at: path.index(index), insideRecipe: insideRecipe, asMainEntity: asMainEntity)
+                steps.append(.index(index))
+                collect(item, at: path, steps: &steps, insideRecipe: insideRecipe, asMainEntity: asMainEntity)
+                steps.removeLast()
             }
         case .object(let members):
             if case .string(let id)? = members["@id"] {
@@ -49,11 +54,14 @@ struct NodeIndex {
             if isRecipe {
                 // A recipe that names the page it is the main entity of says so itself.
                 let namesItsPage = members["mainEntityOfPage"].map { $0 != .null && $0 != .bool(false) } ?? false
-                recipes.append(Found(node: members, path: path, isPart: insideRecipe, isMainEntity: asMainEntity || namesItsPage))
+                recipes.append(Found(node: members, path: path.following(steps), isPart: insideRecipe,
+                                     isMainEntity: asMainEntity || namesItsPage))
             }
             // Sorted, so that the order recipes are found in does not depend on hashing.
             for name in members.keys.sorted() {
-                collect(members[name]!, at: path.key(name), insideRecipe: insideRecipe || isRecipe, asMainEntity: name == "mainEntity")
+                steps.append(.key(name))
+                collect(members[name]!, at: path, steps: &steps, insideRecipe: insideRecipe || isRecipe, asMainEntity: name == "mainEntity")
+                steps.removeLast()
             }
         default:
             return
@@ -91,9 +99,12 @@ struct NodeIndex {
 
 extension Dictionary where Key == String, Value == JSONValue {
     /// The member called `name`, else one whose name differs only in case (`RecipeInstructions`):
-    /// its name as written (for paths) and value.
+    /// its name as written (for paths) and value. Only a node of at most 100 members is searched
+    /// for another case (a recipe or a step has a few dozen), so a node read many times through
+    /// references costs no more than its lookups.
     func member(_ name: String) -> (name: String, value: JSONValue)? {
         if let value = self[name] { return (name, value) }
+        guard count <= 100 else { return nil }
         let lower = name.lowercased()
         guard let key = keys.filter({ $0.lowercased() == lower }).min() else { return nil }
         return (key, self[key]!)

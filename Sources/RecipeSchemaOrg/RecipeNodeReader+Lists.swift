@@ -74,8 +74,13 @@ extension RecipeNodeReader {
                     written += lines.map { ($0, entry, entryPlace) }
                 case .object(let item):
                     // A HowToSupply or PropertyValue: its text, else its name.
-                    let text: JSONValue? = nodes.resolved(item).member("text")?.value ?? nodes.resolved(item).member("name")?.value
-                    if case .string(let line)? = text { written.append((TextCleaning.line(line), entry, entryPlace)) } else { written.append((nil, entry, entryPlace)) }
+                    let supply = nodes.resolved(item)
+                    let line: String? = if case .string(let text)? = (supply.member("text") ?? supply.member("name"))?.value {
+                        TextCleaning.line(text)
+                    } else {
+                        nil
+                    }
+                    written.append((line, entry, entryPlace))
                 default:
                     written.append((nil, entry, entryPlace))
                 }

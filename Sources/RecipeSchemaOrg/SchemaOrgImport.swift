@@ -57,21 +57,23 @@ public enum SchemaOrgImport {
     // MARK: - Entry points
 
     /// The recipe of a document: its main recipe when it holds several. Copies of one recipe
-    /// count once; the main one is the first of: a recipe that is no stub (it has ingredients
+    /// count once; the main one is the first of: a recipe that is no stub (it lists ingredients
     /// or steps), the page's main entity (a `mainEntity` holds it, or it names its
-    /// `mainEntityOfPage`), not a part of another recipe, the most ingredients and steps, the
-    /// first. Each other recipe is named in the omissions.
+    /// `mainEntityOfPage`), not a part of another recipe, the most ingredient and step entries
+    /// as written, the first. Each other recipe is named in the omissions.
     ///
     /// - Parameter contentType: the HTTP content type, or nil to tell JSON from HTML by the first character.
     public static func recipe(from data: Data, contentType: String?) throws(SchemaOrgImportError) -> ImportedRecipe {
-        try read(data, contentType: contentType).main()
+        var reading = try read(data, contentType: contentType)
+        return try reading.main()
     }
 
     /// Every different recipe of a document, each read on its own, in document order: the
     /// recipe, or why it cannot be read. Stubs beside recipes with content are left out.
     public static func recipes(from data: Data, contentType: String?) throws(SchemaOrgImportError)
         -> [Result<ImportedRecipe, SchemaOrgImportError>] {
-        try read(data, contentType: contentType).all()
+        var reading = try read(data, contentType: contentType)
+        return try reading.all()
     }
 
     /// The document read: its candidates and what reading cost.

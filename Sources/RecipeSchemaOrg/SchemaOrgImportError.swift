@@ -84,5 +84,21 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return next
     }
 
+    /// One step into a value: a member or a list item.
+    enum Step {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The path after `steps`.
+    func following(_ steps: [Step]) -> JSONPath {
+        steps.reduce(self) { path, step in
+            switch step {
+            case .key(let name): path.key(name)
+            case .index(let index): path.index(index)
+            }
+        }
+    }
+
     var description: String { prefix + components }
 }

@@ -67,6 +67,30 @@ enum ImportBenchmark {
                          bytes, seconds))
         }
 
+        // What one document may cost at most: a graph of Recipe nodes just under the value bound
+        // (read, the main one chosen, the others counted), a list past it (refused at the bound),
+        // and a page at the size limit whose recipe is microdata at its end.
+        let recipeNode = { (index: Int) in #"{"@type":"Recipe","name":"Soup \#(index)","recipeIngredient":["\#(index % 9 + 1) eggs"]}"# }
+        let graph = { (count: Int) in Data((#"{"@graph":["# + (0..<count).map(recipeNode).joined(separator: ",") + "]}").utf8) }
+        let filler = String(repeating: #"<div class="c"><p>filler <b>text</b> &amp; more</p></div>"# + "\n", count: SchemaOrgImport.maxHTMLBytes / 60 - 60)
+        let largestPage = Data((filler + #"<div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Last</h1></div>"#).utf8)
+        for (label, data, contentType) in [("graph, 19,000 recipes", graph(19_000), "application/ld+json"),
+                                           ("list of 150,000 numbers", Data(("[" + Array(repeating: "1", count: 150_000).joined(separator: ",") + "]").utf8),
+                                            "application/ld+json"),
+                                           ("5 MiB page, microdata", largestPage, "text/html")] {
+            start = ContinuousClock.now
+            let rounds = 5
+            var outcome = ""
+            for _ in 0..<rounds {
+                do { outcome = "\(try SchemaOrgImport.recipe(from: data, contentType: contentType).omissions.count) omissions" } catch {
+                    outcome = "refused: \(error)"
+                }
+            }
+            let seconds = (ContinuousClock.now - start).seconds / Double(rounds)
+            say("  " + label.padding(toLength: 24, withPad: " ", startingAt: 0)
+                + String(format: " %8.1f ms a document (%d KiB; ", seconds * 1000, data.count >> 10) + outcome.prefix(70) + ")")
+        }
+
         // Through HTTP, appended to an embedded broker and projected.
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits

@@ -48,7 +48,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         var savedPosition: String?
         /// With `?save=true`: the save's outcome, or why it was not appended.
         var save: SaveOutcome?
-        /// What the document said that the recipe could not hold, and why.
+        /// What the import cut or left out of the document, and why.
         var omissions: [String]
     }
 
