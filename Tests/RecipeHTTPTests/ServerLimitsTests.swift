@@ -92,7 +92,7 @@ struct ServerLimitsTests {
         }
         #expect(closed)
         #expect(try await fixture.get("/healthz").status == 200)
-        let open = held.filter { !$0.isClosedByServer }
+        let open = try await onThread { held.filter { !$0.isClosedByServer } }
         let answered = try await onThread { Self.healthOnEach(open) }
         #expect(answered == 100)
         await fixture.service.shutdown()
