@@ -21,7 +21,9 @@ enum DevCommand {
             .value("db", "FILE", "The read-model store (default: recipes.db in --data)."),
             .value("partitions", "P", "Partitions of the edits topic of a new log (a journaled log keeps its own).", default: "6"),
             .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
-        ] + ServerFlags.specs,
+        ] + ServerFlags.specs
+            // One user on this machine, whose scripts are not throttled; logFull bounds the log.
+            + ServerFlags.appendRateSpecs(rate: "0", burst: "1000"),
         discussion: """
             Prints `kafka: <bootstrap servers>` (any Kafka client can connect) and `http: <base URL>`.
             Every record appended to the edits topic is journaled in --data and appended back, at its

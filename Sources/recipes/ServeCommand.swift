@@ -17,7 +17,7 @@ enum ServeCommand {
             .flag("open", "Without --tokens, listen on every address all the same: anyone who reaches the port may write."),
             .value("group", "NAME", "Share the store with other workers in this consumer group (default: replica mode)."),
             .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
-        ] + ServerFlags.specs,
+        ] + ServerFlags.specs + ServerFlags.appendRateSpecs(rate: "100", burst: "1000"),
         discussion: """
             /healthz is liveness, /readyz turns 200 once the store has caught up with the log's end at start,
             /metrics is Prometheus text. With --tokens it listens on every address; without, on 127.0.0.1

@@ -6,7 +6,7 @@ import RecipeHTTP
 /// limits against clients that hold too much, the append rate, TLS.
 enum ServerFlags {
     static let specs: [OptionSpec] = [
-        .value("tokens", "FILE", "Bearer tokens: lines `sha256:<hex> actor role` (recipes tokens add); the file must be mode 600."),
+        .value("tokens", "FILE", "Bearer tokens: lines `sha256:<hex> actor role` (recipes tokens add); the file must be mode 600, owned by this user or root, in folders only they may change."),
         .flag("private", "With --tokens: reading needs a token too, and each sees only the recipes it owns or was given."),
         .value("max-connections", "N", "HTTP connections at once, in all (at most what the open-file limit allows).",
                default: String(HTTPServer.Limits().maxConnections)),
@@ -16,11 +16,16 @@ enum ServerFlags {
         .value("allowed-origins", "ORIGIN,…", "Origins (https://app.example) whose pages may call the API besides its own; others are 403."),
         .value("connection-timeout", "SECONDS", "Close a connection idle this long (slow or idle clients).", default: "15"),
         .value("max-waiters", "N", "Requests waiting for the read model at once (`after=`, `?wait=true`); more are 503 busy with Retry-After.", default: "64"),
-        .value("append-rate", "PER_SECOND", "Appends per actor per second (a token bucket); 0: unlimited.", default: "50"),
-        .value("append-burst", "N", "Appends per actor at once before --append-rate applies.", default: "200"),
         .value("tls-cert", "FILE", "Serve HTTPS with this PEM certificate chain (with --tls-key)."),
         .value("tls-key", "FILE", "The PEM private key of --tls-cert; the file must be mode 600."),
     ]
+
+    /// `--append-rate` and `--append-burst`, with the defaults of `dev` or `serve` (`rate` 0: unlimited).
+    static func appendRateSpecs(rate: String, burst: String) -> [OptionSpec] {
+        [.value("append-rate", "PER_SECOND", "Commands each actor may append per second (a token bucket; a batch's commands each count); 0: unlimited.",
+                default: rate),
+         .value("append-burst", "N", "Commands each actor may append at once before --append-rate applies.", default: burst)]
+    }
 
     /// The tokens file, read and checked; its warnings are printed.
     static func tokens(_ args: ParsedArguments) throws -> AccessTokens? {

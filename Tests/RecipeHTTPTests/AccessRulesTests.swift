@@ -36,11 +36,12 @@ struct AccessRulesTests {
         #expect(try await fixture.get("/v1/recipes/\(id)/history", headers: Self.bob).status == 404)
         #expect(try await fixture.get("/v1/recipes/\(id)/draft", headers: Self.bob).status == 404)
         #expect(try await fixture.get("/v1/drafts", headers: Self.bob).items.isEmpty)
-        // Nor share it, nor take it.
+        // Nor share it, nor take it: the fold says `forbidden` (the history below); a stranger is
+        // told what a recipe that does not exist would answer.
         let shareBob = #"{"type":"AccessGranted","data":{"grantee":"bob","role":"editor"}}"#
-        #expect(try await Self.outcome(fixture, id, shareBob, Self.bob) == ("rejected", "forbidden"))
+        #expect(try await Self.outcome(fixture, id, shareBob, Self.bob) == ("rejected", "invalid"))
         #expect(try await Self.outcome(fixture, id, #"{"type":"OwnershipTransferred","data":{"newOwner":"bob"}}"#, Self.bob)
-                == ("rejected", "forbidden"))
+                == ("rejected", "invalid"))
         // A reader may not write at all: refused before the log.
         let reader = try await fixture.post("/v1/recipes/\(id)/commands", title, headers: Self.rita)
         #expect(reader.status == 403)
@@ -108,6 +109,84 @@ struct AccessRulesTests {
         }
         #expect(differences.isEmpty)
         #expect(live == replayed)
+        await fixture.service.shutdown()
+    }
+
+    /// Under `--private`, `?wait=true` tells a stranger what a recipe that does not exist would:
+    /// not that the recipe exists, nor who owns it, nor how far it got.
+    @Test func aStrangerWaitingOnARecipeItMayNotSeeIsAnsweredAsForOneThatDoesNotExist() async throws {
+        let fixture = try ServiceFixture(api: .init(tokens: Self.tokens, privateReads: true))
+        let alices = try await fixture.newRecipe(headers: Self.alice)
+        #expect(try await Self.outcome(fixture, alices, #"{"type":"TitleChanged","data":{"title":"Alice's soup"}}"#, Self.alice)
+                == ("accepted", nil))
+        let missing = UUID().uuidString.lowercased()
+        /// The outcome, revision and reason of a command bob sends with `?wait=true`.
+        func told(_ id: String, _ json: String) async throws -> String {
+            let receipt = try await fixture.command(id, json, wait: true, headers: Self.bob)
+            let reason = receipt["reason"] as? [String: Any]
+            return "\(receipt["outcome"] ?? "-") \(receipt["revision"] ?? "-") \(reason?["code"] ?? "-"): \(reason?["message"] ?? "-")"
+        }
+        for json in [#"{"type":"RecipeDeleted"}"#, #"{"type":"AccessGranted","data":{"grantee":"bob","role":"editor"}}"#,
+                     #"{"type":"AccessRevoked","data":{"grantee":"rita"}}"#, #"{"type":"OwnershipTransferred","data":{"newOwner":"bob"}}"#,
+                     #"{"type":"RecipeSaved"}"#, #"{"type":"DraftDiscarded"}"#,
+                     #"{"type":"TitleChanged","data":{"title":"Mine"},"expectedRevision":2}"#] {
+            let onAlices = try await told(alices, json)
+            #expect(onAlices == (try await told(missing, json)), "\(json)")
+            #expect(!onAlices.contains("alice") && onAlices.hasPrefix("rejected 0 "), "\(json): \(onAlices)")
+        }
+        // An edit would start a recipe under an id nobody holds; on alice's it is forbidden, naming no one.
+        #expect(try await told(alices, #"{"type":"TitleChanged","data":{"title":"Mine"}}"#)
+                == "rejected 0 forbidden: bob has no access to this recipe; its owner may share it.")
+        // Her own commands, and an admin's, are answered as the fold decided them.
+        let saved = try await fixture.command(alices, #"{"type":"RecipeSaved"}"#, wait: true, headers: Self.alice)
+        #expect(saved["outcome"] as? String == "rejected" && (saved["reason"] as? [String: Any])?["code"] as? String == "notSavable")
+        #expect(saved["revision"] as? Int == 2)
+        let deleted = try await fixture.command(missing, #"{"type":"RecipeDeleted"}"#, wait: true, headers: Self.root)
+        #expect((deleted["reason"] as? [String: Any])?["code"] as? String == "invalid")
+        // What the fold decided is in the history, for those who may see it.
+        let history = try await fixture.get("/v1/recipes/\(alices)/history", headers: Self.alice)
+        let bobs = history.items.filter { $0["actor"] as? String == "bob" }
+        #expect(bobs.count == 8 && bobs.allSatisfy { ($0["reason"] as? [String: Any])?["code"] as? String == "forbidden" })
+        await fixture.service.shutdown()
+    }
+
+    /// `--append-rate` counts commands: a batch takes one per command, an import with
+    /// `?save=true` two; a batch larger than the burst goes ahead on a full bucket only.
+    @Test func theAppendRateCountsCommandsNotRequests() async throws {
+        var options = RecipeAPIOptions(tokens: Self.tokens)
+        options.appendRate = (perSecond: 0.001, burst: 5)
+        let fixture = try ServiceFixture(api: options)
+        func batch(_ count: Int, _ headers: [String: String]) async throws -> HTTPResult {
+            let lines = (0..<count).map { _ in #"{"type":"DraftStarted","recipe":"\#(UUID().uuidString.lowercased())"}"# }
+            return try await fixture.request("POST", "/v1/commands", body: Array(lines.joined(separator: "\n").utf8),
+                                             headers: headers.merging(["Content-Type": "application/x-ndjson"]) { $1 })
+        }
+        #expect(try await batch(3, Self.alice).status == 202)
+        let limited = try await batch(3, Self.alice)
+        #expect(limited.status == 429 && limited.errorCode == "rateLimited", "\(limited.text)")
+        #expect(Int(limited.headers["retry-after"] ?? "") ?? 0 >= 1)
+        #expect(limited.text.contains("this request has 3 commands"), "\(limited.text)")
+        #expect(try await batch(2, Self.alice).status == 202)
+        let single = try await fixture.post("/v1/recipes/\(UUID().uuidString.lowercased())/commands", #"{"type":"DraftStarted"}"#,
+                                            headers: Self.alice)
+        #expect(single.status == 429)
+
+        // More than the burst: on a full bucket it goes, and the bucket is then owed the rest.
+        let large = try await batch(8, Self.bob)
+        #expect(large.status == 202 && large.object["appended"] as? Int == 8, "\(large.text)")
+        let after = try await batch(1, Self.bob)
+        #expect(after.status == 429)
+        // 3 owed and 1 to take: 4 commands at 0.001 a second, 4,000 s less what refilled while the
+        // test ran; one command's wait would be 1,000 s at most.
+        #expect(Int(after.headers["retry-after"] ?? "") ?? 0 > 3_000, "\(after.headers)")
+
+        // An import with ?save=true appends two commands, and counts two.
+        let document = #"{"@context":"https://schema.org","@type":"Recipe","name":"Rate soup","recipeIngredient":["1 leek"]}"#
+        let jsonLD = Self.root.merging(["content-type": "application/ld+json"]) { $1 }
+        #expect(try await fixture.post("/v1/import?save=true", document, headers: jsonLD).status == 202)
+        #expect(try await fixture.post("/v1/import?save=true", document, headers: jsonLD).status == 202)
+        #expect(try await fixture.post("/v1/import?save=true", document, headers: jsonLD).status == 429)
+        #expect(try await fixture.post("/v1/import", document, headers: jsonLD).status == 202)
         await fixture.service.shutdown()
     }
 

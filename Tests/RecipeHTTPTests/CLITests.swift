@@ -194,6 +194,33 @@ struct CLITests {
         #expect(out.contains("stopped"))
     }
 
+    /// `dev` serves one user on this machine, whose scripts it does not throttle; `serve` limits
+    /// each actor. Each `--help` says its own default.
+    @Test func appendRateDefaultsAreThoseOfTheMode() async throws {
+        func appendDefaults(_ mode: String) async throws -> [String] {
+            let help = try await runRecipes([mode, "--help"])
+            return help.out.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("--append-") }.map { line in
+                String(line.split(separator: "(default: ").last?.dropLast() ?? "")
+            }
+        }
+        #expect(try await appendDefaults("dev") == ["0", "1000"])
+        #expect(try await appendDefaults("serve") == ["100", "1000"])
+
+        let data = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let dev = try await startDev(["--data", data])
+        defer { if dev.process.isRunning { dev.process.terminate() } }
+        // 3,000 commands at once, each counted: more than any limit with a burst of 1,000 lets through.
+        for _ in 0..<3 {
+            let batch = (0..<1000).map { _ in #"{"type":"DraftStarted","recipe":"\#(UUID().uuidString.lowercased())"}"# }
+            let answer = try await HTTPClient.request(port: dev.port, method: "POST", path: "/v1/commands",
+                                                      headers: ["Content-Type": "application/x-ndjson"],
+                                                      body: Array(batch.joined(separator: "\n").utf8))
+            #expect(answer.status == 202 && answer.object["appended"] as? Int == 1000, "\(answer.status) \(answer.text.prefix(200))")
+        }
+        _ = try await dev.interrupt()
+    }
+
     @Test("recipes dev keeps what was written across a restart: the same recipes, ids and positions; --fresh starts empty")
     func devIsDurable() async throws {
         let data = temporaryFolder()

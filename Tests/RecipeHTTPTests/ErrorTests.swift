@@ -88,7 +88,7 @@ struct ErrorTests {
             ("/v1/recipes?limit=abc", "limit"),
             ("/v1/recipes?limit=0", "limit"),
             ("/v1/recipes?cursor=%%%", "cursor"),
-            ("/v1/recipes?cursor=bm90LWEtY3Vyc29y", "cursor"),
+            ("/v1/recipes?cursor=bm90LWEt%2BY3Vyc29y", "cursor"),  // `+`: not base64url
             ("/v1/recipes?after=3", "after"),
             ("/v1/recipes?after=a:b", "after"),
             ("/v1/recipes?after=-1:5", "after"),

@@ -34,7 +34,7 @@ struct InProcessRouteTests {
             ("/v1/recipes/r1/draft", .noDraft("r1"), 404, ["code": "noDraft", "message": "recipe r1 has no open draft"]),
             ("/v1/recipes/r1?guests=2", .cannotScale("no servings"), 422, ["code": "cannotScale", "message": "no servings"]),
             ("/v1/recipes?cursor=x", .badCursor, 400,
-             ["code": "badParameter", "message": "the cursor is not one this service gave out", "field": "cursor"]),
+             ["code": "badParameter", "message": QueryError.badCursor.description, "field": "cursor"]),
         ]
         for (uri, error, status, body) in cases {
             reads.failure.withLock { $0 = error }
@@ -217,7 +217,7 @@ final class FakeReads: RecipeReads {
         throw QueryError.noDraft(id)
     }
 
-    func drafts(limit: Int, visibleTo: String?) throws -> [DraftView] { try served([]) }
+    func drafts(limit: Int, visibleTo: String?) throws -> [DraftSummary] { try served([]) }
     func access(_ id: String) throws -> RecipeAccessView? { nil }
     func history(_ id: String) throws -> RecipeHistory { try served(RecipeHistory(items: [])) }
     func rejections(limit: Int, visibleTo: String?) throws -> [RejectionItem] { try served([]) }

@@ -124,4 +124,64 @@ struct RouteTests {
         #expect(second.items.count == 1)
         #expect(second.object["nextCursor"] == nil)
     }
+
+    /// `GET /v1/drafts` carries summaries: a draft of 1.4 MB of JSON (every text at its limit) is a
+    /// few hundred bytes in the list, and its content is `GET …/draft`'s.
+    @Test func theDraftsListCarriesSummariesWhateverTheDraftsHold() async throws {
+        let fixture = try ServiceFixture()
+        func text(_ count: Int) -> String { String(repeating: "x", count: count) }
+        let ingredient = #"{"name":"\#(text(200))","amount":1.5,"unit":"\#(text(200))","note":"\#(text(500))","section":"\#(text(200))","text":"\#(text(1000))"}"#
+        let step = #"{"description":"\#(text(5000))","section":"\#(text(200))"}"#
+        let content = #"{"type":"DraftContentSet","data":{"title":"\#(text(200))","description":"\#(text(5000))","ingredients":["#
+            + Array(repeating: ingredient, count: 200).joined(separator: ",") + #"],"instructions":["#
+            + Array(repeating: step, count: 200).joined(separator: ",") + #"],"tags":["@large"]}}"#
+        #expect(content.utf8.count > 1_400_000)
+        var ids: [String] = []
+        for _ in 0..<3 {
+            let id = try await fixture.newRecipe()
+            let receipt = try await fixture.command(id, content, wait: true)
+            try #require(receipt["outcome"] as? String == "accepted", "\(receipt)")
+            ids.append(id)
+        }
+        let list = try await fixture.get("/v1/drafts?limit=1000")
+        try #require(list.status == 200, "\(list.text)")
+        #expect(Set(list.items.compactMap { $0["id"] as? String }) == Set(ids))
+        for item in list.items {
+            #expect(item["title"] as? String == text(200))
+            #expect(item["ingredientCount"] as? Int == 200 && item["instructionCount"] as? Int == 200)
+            #expect(item["missing"] as? [String] == [] && item["revision"] as? Int == 2 && item["baseVersion"] as? Int == 0)
+            #expect(item["ingredients"] == nil && item["instructions"] == nil)
+        }
+        #expect(list.body.count < 3 * 1024, "\(list.body.count) bytes")
+        let draft = try await fixture.get("/v1/recipes/\(ids[0])/draft")
+        #expect((draft.object["ingredients"] as? [Any])?.count == 200 && draft.body.count > 1_400_000)
+        await fixture.service.shutdown()
+    }
+
+    /// The contract says what a cursor is (base64url letters), and every string of that form is
+    /// answered: a cursor made up is a place in the list's order, there the page starts.
+    @Test func aMadeUpCursorOfTheFormStartsThePageThere() async throws {
+        let tag = "@place\(UInt32.random(in: 0...UInt32.max))"
+        var last = ""
+        for title in ["Place A", "Place B", "Place C"] { last = try await shared.savedRecipe(title: title, tag: tag).position }
+        let name = String(tag.dropFirst())
+        func titles(after cursor: String) async throws -> [String] {
+            let page = try await shared.get("/v1/recipes?tag=\(name)&after=\(last)&cursor=\(cursor)")
+            try #require(page.status == 200, "\(cursor) → \(page.text)")
+            return page.items.compactMap { $0["title"] as? String }
+        }
+        // "place b" (the title key, lower case) without an id: after it, every id of that title.
+        let placeB = Data("place b".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        #expect(try await titles(after: placeB) == ["Place B", "Place C"])
+        // "not-a-cursor", which sorts before them; one letter, not a whole byte: the start; bytes
+        // that are not UTF-8, read as U+FFFD, which sorts after every title here.
+        #expect(try await titles(after: "bm90LWEtY3Vyc29y") == ["Place A", "Place B", "Place C"])
+        #expect(try await titles(after: "_") == ["Place A", "Place B", "Place C"])
+        #expect(try await titles(after: "__8") == [])
+        // Outside the form: 400, naming it.
+        for cursor in ["%25%25", "a+b", String(repeating: "A", count: 4097)] {
+            let refused = try await shared.get("/v1/recipes?cursor=\(cursor)")
+            #expect(refused.status == 400 && refused.errorField == "cursor", "\(cursor) → \(refused.text)")
+        }
+    }
 }

@@ -42,6 +42,87 @@ struct TokensFileTests {
         #expect(try AccessTokens(contentsOf: closed).entry(authorization: "Bearer s3cret")?.actor == "root")
     }
 
+    /// A folder of its own in the temporary folder (mode 700), holding a tokens file (mode 600).
+    static func folderWithTokens() throws -> (folder: String, file: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        chmod(folder, 0o700)
+        let file = folder + "/tokens"
+        try (AccessTokens.line(token: "s3cret", actor: "root", role: .admin) + "\n").write(toFile: file, atomically: false, encoding: .utf8)
+        chmod(file, 0o600)
+        return (folder, file)
+    }
+
+    /// The message of the refusal of the tokens file at `path`, nil when it is accepted.
+    static func refusal(_ path: String) -> String? {
+        do {
+            _ = try AccessTokens(contentsOf: path)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Another user than the one running (root here), for files and folders given to them.
+    static let stranger: uid_t = 12345
+
+    @Test func aFileAnotherUserOwnsIsRefused() throws {
+        let (folder, file) = try Self.folderWithTokens()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(Self.refusal(file) == nil)
+        try #require(chown(file, Self.stranger, getegid()) == 0, "giving a file to another user needs root")
+        let refusal = try #require(Self.refusal(file))
+        #expect(refusal.contains("owned by uid \(Self.stranger)") && refusal.contains("chown \(geteuid()) \(file)"), "\(refusal)")
+    }
+
+    @Test func aFolderOthersMayWriteIsRefusedUnlessSticky() throws {
+        let (folder, file) = try Self.folderWithTokens()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for mode: mode_t in [0o777, 0o770, 0o757] {
+            chmod(folder, mode)
+            let refusal = try #require(Self.refusal(file), "mode \(String(mode, radix: 8))")
+            #expect(refusal.contains("the folder \(folder)") && refusal.contains("chmod go-w \(folder)"), "\(refusal)")
+        }
+        // Sticky (as /tmp and Kubernetes' secret volumes are): nobody may replace another's file in it.
+        chmod(folder, 0o1777)
+        #expect(Self.refusal(file) == nil)
+    }
+
+    @Test func aFolderAnotherUserOwnsIsRefused() throws {
+        let (folder, file) = try Self.folderWithTokens()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let inner = folder + "/inner"
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: false)
+        chmod(inner, 0o755)
+        try FileManager.default.moveItem(atPath: file, toPath: inner + "/tokens")
+        #expect(Self.refusal(inner + "/tokens") == nil)
+        // Its owner may rename the file away and put another in its place, whatever the modes.
+        try #require(chown(inner, Self.stranger, getegid()) == 0, "giving a folder to another user needs root")
+        let refusal = try #require(Self.refusal(inner + "/tokens"))
+        #expect(refusal.contains("the folder \(inner)") && refusal.contains("owned by uid \(Self.stranger)"), "\(refusal)")
+    }
+
+    @Test func aLinkIsJudgedByTheFileItLeadsTo() throws {
+        let (safe, _) = try Self.folderWithTokens()
+        let (open, file) = try Self.folderWithTokens()
+        defer { for folder in [safe, open] { try? FileManager.default.removeItem(atPath: folder) } }
+        chmod(open, 0o777)
+        let link = safe + "/link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        let refusal = try #require(Self.refusal(link))
+        #expect(refusal.contains("the folder \(open)"), "\(refusal)")
+    }
+
+    @Test func aFileThatIsNoRegularFileIsRefusedWithoutReadingIt() throws {
+        let (folder, _) = try Self.folderWithTokens()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A pipe would block the reader until someone writes to it.
+        let pipe = folder + "/pipe"
+        try #require(mkfifo(pipe, 0o600) == 0)
+        #expect(Self.refusal(pipe)?.contains("not a regular file") == true)
+        #expect(Self.refusal(folder)?.contains("not a regular file") == true)
+    }
+
     @Test func tokensAddPrintsTheTokenOnceAndKeepsItsHash() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)").path
         defer { unlink(path) }

@@ -38,6 +38,30 @@ struct StoreTests {
         #expect(try fixture.readModel().outcome(partition: 1, offset: 1)?.outcome == .rejected)
     }
 
+    @Test("a store of schema version 4 gets each open draft's summary, which the drafts list reads")
+    func migratesDraftsToTheirSummaries() async throws {
+        let fixture = try ProjectionFixture(partitions: 1)
+        let id = newRecipeID()
+        do {
+            let db = try SQLiteConnection(path: fixture.storePath)
+            for step in 0..<4 { try db.execute(StoreSchema.migrations[step]) }
+            try db.execute("""
+                INSERT INTO store_meta(key, value) VALUES('schema_version', '4');
+                INSERT INTO drafts(recipe_id, content, base_version, revision, updated_at, last_rejection)
+                    VALUES('\(id)', '{"title":"Leek soup","servings":null,"image":null,"ingredients":[{"id":"i1","name":"Leek"},
+                        {"id":"i2","name":"Stock"}],"instructions":[{"id":"s1","order":1,"description":"Simmer."}],"tags":[]}',
+                        0, 4, 1796000000000, NULL);
+                """)
+        }
+        _ = try Projector(storePath: fixture.storePath, kafka: fixture.config, topic: fixture.topic)
+        let drafts = try fixture.readModel().drafts()
+        #expect(drafts.map(\.id) == [id])
+        #expect(drafts.first.map { [$0.title, "\($0.ingredientCount)", "\($0.instructionCount)", "\($0.revision)"] }
+                == ["Leek soup", "2", "1", "4"])
+        #expect(drafts.first?.missing == [])
+        #expect(try fixture.readModel().draft(id).ingredients.map(\.name) == ["Leek", "Stock"])
+    }
+
     @Test("the checkpoint thread copies the log into the store as commits go, so the log stays short")
     func checkpointsKeepTheLogShort() throws {
         let fixture = try ProjectionFixture(partitions: 1)

@@ -131,6 +131,7 @@ struct CompletenessTests {
         let document = try OpenAPIDocument.load()
         let schemas = ((document["components"] as? [String: Any])?["schemas"] as? [String: Any]) ?? [:]
         let oneOf = ((schemas["Command"] as? [String: Any])?["oneOf"] as? [[String: Any]] ?? []).compactMap { $0["$ref"] as? String }
+        let batchOneOf = ((schemas["BatchCommand"] as? [String: Any])?["oneOf"] as? [[String: Any]] ?? []).compactMap { $0["$ref"] as? String }
         for kind in RecipeCommand.Kind.allCases {
             let name = kind.rawValue
             let components = "Schemas/openapi.yaml components.schemas"
@@ -148,9 +149,28 @@ struct CompletenessTests {
             let needsData = WireFormat.dataFields(of: kind).contains { $0.presence.isRequired }
             let required = body["required"] as? [String] ?? []
             #expect(required.contains("data") == needsData, "\(components).\(name): required must be \(needsData ? "[type, data]" : "[type]")")
+            // A batch's command: the same, with the recipe it is for.
+            #expect(batchOneOf.contains("#/components/schemas/Batch\(name)"),
+                    "\(name): add - $ref: '#/components/schemas/Batch\(name)' to \(components).BatchCommand.oneOf")
+            guard let batch = schemas["Batch\(name)"] as? [String: Any] else {
+                Issue.record("\(name): add \(components).Batch\(name), a batch's command (copy BatchTitleChanged's)")
+                continue
+            }
+            let batchProperties = batch["properties"] as? [String: Any] ?? [:]
+            #expect((batchProperties["type"] as? [String: Any])?["const"] as? String == name, "\(components).Batch\(name): type must be {const: \(name)}")
+            #expect((batchProperties["data"] as? [String: Any])?["$ref"] as? String == "#/components/schemas/\(name)/properties/data",
+                    "\(components).Batch\(name): data must be {$ref: '#/components/schemas/\(name)/properties/data'}")
+            #expect(Set(batch["required"] as? [String] ?? []) == Set(required + ["recipe"]),
+                    "\(components).Batch\(name): required must be \(name)'s and recipe")
         }
         for reference in oneOf where !Self.kindNames.contains(String(reference.split(separator: "/").last ?? "")) {
             Issue.record("Schemas/openapi.yaml Command.oneOf has \(reference), which is no command kind: remove it")
+        }
+        for reference in batchOneOf {
+            let name = reference.split(separator: "/").last.map(String.init) ?? ""
+            if !(name.hasPrefix("Batch") && Self.kindNames.contains(String(name.dropFirst("Batch".count)))) {
+                Issue.record("Schemas/openapi.yaml BatchCommand.oneOf has \(reference), which is no command kind's: remove it")
+            }
         }
     }
 

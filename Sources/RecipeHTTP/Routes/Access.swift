@@ -10,15 +10,20 @@ struct Caller: Sendable, Equatable {
     /// Written into the records this caller appends (`actorrole`), so that the
     /// fold decides access from the log alone; nil without tokens.
     var role: ActorRole?
+    /// Without tokens, the client address it writes from (`HTTPRequest.clientAddress`).
+    var address: String? = nil
 
     var isAdmin: Bool { role == .admin }
+    /// Whose append rate a write counts against: the actor, or without tokens (where every writer
+    /// is the anonymous actor) the anonymous actor at its client address.
+    var appender: String { address.map { "\(actor) at \($0)" } ?? actor }
 }
 
 /// Who may write and read: with tokens every POST needs `Authorization: Bearer <token>`
 /// and writes as the token's actor with its role; with `privateReads` the data GETs
 /// need one too, and show each caller only the recipes it owns or holds a grant on
-/// (admins see all). Appends are limited per actor by `appendLimiter` (without tokens, per
-/// client address).
+/// (admins see all). Appends are limited per actor and command by `appendLimiter` (without
+/// tokens, per client address).
 struct Access: Sendable {
     var tokens: AccessTokens?
     var privateReads: Bool
@@ -47,28 +52,32 @@ struct Access: Sendable {
         return Caller(actor: entry.actor, role: entry.role)
     }
 
-    /// Who may write: 401 without a known token, 403 for a reader. Asked from the head of a
-    /// request too, before its body is read (`Admission`).
+    /// The caller a write of one command is made by: 401 without a known token, 403 for a
+    /// reader, 429 when the actor is over its append rate.
+    func writer(_ request: HTTPRequest) throws -> Caller {
+        let caller = try author(request)
+        try takeAppends(1, by: caller)
+        return caller
+    }
+
+    /// Who may write, before the commands are counted: 401 without a known token, 403 for a
+    /// reader. Asked from the head of a request too, before its body is read (`Admission`).
     func author(_ request: HTTPRequest) throws -> Caller {
-        let caller = try tokens.map { try authenticated(request, $0) } ?? Caller(actor: anonymousActor, role: nil)
+        let caller = try tokens.map { try authenticated(request, $0) }
+            ?? Caller(actor: anonymousActor, role: nil, address: request.clientAddress.isEmpty ? nil : request.clientAddress)
         if caller.role == .reader {
             throw HTTPError(403, "forbidden", "\(caller.actor) has the reader role and may not write")
         }
         return caller
     }
 
-    /// The caller a write is made by: 401 without a known token, 403 for a reader,
-    /// 429 when the actor is over its append rate.
-    func writer(_ request: HTTPRequest) throws -> Caller {
-        let caller = try author(request)
-        // Without tokens every writer is the anonymous actor: each client address has its own bucket.
-        let appender = tokens == nil && !request.clientAddress.isEmpty ? "\(caller.actor) at \(request.clientAddress)" : caller.actor
-        if let appendLimiter, let wait = appendLimiter.take(appender) {
-            let seconds = max(1, Int(wait.seconds.rounded(.up)))
-            throw HTTPError(429, "rateLimited", "\(appender) is appending faster than \(appendLimiter.describe); try again in \(seconds) s",
-                            headers: [("Retry-After", String(seconds))])
-        }
-        return caller
+    /// Counts `commands` appends against the caller's rate: 429 when it is over it.
+    func takeAppends(_ commands: Int, by caller: Caller) throws {
+        guard let appendLimiter, let wait = appendLimiter.take(caller.appender, count: commands) else { return }
+        let seconds = max(1, Int(wait.seconds.rounded(.up)))
+        let these = commands == 1 ? "" : " (this request has \(commands) commands)"
+        throw HTTPError(429, "rateLimited", "\(caller.appender) is appending faster than \(appendLimiter.describe)\(these); try again in \(seconds) s",
+                        headers: [("Retry-After", String(seconds))])
     }
 
     /// Whether a read of data may go on (401 if not); the caller when reads are
@@ -95,9 +104,36 @@ struct Access: Sendable {
     }
 }
 
-/// A token bucket per actor: `burst` appends at once, refilled at `perSecond`.
-/// Times come from the monotonic clock; the buckets of actors idle long enough
-/// to be full again are dropped, so memory follows the active actors.
+extension Access {
+    /// `receipt` with its command's outcome (`item`) as the command's actor may learn it.
+    /// Under `--private`, a command refused (or counted a duplicate) on a recipe its actor may
+    /// not see is answered as one on a recipe that does not exist: what the fold decides for it
+    /// on a recipe no command touched, at revision 0; so no answer tells a stranger that the
+    /// recipe exists, who owns it or how far it got. Where that recipe would have taken it (an
+    /// edit makes a new recipe), it is `forbidden`, naming no one.
+    func receipt<Reads: RecipeReads>(_ receipt: CommandReceipt, withOutcome item: HistoryItem, of envelope: CommandEnvelope,
+                                     in reads: Reads) throws -> CommandReceipt {
+        var receipt = receipt
+        receipt.outcome = item.outcome
+        receipt.revision = item.revision
+        receipt.reason = item.outcome == .rejected ? item.reason : nil
+        let caller = Caller(actor: envelope.actor, role: envelope.actorRole)
+        guard privateReads, item.outcome != .accepted, !caller.isAdmin,
+              try reads.access(envelope.recipeID)?.isVisible(to: caller.actor) != true else { return receipt }
+        let rejection = switch RecipeDecider.decide(envelope, Recipe(id: envelope.recipeID)) {
+        case .rejected(let rejection): rejection
+        case .accepted, .duplicate: Rejection(.forbidden, "\(caller.actor) has no access to this recipe; its owner may share it.")
+        }
+        receipt.outcome = .rejected
+        receipt.revision = 0
+        receipt.reason = ReasonView(code: rejection.code.rawValue, message: rejection.message)
+        return receipt
+    }
+}
+
+/// A token bucket per actor: `burst` commands at once, refilled at `perSecond`; each
+/// command appended takes one. Times come from the monotonic clock; the buckets of
+/// actors idle long enough to be full again are dropped, so memory follows the active actors.
 final class RateLimiter: Sendable {
     let perSecond: Double
     let burst: Double
@@ -109,10 +145,12 @@ final class RateLimiter: Sendable {
         self.burst = Double(burst)
     }
 
-    var describe: String { "\(perSecond.formatted()) per second (bursts of \(Int(burst)))" }
+    var describe: String { "\(perSecond.formatted()) commands per second (bursts of \(Int(burst)))" }
 
-    /// Takes one token for `actor`: nil when it had one, else how long until it will.
-    func take(_ actor: String, now: ContinuousClock.Instant = .now) -> Duration? {
+    /// Takes `count` tokens for `actor` when its bucket holds them, or is full: a request of
+    /// more than `burst` commands goes ahead then, and leaves the bucket below zero, so the
+    /// actor's next request waits for all of them. Nil when it went ahead, else how long until it may.
+    func take(_ actor: String, count: Int = 1, now: ContinuousClock.Instant = .now) -> Duration? {
         buckets.withLock { buckets in
             if buckets.count > 10_000 {
                 buckets = buckets.filter { (now - $0.value.at).seconds * perSecond + $0.value.tokens < burst }
@@ -121,11 +159,12 @@ final class RateLimiter: Sendable {
             bucket.tokens = min(burst, bucket.tokens + (now - bucket.at).seconds * perSecond)
             bucket.at = now
             defer { buckets[actor] = bucket }
-            if bucket.tokens >= 1 {
-                bucket.tokens -= 1
+            let needed = min(Double(count), burst)
+            if bucket.tokens >= needed {
+                bucket.tokens -= Double(count)
                 return nil
             }
-            return .seconds((1 - bucket.tokens) / perSecond)
+            return .seconds((needed - bucket.tokens) / perSecond)
         }
     }
 }

@@ -27,13 +27,15 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
     }
 
     func batch(_ request: HTTPRequest) throws -> HTTPResponse {
-        let caller = try access.writer(request)
+        let caller = try access.author(request)
         let form = try BatchForm(contentType: request.header("content-type"))
         let items = try request.body.withUnsafeBytes { body in try Self.split(body, form: form) }
         guard items.count <= Self.maxCommands else {
             throw HTTPError(413, "tooManyCommands", "the batch has \(items.count) commands; at most \(Self.maxCommands) are taken per request")
         }
         guard !items.isEmpty else { throw HTTPError(400, "emptyBatch", "the batch has no command") }
+        // Each command counts against the rate, valid or not, before any is validated.
+        try access.takeAppends(items.count, by: caller)
 
         var chunk = CommandBuilder.Chunk(time: .now, commands: items.count)
         var results: [BatchItem] = []

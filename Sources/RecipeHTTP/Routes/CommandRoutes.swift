@@ -76,7 +76,7 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     private func appendAndWait(_ envelope: CommandEnvelope) throws -> HTTPResponse {
-        var receipt = try appendWaiting(envelope)
+        let receipt = try appendWaiting(envelope)
         // Not projected in time: the command is in the log all the same.
         // The entry at that position must be this command's: a store that folded another log
         // holds someone else's there, and its outcome is not this command's.
@@ -85,10 +85,7 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
               item.commandId == envelope.commandID else {
             return .json(receipt, status: 202)
         }
-        receipt.outcome = item.outcome
-        receipt.revision = item.revision
-        receipt.reason = item.outcome == .rejected ? item.reason : nil
-        return .json(receipt, status: 200)
+        return .json(try access.receipt(receipt, withOutcome: item, of: envelope, in: reads), status: 200)
     }
 }
 

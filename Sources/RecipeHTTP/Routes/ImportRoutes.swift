@@ -39,8 +39,9 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     }
 
     func importRecipe(_ request: HTTPRequest) throws -> HTTPResponse {
-        let caller = try access.writer(request)
+        let caller = try access.author(request)
         let save = try request.bool("save")
+        try access.takeAppends(save ? 2 : 1, by: caller)
         let imported: ImportedRecipe
         do {
             imported = try SchemaOrgImport.recipe(from: Data(request.body), contentType: request.header("content-type"))

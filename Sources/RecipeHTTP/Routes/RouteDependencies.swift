@@ -10,7 +10,8 @@ public protocol RecipeReads: Sendable {
     /// `units`: the system amounts are shown in, for display only.
     func detail(_ id: String, version: Int?, guests: Int?, units: UnitSystem?) throws -> RecipeDetail
     func draft(_ id: String) throws -> DraftView
-    func drafts(limit: Int, visibleTo: String?) throws -> [DraftView]
+    /// Summaries of the open drafts, most recently edited first (the content is `draft(_:)`'s).
+    func drafts(limit: Int, visibleTo: String?) throws -> [DraftSummary]
     /// A recipe's owner and grants, nil when the log never touched it.
     func access(_ id: String) throws -> RecipeAccessView?
     func history(_ id: String) throws -> RecipeHistory

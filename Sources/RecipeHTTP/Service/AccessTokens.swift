@@ -33,23 +33,59 @@ public struct AccessTokens: Sendable, Equatable {
         entries = tokens.map { Entry(hash: SHA256.hash(Array($0.token.utf8)), actor: $0.actor, role: $0.role) }
     }
 
-    /// Reads a tokens file; refuses one that group or others may read or write, as
-    /// ssh refuses such a key: whoever reads it could try the hashes offline, and
-    /// whoever writes it could add an admin.
+    /// Reads a tokens file; refuses one that anyone but this user (or root) could have
+    /// written or could read, as ssh refuses such a key (`checkOnlyOwnerControls`).
     public init(contentsOf path: String) throws {
+        try Self.checkOnlyOwnerControls(path)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw AccessTokensError(message: "cannot read the tokens file \(path)")
+        }
+        try self.init(parsing: text, source: path)
+    }
+
+    /// Refuses a tokens file someone else controls, as ssh (StrictModes) refuses a key:
+    /// whoever reads it could try the hashes offline, and whoever could write it, or
+    /// replace it in its folder, could add an admin. Symbolic links are followed; then
+    /// - the file is a regular file owned by this user or root, and neither group nor others
+    ///   may read or write it; group read is allowed for the process's own group only
+    ///   (Kubernetes' fsGroup gives mounted secrets, 0400, group read for the pod's group,
+    ///   and nobody else is in it);
+    /// - every folder from the file's up to `/` is owned by this user or root, and neither
+    ///   group nor others may write it unless it is sticky (`/tmp`, Kubernetes' secret
+    ///   volumes: 1777), where no one may rename or remove another's entries.
+    static func checkOnlyOwnerControls(_ path: String) throws {
+        guard let resolved = realpath(path, nil) else { throw AccessTokensError(message: "cannot read the tokens file \(path)") }
+        let real = String(cString: resolved)
+        free(resolved)
         var info = stat()
-        guard stat(path, &info) == 0 else { throw AccessTokensError(message: "cannot read the tokens file \(path)") }
-        // Group read is allowed for the process's own group only: Kubernetes' fsGroup gives
-        // mounted secrets (0400) group read for the pod's group, and nobody else is in it.
+        guard stat(real, &info) == 0 else { throw AccessTokensError(message: "cannot read the tokens file \(path)") }
+        let user = geteuid()
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw AccessTokensError(message: "the tokens file \(path) is not a regular file")
+        }
+        guard info.st_uid == user || info.st_uid == 0 else {
+            throw AccessTokensError(message: "the tokens file \(path) is owned by uid \(info.st_uid), not by this user (uid \(user)) "
+                                    + "or root, so its owner could add an admin; run chown \(user) \(path)")
+        }
         let ownGroupReads = info.st_gid == getegid() && info.st_mode & 0o070 == 0o040
         if info.st_mode & 0o007 != 0 || (info.st_mode & 0o070 != 0 && !ownGroupReads) {
             throw AccessTokensError(message: String(format: "the tokens file %@ may be read or written by group or others (mode %03o); run chmod 600 %@",
                                                     path, info.st_mode & 0o777, path))
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw AccessTokensError(message: "cannot read the tokens file \(path)")
+        var folder = (real as NSString).deletingLastPathComponent
+        while true {
+            guard stat(folder, &info) == 0 else { throw AccessTokensError(message: "cannot read the folder \(folder) of the tokens file \(path)") }
+            guard info.st_uid == user || info.st_uid == 0 else {
+                throw AccessTokensError(message: "the folder \(folder) of the tokens file \(path) is owned by uid \(info.st_uid), not by this user "
+                                        + "(uid \(user)) or root, so its owner could replace the file; keep it in a folder of this user or root")
+            }
+            if info.st_mode & 0o022 != 0 && info.st_mode & S_ISVTX == 0 {
+                throw AccessTokensError(message: String(format: "the folder %@ of the tokens file %@ may be written by group or others (mode %03o), "
+                                                        + "who could replace the file; run chmod go-w %@", folder, path, info.st_mode & 0o777, folder))
+            }
+            if folder == "/" { return }
+            folder = (folder as NSString).deletingLastPathComponent
         }
-        try self.init(parsing: text, source: path)
     }
 
     public init(parsing text: String, source: String = "tokens") throws {

@@ -60,12 +60,15 @@ extension ProjectionWriter {
         }
         if let draft = recipe.draft {
             try db.statement("""
-                INSERT INTO drafts(recipe_id, content, base_version, revision, updated_at, last_rejection)
-                VALUES(?, ?, ?, ?, ?, ?)
+                INSERT INTO drafts(recipe_id, content, base_version, revision, updated_at, last_rejection, title,
+                    ingredient_count, instruction_count)
+                VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(recipe_id) DO UPDATE SET content = excluded.content, base_version = excluded.base_version,
-                    revision = excluded.revision, updated_at = excluded.updated_at, last_rejection = excluded.last_rejection
+                    revision = excluded.revision, updated_at = excluded.updated_at, last_rejection = excluded.last_rejection,
+                    title = excluded.title, ingredient_count = excluded.ingredient_count, instruction_count = excluded.instruction_count
                 """).bind(.text(id), .utf8(draft.content), .int(draft.baseVersion),
-                          .int(recipe.revision), .integer(recipe.updatedAt), .string(recipe.lastRejection)).run()
+                          .int(recipe.revision), .integer(recipe.updatedAt), .string(recipe.lastRejection), .text(draft.title),
+                          .int(draft.ingredientCount), .int(draft.instructionCount)).run()
         } else if before == .recipeAndDraft {
             try db.statement("DELETE FROM drafts WHERE recipe_id = ?").bind(.text(id)).run()
         }

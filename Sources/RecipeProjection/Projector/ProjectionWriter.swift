@@ -263,8 +263,8 @@ struct RecipeRows: Sendable {
     let latest: RecipeVersion?
     /// The list entry's tags as JSON, when the list entry is written (new, or changed).
     let latestTagsJSON: String?
-    /// The open draft's base version and content as JSON.
-    let draft: (baseVersion: Int, content: [UInt8])?
+    /// The open draft's base version, content as JSON, and what the drafts list shows of it.
+    let draft: (baseVersion: Int, content: [UInt8], title: String, ingredientCount: Int, instructionCount: Int)?
     let lastRejection: String?
     let updatedAt: Int64
     let before: StoredRows
@@ -278,7 +278,9 @@ struct RecipeRows: Sendable {
         (id, revision, isDeleted, latest) = (recipe.id, recipe.revision, recipe.isDeleted, recipe.latestVersion)
         owner = recipe.owner
         grantsJSON = ContentCoding.grantsJSON(recipe.grants)
-        draft = recipe.draft.map { ($0.baseVersion, ContentCoding.utf8($0.content)) }
+        draft = recipe.draft.map {
+            ($0.baseVersion, ContentCoding.utf8($0.content), $0.content.title, $0.content.ingredients.count, $0.content.instructions.count)
+        }
         (lastRejection, updatedAt) = (cached.projected.lastRejection, cached.projected.updatedAt)
         (before, listingChanged) = (cached.rowsBefore, cached.listingChanged)
         tagsChanged = cached.projected.listedTags != cached.listedTagsBefore

@@ -87,6 +87,11 @@ public struct RecipeDetail: Codable, Sendable, Equatable {
 public struct ReasonView: Codable, Sendable, Equatable {
     public var code: String
     public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
 }
 
 public struct LastRejection: Codable, Sendable, Equatable {
@@ -111,6 +116,23 @@ public struct DraftView: Codable, Sendable, Equatable {
     public var ingredients: [IngredientView]
     public var instructions: [InstructionView]
     public var tags: [TagView]
+    public var revision: Int
+    /// The version the draft was copied from; 0 for a recipe never saved.
+    public var baseVersion: Int
+    /// What a save still needs: "title", "ingredients".
+    public var missing: [String]
+    public var lastRejection: LastRejection?
+    public var updatedAt: String
+}
+
+/// An open draft as the drafts list shows it: which recipe, where it stands and what a save
+/// still needs, without its content (`GET /v1/recipes/{id}/draft` has that), so that a page
+/// of drafts stays small whatever the drafts hold.
+public struct DraftSummary: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var ingredientCount: Int
+    public var instructionCount: Int
     public var revision: Int
     /// The version the draft was copied from; 0 for a recipe never saved.
     public var baseVersion: Int
@@ -178,7 +200,7 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSuchVersion(let id, let version): "recipe \(id) has no version \(version)"
         case .noDraft(let id): "recipe \(id) has no open draft"
         case .cannotScale(let why): why
-        case .badCursor: "the cursor is not one this service gave out"
+        case .badCursor: "a cursor is the nextCursor of a page: at most \(ListCursor.maxLength) letters, digits, - and _"
         }
     }
 }

@@ -188,22 +188,31 @@ public final class ReadModel: @unchecked Sendable {
         }
     }
 
-    /// Every open draft, most recently edited first; with `visibleTo`, those of
+    /// Every open draft, most recently edited first, as summaries; with `visibleTo`, those of
     /// recipes that actor owns or holds a grant on.
-    public func drafts(limit: Int = 100, visibleTo actor: String? = nil) throws -> [DraftView] {
-        try read {
-            guard let actor else {
-                return try db.statement("""
-                    SELECT recipe_id, content, base_version, revision, updated_at, last_rejection FROM drafts
-                    ORDER BY updated_at DESC, recipe_id LIMIT ?
-                    """).bind(.int(limit)).rows(Self.draft)
+    public func drafts(limit: Int = 100, visibleTo actor: String? = nil) throws -> [DraftSummary] {
+        // The summary columns, ahead of the content in each row: no content is read.
+        let columns = """
+            d.recipe_id, d.title, d.ingredient_count, d.instruction_count, d.base_version, d.revision, d.updated_at, d.last_rejection
+            """
+        let order = "ORDER BY d.updated_at DESC, d.recipe_id LIMIT ?1"
+        return try read {
+            let statement = if let actor {
+                try db.statement("""
+                    SELECT \(columns) FROM drafts d JOIN recipes r ON r.recipe_id = d.recipe_id
+                    WHERE \(Self.recipe("r", isVisibleTo: "?2")) \(order)
+                    """).bind(.int(limit), .text(actor))
+            } else {
+                try db.statement("SELECT \(columns) FROM drafts d \(order)").bind(.int(limit))
             }
-            return try db.statement("""
-                SELECT d.recipe_id, d.content, d.base_version, d.revision, d.updated_at, d.last_rejection
-                FROM drafts d JOIN recipes r ON r.recipe_id = d.recipe_id
-                WHERE \(Self.recipe("r", isVisibleTo: "?2"))
-                ORDER BY d.updated_at DESC, d.recipe_id LIMIT ?1
-                """).bind(.int(limit), .text(actor)).rows(Self.draft)
+            return try statement.rows { row in
+                let (title, ingredients) = (row.text(1), row.int(2))
+                return DraftSummary(id: row.text(0), title: title, ingredientCount: ingredients, instructionCount: row.int(3),
+                                    revision: row.int(5), baseVersion: row.int(4),
+                                    missing: DraftView.missing(title: title, ingredientCount: ingredients),
+                                    lastRejection: try DraftView.lastRejection(fromJSON: row.optionalText(7)),
+                                    updatedAt: Self.time(row.int64(6)))
+            }
         }
     }
 
@@ -320,20 +329,54 @@ public final class ReadModel: @unchecked Sendable {
     }
 }
 
-/// An opaque list cursor: the title key and id of the last item returned.
+/// A list cursor: the title key and id of the last item returned, joined by a NUL, as
+/// unpadded base64url. Opaque to clients, but every string of its form (`form`) is one: it
+/// decodes to a place in the list's order, so a cursor made up only starts the page
+/// elsewhere. The contract can then say what a cursor is, and the server answers every
+/// cursor of that form.
 enum ListCursor {
+    /// Room for the longest title key and id, several times over.
+    static let maxLength = 4096
+
     static func encode(titleKey: String, id: String) -> String {
         Data((titleKey + "\u{0}" + id).utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 
+    /// The place a cursor stands for; nil for a string not of the form. Bits past the last
+    /// whole byte are dropped; bytes that are not UTF-8 read as U+FFFD; without a NUL the
+    /// whole is a title key, before every id.
     static func decode(_ cursor: String) -> (String, String)? {
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
+        guard cursor.utf8.count <= maxLength else { return nil }
+        var letters = Array(cursor.utf8)
+        while letters.last == UInt8(ascii: "=") && letters.count > cursor.utf8.count - 2 { letters.removeLast() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(letters.count * 3 / 4)
+        var bits: UInt32 = 0, count = 0
+        for letter in letters {
+            guard let value = sextet(letter) else { return nil }
+            bits = bits << 6 | UInt32(value)
+            count += 6
+            if count >= 8 {
+                count -= 8
+                bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(count)))
+            }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
         let parts = text.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        return (String(parts[0]), String(parts[1]))
+        return (String(parts[0]), parts.count == 2 ? String(parts[1]) : "")
+    }
+
+    private static func sextet(_ letter: UInt8) -> UInt8? {
+        switch letter {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): letter - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): letter - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): letter - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
     }
 }
 

@@ -11,7 +11,8 @@ public enum StoreDump {
         ("recipes", "recipe_id, revision, deleted, draft_base, latest_version, listed, title, title_key, servings, image, ingredient_count, tags, updated_at, owner, grants", "recipe_id", "recipe_id"),
         ("recipe_tags", "tag, recipe_id", "tag, recipe_id", "recipe_id"),
         ("versions", "recipe_id, version, content, saved_at, saved_by", "recipe_id, version", "recipe_id"),
-        ("drafts", "recipe_id, content, base_version, revision, updated_at, last_rejection", "recipe_id", "recipe_id"),
+        ("drafts", "recipe_id, content, base_version, revision, updated_at, last_rejection, title, ingredient_count, instruction_count",
+         "recipe_id", "recipe_id"),
         ("history", "partition, offset, recipe_id, command_id, time, actor, type, outcome, reason_code, reason_message, revision, actor_role", "partition, offset", "recipe_id"),
         ("rejections", "partition, offset, key, command_id, type, reason_code, reason_message, log_time", "partition, offset", "key"),
     ]

@@ -4,7 +4,7 @@ import Foundation
 /// The read-model tables and their migrations. The version lives in the
 /// store; a store newer than the code is refused rather than misread.
 enum StoreSchema {
-    static let version = 4
+    static let version = 5
 
     /// `migrations[n]` takes a store from version n to n+1.
     static let migrations: [String] = [
@@ -111,6 +111,20 @@ enum StoreSchema {
         """
         -- content version 2: stored content may hold its new members
         SELECT 1;
+        """,
+        // The drafts list's summary of each draft (its title and counts, read out of its
+        // content once, here and when the draft is written), and the content last in the row:
+        // the list then reads the first bytes of each row, never a content, which spills into
+        // overflow pages (a draft holds up to about 1.7 MB).
+        """
+        CREATE TABLE drafts_v5(
+            recipe_id TEXT NOT NULL UNIQUE, base_version INTEGER NOT NULL, revision INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL, last_rejection TEXT, title TEXT NOT NULL, ingredient_count INTEGER NOT NULL,
+            instruction_count INTEGER NOT NULL, content TEXT NOT NULL);
+        INSERT INTO drafts_v5 SELECT recipe_id, base_version, revision, updated_at, last_rejection, content ->> '$.title',
+            json_array_length(content, '$.ingredients'), json_array_length(content, '$.instructions'), content FROM drafts;
+        DROP TABLE drafts;
+        ALTER TABLE drafts_v5 RENAME TO drafts;
         """,
     ]
 
