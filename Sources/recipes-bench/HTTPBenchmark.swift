@@ -30,8 +30,8 @@ enum HTTPBenchmark {
         ],
         discussion: """
             The client is in-process (one thread per connection), so client and server share the cores.
-            The load rounds connect from several loopback addresses (at most 60 connections each, under the
-            per-client limit of 64) and raise the server's connection limit to hold every idle connection.
+            The load rounds connect from several loopback addresses (at most 60 connections each, as clients
+            spread over addresses would) and raise the server's connection limit to hold every idle connection.
             """)
 
     static func run(_ arguments: [String]) throws {
@@ -183,7 +183,7 @@ enum HTTPBenchmark {
     }
 
     /// A source address for the `index`th connection of a load: 60 per address from 127.0.`net`.1 on,
-    /// so that no address passes the server's per-client limit (64) and none is the probe's 127.0.0.1.
+    /// so that the load is many clients (none near the server's per-client limit) and none is the probe's 127.0.0.1.
     static func loopbackSource(for index: Int, net: Int) -> String {
         "127.0.\(net).\(1 + index / 60)"
     }

@@ -17,7 +17,8 @@ final class RawConnection: @unchecked Sendable {
 
     /// Connected to the server on `port` from `source` (any 127.x.y.z address is this machine).
     init(port: UInt16, from source: String = "127.0.0.1") throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a process another test starts meanwhile must not hold these connections open.
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket failed: \(errno)") }
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)

@@ -10,8 +10,13 @@ struct Caller: Sendable, Equatable {
     /// Written into the records this caller appends (`actorrole`), so that the
     /// fold decides access from the log alone; nil without tokens.
     var role: ActorRole?
+    /// Without tokens, the client address it writes from (`HTTPRequest.clientAddress`).
+    var address: String? = nil
 
     var isAdmin: Bool { role == .admin }
+    /// Whose append rate a write counts against: the actor, or without tokens (where every writer
+    /// is the anonymous actor) the anonymous actor at its client address.
+    var appender: String { address.map { "\(actor) at \($0)" } ?? actor }
 }
 
 /// Who may write and read: with tokens every POST needs `Authorization: Bearer <token>`
@@ -47,34 +52,31 @@ struct Access: Sendable {
         return Caller(actor: entry.actor, role: entry.role)
     }
 
-    /// Who may write: 401 without a known token, 403 for a reader. Asked from the head of a
-    /// request too, before its body is read (`Admission`); its commands are counted later
-    /// (`takeAppends`), once the body says how many there are.
+    /// The caller a write of one command is made by: 401 without a known token, 403 for a
+    /// reader, 429 when the actor is over its append rate.
+    func writer(_ request: HTTPRequest) throws -> Caller {
+        let caller = try author(request)
+        try takeAppends(1, by: caller)
+        return caller
+    }
+
+    /// Who may write, before the commands are counted: 401 without a known token, 403 for a
+    /// reader. Asked from the head of a request too, before its body is read (`Admission`).
     func author(_ request: HTTPRequest) throws -> Caller {
-        let caller = try tokens.map { try authenticated(request, $0) } ?? Caller(actor: anonymousActor, role: nil)
+        let caller = try tokens.map { try authenticated(request, $0) }
+            ?? Caller(actor: anonymousActor, role: nil, address: request.clientAddress.isEmpty ? nil : request.clientAddress)
         if caller.role == .reader {
             throw HTTPError(403, "forbidden", "\(caller.actor) has the reader role and may not write")
         }
         return caller
     }
 
-    /// The caller a write of one command is made by: 401 without a known token, 403 for a
-    /// reader, 429 when the actor is over its append rate.
-    func writer(_ request: HTTPRequest) throws -> Caller {
-        let caller = try author(request)
-        try takeAppends(1, by: caller, of: request)
-        return caller
-    }
-
     /// Counts `commands` appends against the caller's rate: 429 when it is over it.
-    func takeAppends(_ commands: Int, by caller: Caller, of request: HTTPRequest) throws {
-        guard let appendLimiter else { return }
-        // Without tokens every writer is the anonymous actor: each client address has its own bucket.
-        let appender = tokens == nil && !request.clientAddress.isEmpty ? "\(caller.actor) at \(request.clientAddress)" : caller.actor
-        guard let wait = appendLimiter.take(appender, count: commands) else { return }
+    func takeAppends(_ commands: Int, by caller: Caller) throws {
+        guard let appendLimiter, let wait = appendLimiter.take(caller.appender, count: commands) else { return }
         let seconds = max(1, Int(wait.seconds.rounded(.up)))
         let these = commands == 1 ? "" : " (this request has \(commands) commands)"
-        throw HTTPError(429, "rateLimited", "\(appender) is appending faster than \(appendLimiter.describe)\(these); try again in \(seconds) s",
+        throw HTTPError(429, "rateLimited", "\(caller.appender) is appending faster than \(appendLimiter.describe)\(these); try again in \(seconds) s",
                         headers: [("Retry-After", String(seconds))])
     }
 

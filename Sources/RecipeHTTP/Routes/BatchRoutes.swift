@@ -35,7 +35,7 @@ struct BatchRoutes<Log: CommandLog>: Sendable {
         }
         guard !items.isEmpty else { throw HTTPError(400, "emptyBatch", "the batch has no command") }
         // Each command counts against the rate, valid or not, before any is validated.
-        try access.takeAppends(items.count, by: caller, of: request)
+        try access.takeAppends(items.count, by: caller)
 
         var chunk = CommandBuilder.Chunk(time: .now, commands: items.count)
         var results: [BatchItem] = []

@@ -81,7 +81,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         }
         try ImportCheck.check(commands.content, source: source)
         // Counted as the commands it appends, as a batch is.
-        try access.takeAppends(commands.save == nil ? 1 : 2, by: caller, of: request)
+        try access.takeAppends(commands.save == nil ? 1 : 2, by: caller)
         // The slot is taken before the append: an import refused as `busy` is not on the log.
         guard save || wait else { return .json(try appended(commands, imported).receipt, status: 202) }
         return try waiters.holding { try appendedAndFolded(commands, imported) }
