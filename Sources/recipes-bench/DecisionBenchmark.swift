@@ -17,7 +17,7 @@ struct DecisionBenchmarkResult: Sendable {
 
 enum DecisionBenchmark {
     static func run(_ envelopes: [CommandEnvelope], rounds: Int) -> DecisionBenchmarkResult {
-        var recipes: [String: Recipe] = [:]
+        var recipes: [RecipeID: Recipe] = [:]
         var decisions: [DecisionRecord] = []
         decisions.reserveCapacity(envelopes.count)
         for (offset, envelope) in envelopes.enumerated() {

@@ -23,7 +23,7 @@ struct ConsistencyTests {
         let receipt = try shared.command(id, #"{"type":"TitleChanged","data":{"title":"Elsewhere"}}"#)
         let partition = try #require(receipt["partition"] as? Int)
         let offset = try #require(receipt["offset"] as? Int)
-        #expect(try reader.waitUntilReached([Int32(partition): Int64(offset)], timeout: .seconds(30)))
+        #expect(try reader.waitUntilReached([Int32(partition): Int64(offset)], deadline: .now + .seconds(10)))
         #expect(try reader.draft(RecipeID(id)).title == "Elsewhere")
     }
 }

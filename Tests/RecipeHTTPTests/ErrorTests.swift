@@ -174,19 +174,10 @@ struct ErrorTests {
 
     /// Writes raw bytes on a new connection and reads what comes back until the server closes it (10 s at most).
     static func exchange(port: UInt16, _ bytes: [UInt8]) throws -> String {
-        guard let fd = try ServerLimitsTests.connect(port: port, from: "127.0.0.1") else { throw WaitTimedOut(description: "no connection") }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = ServerLimitsTests.send(fd, bytes)
-        var answer: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n < 0 && errno == EAGAIN { throw WaitTimedOut(description: "waited 10 s for the server to answer or close; got \(answer.count) bytes") }
-            if n <= 0 { break }
-            answer += buffer[0..<n]
-        }
+        let connection = try RawConnection(port: port)
+        _ = connection.send(bytes)
+        let (answer, closed) = connection.receiveUntilClosed(timeout: .seconds(10))
+        guard closed else { throw WaitTimedOut(description: "waited 10 s for the server to answer and close; got \(answer.count) bytes") }
         return String(decoding: answer, as: UTF8.self)
     }
 }

@@ -67,7 +67,8 @@ struct ImportRoundTripTests {
             return String(decoding: try JSONEncoder().encode(item), as: UTF8.self)
         }
         let sent = try fixture.post("/v1/commands", lines.joined(separator: "\n"), headers: ["content-type": "application/x-ndjson"])
-        try #require(sent.status == 202 && sent.items.allSatisfy { $0["error"] == nil }, "\(sent.text)")
+        try #require(sent.status == 202, "\(sent.text)")
+        try #require(try sent.items.allSatisfy { $0["error"] == nil }, "\(sent.text)")
         return (recipe.id.text, try #require(sent.items.last?["position"] as? String))
     }
 

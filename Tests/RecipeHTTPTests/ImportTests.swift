@@ -102,7 +102,7 @@ struct ImportTests {
         let draft = try fixture.get("/v1/recipes/\(id)/draft")
         #expect(draft.status == 200 && draft.object["title"] as? String == "Just a method", "\(draft.text)")
         let history = try fixture.get("/v1/recipes/\(id)/history")
-        #expect(history.items.map { $0["type"] as? String } == ["DraftContentSet"], "\(history.text)")
+        #expect(try history.items.map { $0["type"] as? String } == ["DraftContentSet"], "\(history.text)")
     }
 
     @Test("case 4: a time the rules refuse (P30M) is left out and named, so the import saves, with ?wait=true answering the content's outcome")

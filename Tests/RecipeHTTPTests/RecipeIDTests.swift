@@ -41,7 +41,7 @@ struct RecipeIDTests {
         #expect(detail.object["version"] as? Int == 1)
         #expect(detail.object["title"] as? String == "Edge soup")
         let history = try shared.get("/v1/recipes/\(id)/history")
-        #expect(history.items.count == 6, "\(history.text)")
+        #expect(try history.items.count == 6, "\(history.text)")
 
         // Every character of the alphabet, and the longest id, are taken.
         let longest = String(repeating: "a", count: 120) + "Z9._-" + String(UUID().uuidString.prefix(3))
@@ -94,7 +94,7 @@ struct RecipeIDTests {
                                                 headers: BatchTests.ndjson)
         #expect(response.status == 202, "\(response.text)")
         #expect(response.object["appended"] as? Int == 1)
-        let items = response.items
+        let items = try response.items
         try #require(items.count == bad.count + 1)
         for (index, item) in items.dropLast().enumerated() {
             let error = item["error"] as? [String: Any]
