@@ -719,7 +719,7 @@ async function importResult(receipt) {
   const id = receipt.recipeId;
   const omissions = receipt.omissions.length
     ? [h('p', {}, 'Cut or left out of the document:'), h('ul', { id: 'import-omissions' }, receipt.omissions.map((text) => h('li', {}, text)))]
-    : h('p', { class: 'muted' }, 'Nothing in the document was cut or left out.');
+    : [h('p', { class: 'muted' }, 'Nothing in the document was cut or left out.')];
   const positions = h('p', { class: 'muted small' }, 'Content at ', h('code', {}, receipt.position),
     receipt.savedPosition ? [', save at ', h('code', {}, receipt.savedPosition)] : null, '.');
   const save = receipt.save;
@@ -729,11 +729,11 @@ async function importResult(receipt) {
               counted(recipe.ingredients.length, 'ingredient'), ', ', counted(recipe.instructions.length, 'step'), ').'),
             h('p', {}, h('a', { href: '#/recipe/' + encodeURIComponent(id), id: 'import-link', class: 'button' }, 'Open “' + recipe.title + '”'),
               ' ', h('a', { href: '#/edit/' + encodeURIComponent(id), class: 'button secondary' }, 'Edit it')),
-            omissions, positions];
+            ...omissions, positions];
   }
   if (receipt.outcome === 'rejected') {
     return [h('p', { class: 'error', role: 'alert', id: 'import-done' }, 'The import was appended but rejected',
-              receipt.reason ? ' (' + receipt.reason.code + '): ' + receipt.reason.message : '.'), omissions, positions];
+              receipt.reason ? ' (' + receipt.reason.code + '): ' + receipt.reason.message : '.'), ...omissions, positions];
   }
   const draft = (await api('GET', recipePath(id, '/draft'), { read: true })).body;
   const notSaved = save && save.reason;
@@ -743,7 +743,7 @@ async function importResult(receipt) {
             notSaved ? ' It was not saved (' + save.reason.code + '): ' + save.reason.message : '',
             pending ? ' Its save was appended; the read side has not folded it yet.' : ''),
           h('p', {}, h('a', { href: '#/edit/' + encodeURIComponent(id), id: 'import-link', class: 'button' }, 'Open the draft in the editor')),
-          omissions, positions];
+          ...omissions, positions];
 }
 
 // MARK: - The editor
