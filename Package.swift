@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Kafka", targets: ["Kafka"]),
         .library(name: "RecipeDomain", targets: ["RecipeDomain"]),
         .library(name: "RecipeWire", targets: ["RecipeWire"]),
+        .library(name: "RecipeDecisions", targets: ["RecipeDecisions"]),
         .library(name: "RecipeProjection", targets: ["RecipeProjection"]),
         .library(name: "RecipeHTTP", targets: ["RecipeHTTP"]),
         .library(name: "RecipeAudit", targets: ["RecipeAudit"]),
@@ -35,6 +36,8 @@ let package = Package(
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
         .target(name: "RecipeDomain"),
         .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
+        // The decider stage: edits in, one decision per command out (recipes.decisions).
+        .target(name: "RecipeDecisions", dependencies: ["Kafka", "RecipeDomain", "RecipeWire"]),
         .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
         // The API's contract is served from the binary: Contract/ links to Schemas/ (one copy of each file).
         // So is the web console (Console/: plain HTML, CSS and JavaScript, served at / and /console/).
@@ -47,7 +50,8 @@ let package = Package(
         .target(name: "RecipeCLI"),
         .executableTarget(
             name: "recipes",
-            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit", "RecipeSchemaOrg"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeDecisions", "RecipeProjection", "RecipeHTTP", "RecipeAudit",
+                           "RecipeSchemaOrg"]
         ),
         // The benchmarks, apart from the program users run: only they link the raw C baseline.
         .executableTarget(
@@ -61,6 +65,7 @@ let package = Package(
         .testTarget(name: "KafkaTests", dependencies: ["Kafka", "RecipeTestSupport"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeTestSupport"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "Kafka", "RecipeWire", "RecipeDomain", "RecipeTestSupport"]),
         .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeTestSupport"],
                     exclude: ["recipe-export.schema.json", "Pages"]),
         .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain",

@@ -9,8 +9,9 @@ import RecipeDomain
 /// version the shape of `data` is closed, so a field this reader does not know is
 /// never silently dropped (a new field means a new version; see Schemas/README.md).
 struct DataFields {
-    /// Most fields any data format has (`DraftContentSet`'s twelve); formats are checked against it.
-    static let capacity = 12
+    /// Most fields a data format may have: a decision has thirteen, and its next version
+    /// room for one more. Formats are checked against it.
+    static let capacity = 14
 
     private let scanner: JSONScanner
     private let fields: [DataField]
@@ -19,7 +20,7 @@ struct DataFields {
     /// The object's nesting depth in the record (`data` is 2).
     private let depth: Int
     /// The members by field index, held inline: no allocation per record.
-    private var slots = InlineArray<12, JSONToken?>(repeating: nil)
+    private var slots = InlineArray<14, JSONToken?>(repeating: nil)
 
     /// `data`, or `data.<array>[<index>]` (a command's data nests no deeper); in a
     /// decision, deeper objects too (`data.events[2].data.ingredients[0]`). Named only

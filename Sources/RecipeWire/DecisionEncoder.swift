@@ -13,7 +13,8 @@ import RecipeDomain
 /// //  "subject":"5a8f…","time":"2026-12-01T10:15:00Z","datacontenttype":"application/json",
 /// //  "dataschema":"Schemas/decisions/decision.v1.schema.json","data":{"partition":3,"offset":120,
 /// //  "commandId":"0b0e…","commandType":"TitleChanged","actor":"alice","outcome":"accepted",
-/// //  "events":[{"type":"TitleChanged.v1","data":{"title":"Soup"}}],"revision":5,"rulesVersion":1}}
+/// //  "events":[{"type":"TitleChanged.v1","data":{"title":"Soup"}}],"revision":5,"rulesVersion":1,
+/// //  "decider":"9f3a5c0e17b2d4a6","follows":"9f3a5c0e17b2d4a6:119"}}
 /// ```
 ///
 /// The CloudEvents `id` is the command's position (`3:120`): one decision per
@@ -98,6 +99,8 @@ public struct DecisionEncoder: Sendable {
         }
         writer.key("rulesVersion")
         writer.integer(decision.rulesVersion)
+        writeOptional(decision.decider, "decider", to: &writer)
+        writeOptional(decision.follows?.description, "follows", to: &writer)
         writer.raw("}")
     }
 

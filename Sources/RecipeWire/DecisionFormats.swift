@@ -52,6 +52,7 @@ extension DecisionFormats {
         .integer("partition"), .integer("offset"), .optionalString("commandId"), .optionalString("commandType"),
         .optionalString("actor"), .optionalString("actorRole"), .string("outcome"), .optionalArray("events"),
         .optionalObject("reason"), .optionalInteger("revision"), .integer("rulesVersion"),
+        .optionalString("decider"), .optionalString("follows"),
     ], read: readVersion1)
 
     /// Every member is checked against the outcome: what an outcome has must be
@@ -103,10 +104,24 @@ extension DecisionFormats {
             }
             actorRole = role
         }
+        let decider = try data.optionalString("decider")
+        if let decider, !DecisionLink.isDeciderName(decider) {
+            throw data.error(.malformed, "decider", "must be 1 to \(DecisionLink.maxDeciderLength) ASCII letters, digits, '.', '_' or '-'")
+        }
+        var follows: DecisionLink?
+        if let text = try data.optionalString("follows") {
+            guard let link = DecisionLink(text) else {
+                throw data.error(.malformed, "follows", "must be <decider>:<offset>, not \(quoted(text))")
+            }
+            guard decider != nil else { throw .malformed("data.follows needs data.decider: a decision that names no decider follows none.", field: "data.follows") }
+            guard link.offset < offset else { throw data.error(.invalid, "follows", "must name an earlier command than offset \(offset)") }
+            follows = link
+        }
         let decision = DecisionRecord(
             partition: Int32(partition), offset: Int64(offset), recipeID: envelope.subject,
             commandID: try data.optionalString("commandId"), commandKind: commandKind, actor: try data.optionalString("actor"),
-            actorRole: actorRole, time: envelope.time, outcome: outcome, rulesVersion: rulesVersion)
+            actorRole: actorRole, time: envelope.time, outcome: outcome, rulesVersion: rulesVersion,
+            decider: decider, follows: follows)
 
         // A command that was decided was read whole: what it said is all there. One
         // that was not said nothing a reader could trust beyond its id.

@@ -12,8 +12,10 @@ import RecipeDomain
 /// structured JSON of type `recipes.decision.v1` (Schemas/decisions/). Made by
 /// `init(deciding:…)` and `init(undecodable:…)`.
 ///
-/// Not wired yet: no stage appends decisions, and projectors still decide each
-/// command as they fold it (docs/architecture.md, "Decisions (in progress)").
+/// The decider stage (`RecipeDecisions`) appends them; projectors still decide
+/// each command as they fold it (docs/architecture.md, "Decisions (in progress)").
+/// Which decision of a command counts is `EffectiveDecisions`'s to say, from
+/// `decider` and `follows`.
 public struct DecisionRecord: Sendable, Hashable {
     /// Where the command is on `recipes.edits`; the decision is the one for that offset.
     public var partition: Int32
@@ -33,6 +35,13 @@ public struct DecisionRecord: Sendable, Hashable {
     public var outcome: Outcome
     /// `RecipeDecider.rulesVersion` of the build that decided.
     public var rulesVersion: Int
+    /// Who wrote it: the name a decider took for one unbroken run over the partition
+    /// (`DecisionLink.decider`). Nil only in a decision written by hand or by a test;
+    /// such a decision is never effective.
+    public var decider: String?
+    /// The decision this one was decided after, on the same partition: the state it
+    /// was decided against is the one that decision left. Nil for the partition's first.
+    public var follows: DecisionLink?
 
     /// What became of the command.
     public enum Outcome: Sendable, Hashable {
@@ -81,7 +90,7 @@ public struct DecisionRecord: Sendable, Hashable {
     public init(
         partition: Int32, offset: Int64, recipeID: String?, commandID: String?, commandKind: RecipeCommand.Kind?,
         actor: String?, actorRole: ActorRole?, time: Timestamp?, outcome: Outcome,
-        rulesVersion: Int = RecipeDecider.rulesVersion
+        rulesVersion: Int = RecipeDecider.rulesVersion, decider: String? = nil, follows: DecisionLink? = nil
     ) {
         self.partition = partition
         self.offset = offset
@@ -93,6 +102,13 @@ public struct DecisionRecord: Sendable, Hashable {
         self.time = time
         self.outcome = outcome
         self.rulesVersion = rulesVersion
+        self.decider = decider
+        self.follows = follows
+    }
+
+    /// How a later decision names this one in its `follows`; nil without a `decider`.
+    public var link: DecisionLink? {
+        decider.map { DecisionLink(decider: $0, offset: offset) }
     }
 
     /// The command's position as the API writes it, `partition:offset`; also the

@@ -49,6 +49,20 @@ public struct EditsTopicSettings: Sendable, Hashable {
     /// The largest record plus room for the batch and record headers, the key and the header.
     static let maxBatchSize = WireFormat.maxRecordSize + 64 * 1024
 
+    /// Topic configs of the decisions topic (`RecipeTopics.decisions`), created with as
+    /// many partitions as the edits topic: kept forever like the commands (they are the
+    /// record of what was decided), with room for the largest decision.
+    public var decisionsConfigs: [String: String] {
+        configs.merging(["max.message.bytes": String(Self.maxDecisionBatchSize)]) { $1 }
+    }
+
+    /// What the decider's producer sets so that a decision of `DecisionFormat.maxRecordSize` can be sent.
+    public static let decisionsProducerProperties: [String: String] = [
+        "message.max.bytes": String(maxDecisionBatchSize),
+    ]
+
+    static let maxDecisionBatchSize = DecisionFormat.maxRecordSize + 64 * 1024
+
     /// Why the settings are invalid together, or nil.
     public var problem: String? {
         if minInsyncReplicas > replicationFactor {

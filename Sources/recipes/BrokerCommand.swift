@@ -1,17 +1,18 @@
 import Foundation
 import Kafka
 import RecipeCLI
+import RecipeWire
 
 /// `recipes broker`: the embedded Kafka cluster, for development and tests.
 enum BrokerCommand {
     static let spec = CommandSpec(
         name: "recipes broker",
-        summary: "Run librdkafka's embedded Kafka cluster on loopback with the recipes topic, until Ctrl-C.",
+        summary: "Run librdkafka's embedded Kafka cluster on loopback with the recipes topics, until Ctrl-C.",
         abstract: "Run the embedded Kafka broker with the recipes topic.",
         options: [
             .value("broker-count", "N", "Number of brokers.", default: "3"),
             .value("partitions", "P", "Partitions of the topic (fixed for its life).", default: "6"),
-            .value("topic", "NAME", "Topic to create.", default: "recipes.edits"),
+            .value("topic", "NAME", "Topic to create; for an edits topic (…recipes.edits) its decisions topic too.", default: "recipes.edits"),
         ],
         discussion: """
             Prints `kafka: <bootstrap servers>`; any Kafka client (kcat, kafka-python) can connect.
@@ -26,9 +27,13 @@ enum BrokerCommand {
         let partitions = try args.int("partitions", in: 1...1000)!
         let topic = args.string("topic")!
         let kafka = try EmbeddedKafka(brokers: brokers)
-        try kafka.createTopic(topic, partitions: partitions, replicationFactor: min(3, brokers))
+        var topics = [topic]
+        if topic.hasSuffix(RecipeTopics().edits) {
+            topics.append(RecipeTopics(prefix: String(topic.dropLast(RecipeTopics().edits.count))).decisions)
+        }
+        for name in topics { try kafka.createTopic(name, partitions: partitions, replicationFactor: min(3, brokers)) }
         say("kafka: \(kafka.bootstrapServers)")
-        say("topic: \(topic) (\(partitions) partitions, \(brokers) brokers); Ctrl-C stops")
+        say("topic: \(topics.joined(separator: ", ")) (\(partitions) partitions, \(brokers) brokers); Ctrl-C stops")
         signals.wait()
         say("stopping")
         withExtendedLifetime(kafka) {}

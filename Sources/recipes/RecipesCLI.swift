@@ -17,6 +17,7 @@ enum RecipesCLI {
             .run(ServeCommand.spec, ServeCommand.run),
             .run(SendCommand.spec, SendCommand.run),
             .run(BrokerCommand.spec, BrokerCommand.run),
+            .run(DecideCommand.spec, DecideCommand.run),
             .run(ProjectCommand.spec, ProjectCommand.run),
             .run(QueryCommands.list, QueryCommands.runList),
             .run(QueryCommands.show, QueryCommands.runShow),

@@ -8,13 +8,13 @@ enum TopicsCommand {
     static let group = Command.group(
         "recipes topics",
         summary: "Administer the recipe topics on a Kafka cluster.",
-        abstract: "Create the edits topic on a real cluster with the settings the log needs.",
+        abstract: "Create the edits and decisions topics on a real cluster with the settings the log needs.",
         [.run(createSpec, create)])
 
     static let createSpec = CommandSpec(
         name: "recipes topics create",
-        summary: "Create the edits topic (recipes.edits) with the settings the log needs, and print what was done.",
-        abstract: "Create the edits topic with the settings the log needs.",
+        summary: "Create the edits topic (recipes.edits) and the decisions topic (recipes.decisions) with the settings the log needs, and print what was done.",
+        abstract: "Create the edits and decisions topics with the settings the log needs.",
         options: KafkaOptions.specs + [
             .value("partitions", "P", "Partitions, fixed for the topic's life: choose for the peak write rate.", default: "6"),
             .value("replication-factor", "R", "Copies of each partition (1 for a one-broker development cluster).", default: "3"),
@@ -35,10 +35,13 @@ enum TopicsCommand {
               retention.bytes=-1    no size limit either, whatever the broker's defaults
               max.message.bytes=2162688
                                     a record of up to 2 MiB (one DraftContentSet holds a whole recipe) and its batch
+            The decisions topic gets the same settings and partition count (a command's decision goes on the
+            partition of the same number), with max.message.bytes=4259840 (a decision repeats its command's
+            changes as events).
             Producers use acks=all with enable.idempotence=true (the recipes producer always sets both), and
             message.max.bytes=2162688 for the same records.
             An existing topic is left as it is (its partition count is printed); the exit status is 0 then too.
-            The embedded broker (`recipes broker`) does not implement CreateTopics: it creates its topic itself.
+            The embedded broker (`recipes broker`) does not implement CreateTopics: it creates its topics itself.
             """)
 
     static func create(_ arguments: [String]) throws {
@@ -49,34 +52,39 @@ enum TopicsCommand {
                                           minInsyncReplicas: try args.int("min-insync-replicas", in: 1...32)!)
         if let problem = settings.problem { throw UsageError(problem) }
         let timeout = try args.int("timeout", in: 1...600)!
-        let topic = try KafkaOptions.topics(args).edits
+        let names = try KafkaOptions.topics(args)
+        let topics = [(names.edits, settings.configs), (names.decisions, settings.decisionsConfigs)]
         if args.flag("dry-run") {
-            say("dry run: would create topic \(topic) with")
-            printSettings(settings)
+            for (topic, configs) in topics {
+                say("dry run: would create topic \(topic) with")
+                printSettings(settings, configs)
+            }
             return
         }
         let config = try KafkaOptions.config(args)
-        say("creating topic \(topic) on \(config.bootstrapServers) with")
-        printSettings(settings)
         let admin = try KafkaAdmin(config: config)
-        let newTopic = KafkaNewTopic(name: topic, partitions: settings.partitions,
-                                     replicationFactor: settings.replicationFactor, configs: settings.configs)
-        switch try admin.createTopics([newTopic], timeout: .seconds(timeout))[topic] {
-        case .created?:
-            say("created \(topic)")
-        case .alreadyExisted?:
-            let existing = try admin.partitions(of: topic, timeout: .seconds(timeout)).count
-            let note = existing == settings.partitions ? "" : " (not \(settings.partitions): a topic's partitions are never changed)"
-            say("\(topic) already existed with \(existing) partitions\(note); its settings were left as they are")
-        case nil:
-            throw KafkaError(.adminFailed, "the cluster's answer did not mention \(topic)")
+        for (topic, configs) in topics {
+            say("creating topic \(topic) on \(config.bootstrapServers) with")
+            printSettings(settings, configs)
+            let newTopic = KafkaNewTopic(name: topic, partitions: settings.partitions,
+                                         replicationFactor: settings.replicationFactor, configs: configs)
+            switch try admin.createTopics([newTopic], timeout: .seconds(timeout))[topic] {
+            case .created?:
+                say("created \(topic)")
+            case .alreadyExisted?:
+                let existing = try admin.partitions(of: topic, timeout: .seconds(timeout)).count
+                let note = existing == settings.partitions ? "" : " (not \(settings.partitions): a topic's partitions are never changed)"
+                say("\(topic) already existed with \(existing) partitions\(note); its settings were left as they are")
+            case nil:
+                throw KafkaError(.adminFailed, "the cluster's answer did not mention \(topic)")
+            }
         }
     }
 
     /// One `name=value` line per setting, in a fixed order.
-    static func printSettings(_ settings: EditsTopicSettings) {
+    static func printSettings(_ settings: EditsTopicSettings, _ configs: [String: String]) {
         say("  partitions=\(settings.partitions)")
         say("  replication.factor=\(settings.replicationFactor)")
-        for (key, value) in settings.configs.sorted(by: { $0.key < $1.key }) { say("  \(key)=\(value)") }
+        for (key, value) in configs.sorted(by: { $0.key < $1.key }) { say("  \(key)=\(value)") }
     }
 }

@@ -111,7 +111,10 @@ struct DeployTests {
         let settings = EditsTopicSettings(partitions: 12)
         let expected = ["dry run: would create topic staging.recipes.edits with", "  partitions=12", "  replication.factor=3"]
             + settings.configs.sorted { $0.key < $1.key }.map { "  \($0.key)=\($0.value)" }
+            + ["dry run: would create topic staging.recipes.decisions with", "  partitions=12", "  replication.factor=3"]
+            + settings.decisionsConfigs.sorted { $0.key < $1.key }.map { "  \($0.key)=\($0.value)" }
         #expect(result.out.split(separator: "\n").map(String.init) == expected)
+        #expect(settings.decisionsConfigs["max.message.bytes"] == "4259840")
         #expect(settings.configs == ["cleanup.policy": "delete", "retention.ms": "-1", "retention.bytes": "-1",
                                      "min.insync.replicas": "2", "max.message.bytes": "2162688"])
 

@@ -171,17 +171,17 @@ struct DecisionTests {
 
     // MARK: - Versions
 
-    /// Upcasting as for commands, shown with a test-only v2 that adds the name of
+    /// Upcasting as for commands, shown with a test-only v2 that adds the host of
     /// the deciding process, which today's record does not keep: one new format.
     @Test func aSecondDataVersionIsReadIntoTodaysDecision() throws {
         let v1 = DecisionFormats.version1
-        let v2 = DecisionDataFormat(version: 2, fields: v1.fields + [.optionalString("decider")]) { data, envelope throws(WireError) in
-            _ = try data.optionalString("decider")
+        let v2 = DecisionDataFormat(version: 2, fields: v1.fields + [.optionalString("host")]) { data, envelope throws(WireError) in
+            _ = try data.optionalString("host")
             return try v1.read(data, envelope)
         }
         let decoder = DecisionDecoder(formats: DecisionFormats([v1, v2]))
         let golden = try String(contentsOf: DecisionTestSupport.goldenFile("duplicate"), encoding: .utf8)
-        let withDecider = golden.replacingOccurrences(of: #""rulesVersion":1"#, with: #""rulesVersion":1,"decider":"d-1""#)
+        let withDecider = golden.replacingOccurrences(of: #""rulesVersion":1"#, with: #""rulesVersion":1,"host":"h-1""#)
         let asV2 = withDecider.replacingOccurrences(of: "recipes.decision.v1", with: "recipes.decision.v2")
         #expect(try decoder.decode(value: Array(asV2.utf8)).get() == decoder.decode(value: Array(golden.utf8)).get())
         // Each version keeps its own shape; a version nobody reads is not guessed at.

@@ -1,0 +1,296 @@
+import Foundation
+import Kafka
+import RecipeDomain
+import RecipeWire
+
+/// The decider stage: consumes the edits topic, decides each command against its
+/// recipe's state, and appends one decision per command to the decisions topic,
+/// with the command's key, on the partition of the same number.
+///
+/// ```swift
+/// let decider = try Decider(kafka: config, topics: RecipeTopics(), mode: .group("deciders"))
+/// try decider.run(until: { stop.isSet }) { progress in print(progress.totals.decided) }
+/// ```
+///
+/// Which decisions count is `EffectiveDecisions`'s rule, and the decider keeps to
+/// it without trusting the broker for more than order within a partition:
+/// - It starts a partition (at every assignment) by reading the partition's
+///   decisions from the start, folding the effective ones: its recipe states, and
+///   the command after the effective tail, where it seeks the edits topic. Not
+///   from consumer-group offsets, which it never commits.
+/// - Each decision names its writer (a name new at every start of a partition)
+///   and the decision it follows, so a decision counts only on the chain it was
+///   decided on. A stale decider (paused while another took its partitions) writes
+///   decisions that follow its own chain, which no longer counts: readers skip them.
+/// - It reads back what lands on its partitions; when another's decision counts
+///   where its own would have, or one of its own does not count, it starts the
+///   partition again (`rebuilds`), adopting what counts.
+///
+/// Modes: `.all` assigns itself every partition; `.group(name)` divides them
+/// among the deciders of a consumer group. Two deciders on one partition never
+/// make a wrong sequence, only wasted decisions; a group keeps that rare.
+///
+/// Threads: `run` blocks its caller, which polls, decides and reads back; the
+/// rebalance callbacks run on it too (inside `poll`). The producer's delivery
+/// reports come on its own thread.
+public final class Decider: @unchecked Sendable {
+    public enum Mode: Sendable, Equatable {
+        case all
+        case group(String)
+    }
+
+    public struct Totals: Sendable, Equatable {
+        public var decided = 0
+        public var accepted = 0
+        public var rejected = 0
+        public var duplicates = 0
+        public var undecodable = 0
+        /// Partitions started again after finding that another decider's decisions counted.
+        public var rebuilds = 0
+    }
+
+    public struct Progress: Sendable {
+        public var totals: Totals
+        /// Commands not yet decided, per partition this decider holds, as far as its consumer has seen.
+        public var lag: [Int32: Int64]
+    }
+
+    private let config: KafkaConfig
+    private let topics: RecipeTopics
+    private let mode: Mode
+    private let edits: KafkaConsumer
+    private let readBack: KafkaConsumer
+    private let producer: KafkaProducer
+    private let encoder = DecisionEncoder(source: "recipes-decider")
+    private let decoder = DecisionDecoder()
+
+    // Used on the thread of `run` alone (rebalance callbacks run inside its polls).
+    private var judge = CommandJudge(partitionCount: 1)
+    private var partitions: [Int32: PartitionDecider] = [:]
+    private var totals = Totals()
+    /// What a rebalance callback could not do, thrown by `run` after the poll.
+    private var callbackFailure: (any Error)?
+
+    public init(kafka: KafkaConfig, topics: RecipeTopics, mode: Mode = .all) throws {
+        self.topics = topics
+        self.mode = mode
+        var consumerConfig = kafka
+        if consumerConfig["fetch.max.bytes"] == nil { consumerConfig["fetch.max.bytes"] = String(32 << 20) }
+        // A command the log no longer holds is not skipped: the decider stops.
+        consumerConfig["auto.offset.reset"] = "error"
+        config = consumerConfig
+        if case .group(let name) = mode {
+            edits = try KafkaConsumer(config: consumerConfig, groupID: name, readsHeaders: false)
+        } else {
+            edits = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
+        }
+        readBack = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
+        var producerConfig = kafka
+        producerConfig.setDefaults(EditsTopicSettings.decisionsProducerProperties)
+        producer = try KafkaProducer(config: producerConfig)
+    }
+
+    /// Decides until `shouldStop` says so, then waits for the decisions written to be
+    /// acknowledged, and closes its clients. `progress` is called at most once per
+    /// `progressInterval`.
+    public func run(until shouldStop: () -> Bool, progressInterval: Duration = .seconds(5),
+                    progress: (Progress) -> Void = { _ in }) throws {
+        defer { close() }
+        let partitionCount = try checkTopics()
+        judge = CommandJudge(partitionCount: partitionCount)
+        try start(partitionCount: partitionCount)
+        var pending: [KafkaPendingBatch] = []
+        var lastReport = ContinuousClock.now
+        while !shouldStop() {
+            let records = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty ? 100 : 1))
+            if let failure = callbackFailure { throw failure }
+            var messages: [KafkaProducerMessage] = []
+            messages.reserveCapacity(records.count)
+            for record in records {
+                guard let decision = partitions[record.partition]?.decide(record, judge: judge) else { continue }
+                tally(decision.outcome)
+                messages.append(KafkaProducerMessage(topic: topics.decisions, key: record.key, value: encoder.encode(decision),
+                                                     headers: [Self.contentType], partition: record.partition))
+            }
+            if !messages.isEmpty { pending.append(producer.enqueue(messages)) }
+            try readWhatLanded()
+            // A few polls' decisions in flight; all of them settled whenever the log is quiet.
+            while pending.count > 4 || (records.isEmpty && !pending.isEmpty) {
+                try settle(pending.removeFirst())
+            }
+            if ContinuousClock.now - lastReport >= progressInterval {
+                progress(report())
+                lastReport = .now
+            }
+        }
+        for batch in pending { try settle(batch) }
+        progress(report())
+    }
+
+    private static let contentType = KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)
+
+    // MARK: - Topics
+
+    /// The partition count of both topics, which must be equal.
+    private func checkTopics() throws -> Int {
+        let editsCount = try readBack.partitions(of: topics.edits).count
+        let decisionsCount: Int
+        do {
+            decisionsCount = try readBack.partitions(of: topics.decisions).count
+        } catch {
+            throw DeciderError.noDecisionsTopic(topics.decisions, editsPartitions: editsCount)
+        }
+        guard decisionsCount == editsCount else {
+            throw DeciderError.partitionMismatch(edits: topics.edits, editsPartitions: editsCount,
+                                                 decisions: topics.decisions, decisionsPartitions: decisionsCount)
+        }
+        return editsCount
+    }
+
+    // MARK: - Assignment
+
+    private func start(partitionCount: Int) throws {
+        let topic = topics.edits
+        switch mode {
+        case .all:
+            let all = (0..<Int32(partitionCount)).map { KafkaTopicPartition(topic: topic, partition: $0) }
+            let offsets = try take(all.map(\.partition))
+            try edits.assign(all, from: offsets.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.key)] = .offset($1.value) })
+        case .group:
+            try edits.subscribe(topics: [topic], rebalance: KafkaRebalanceHandler(
+                onAssign: { [self] assigned in
+                    do {
+                        let offsets = try take(assigned.map(\.partition))
+                        return offsets.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.key)] = .offset($1.value) }
+                    } catch {
+                        callbackFailure = error
+                        return [:]
+                    }
+                },
+                onRevoke: { [self] revoked in
+                    for partition in revoked { partitions[partition.partition] = nil }
+                    do { try assignReadBack() } catch { callbackFailure = error }
+                }))
+        }
+    }
+
+    /// Starts deciding these partitions, each from its decisions: returns where each goes on in the edits topic.
+    private func take(_ taken: [Int32]) throws -> [Int32: Int64] {
+        var offsets: [Int32: Int64] = [:]
+        for partition in taken {
+            let decider = PartitionDecider(partition: partition, rebuilt: try rebuild(partition))
+            partitions[partition] = decider
+            offsets[partition] = decider.nextCommand
+        }
+        try assignReadBack()
+        return offsets
+    }
+
+    /// Reads the decisions of one partition from its start to its end, with a consumer of its own.
+    private func rebuild(_ partition: Int32) throws -> RebuiltPartition {
+        let topicPartition = KafkaTopicPartition(topic: topics.decisions, partition: partition)
+        let reader = try KafkaConsumer(config: config, readsHeaders: false)
+        defer { reader.close() }
+        let marks = try reader.watermarks(topicPartition)
+        guard marks.low == 0 else { throw DeciderError.missingHead(topicPartition, low: marks.low) }
+        var rebuilt = RebuiltPartition()
+        guard marks.high > 0 else { return rebuilt }
+        try reader.assign([topicPartition], from: [topicPartition: .beginning])
+        let deadline = ContinuousClock.now + .seconds(60)
+        while rebuilt.end < marks.high {
+            guard ContinuousClock.now < deadline else { throw DeciderError.readTimedOut(topicPartition, at: rebuilt.end, end: marks.high) }
+            for record in try reader.poll(maxRecords: 10_000, timeout: .milliseconds(200)) where record.offset >= rebuilt.end {
+                rebuilt.add(try? decoder.decode(key: record.key, value: record.value).get(), partition: partition, offset: record.offset)
+            }
+        }
+        return rebuilt
+    }
+
+    /// Reads back every partition this decider holds from where it stopped.
+    private func assignReadBack() throws {
+        let topic = topics.decisions
+        let held = partitions.values.map { ($0.partition, $0.nextReadBack) }
+        try readBack.assign(held.map { KafkaTopicPartition(topic: topic, partition: $0.0) },
+                            from: held.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.0)] = .offset($1.1) })
+    }
+
+    // MARK: - Reading back
+
+    /// Checks the decisions that landed on held partitions; a partition whose chain
+    /// another decider's decisions took over is started again from its decisions.
+    private func readWhatLanded() throws {
+        var lost: Set<Int32> = []
+        for record in try readBack.poll(maxRecords: 10_000, timeout: .zero) {
+            guard !lost.contains(record.partition), partitions[record.partition] != nil else { continue }
+            let decision = try? decoder.decode(key: record.key, value: record.value).get()
+            if partitions[record.partition]!.readBack(decision, at: record.offset) == .lost { lost.insert(record.partition) }
+        }
+        guard !lost.isEmpty else { return }
+        totals.rebuilds += lost.count
+        let offsets = try take(lost.sorted())
+        for (partition, offset) in offsets {
+            try edits.seek(KafkaTopicPartition(topic: topics.edits, partition: partition), to: .offset(offset))
+        }
+    }
+
+    // MARK: - Deliveries
+
+    private func settle(_ batch: KafkaPendingBatch) throws {
+        for case .failure(let error) in batch.results() {
+            // What was written after it follows a decision that is not there: stop, and the next
+            // start reads what counts. (Going on would only write decisions that do not count.)
+            throw DeciderError.deliveryFailed(error)
+        }
+    }
+
+    // MARK: - Progress
+
+    private func tally(_ outcome: DecisionRecord.Outcome) {
+        totals.decided += 1
+        switch outcome {
+        case .accepted: totals.accepted += 1
+        case .rejected: totals.rejected += 1
+        case .duplicate: totals.duplicates += 1
+        case .undecodable: totals.undecodable += 1
+        }
+    }
+
+    private func report() -> Progress {
+        var lag: [Int32: Int64] = [:]
+        for (partition, decider) in partitions {
+            if let high = edits.lastSeenWatermarks(KafkaTopicPartition(topic: topics.edits, partition: partition))?.high {
+                lag[partition] = max(0, high - decider.nextCommand)
+            }
+        }
+        return Progress(totals: totals, lag: lag)
+    }
+
+    private func close() {
+        edits.close()
+        readBack.close()
+        try? producer.shutdown(timeout: .seconds(10))
+    }
+}
+
+public enum DeciderError: Error, CustomStringConvertible, Sendable {
+    case noDecisionsTopic(String, editsPartitions: Int)
+    case partitionMismatch(edits: String, editsPartitions: Int, decisions: String, decisionsPartitions: Int)
+    case missingHead(KafkaTopicPartition, low: Int64)
+    case readTimedOut(KafkaTopicPartition, at: Int64, end: Int64)
+    case deliveryFailed(KafkaError)
+
+    public var description: String {
+        switch self {
+        case .noDecisionsTopic(let topic, let count):
+            "the decisions topic \(topic) does not exist: create it with \(count) partitions, as many as the edits topic has (recipes topics create)"
+        case .partitionMismatch(let edits, let editsCount, let decisions, let decisionsCount):
+            "\(decisions) has \(decisionsCount) partitions and \(edits) \(editsCount): each decision goes on its command's partition number, so they must be equal"
+        case .missingHead(let partition, let low):
+            "\(partition) starts at offset \(low), not 0: its first decisions are gone, so which decisions count cannot be read"
+        case .readTimedOut(let partition, let at, let end):
+            "reading \(partition) stopped at offset \(at) of \(end) for a minute"
+        case .deliveryFailed(let error):
+            "a decision could not be appended: \(error)"
+        }
+    }
+}

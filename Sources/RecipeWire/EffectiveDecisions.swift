@@ -1,0 +1,98 @@
+// MARK: - Which decisions count
+
+/// How a decision is named by the one decided after it: the decider that wrote it
+/// and the offset of its command. Written `<decider>:<offset>` (`follows`).
+///
+/// A decider takes a new, random name each time it (re)starts deciding a
+/// partition, and decides each command at most once under one name, so a link
+/// names one decision: the decision that was the state the next one was decided on.
+public struct DecisionLink: Sendable, Hashable, CustomStringConvertible {
+    public var decider: String
+    public var offset: Int64
+
+    public init(decider: String, offset: Int64) {
+        self.decider = decider
+        self.offset = offset
+    }
+
+    /// Reads `<decider>:<offset>`; nil for any other text.
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        let name = String(text[..<colon]), digits = text[text.index(after: colon)...]
+        guard Self.isDeciderName(name), !digits.isEmpty, digits.count <= 18, digits.allSatisfy(\.isASCIIDigit),
+              digits == "0" || digits.first != "0", let offset = Int64(digits) else { return nil }
+        self.init(decider: name, offset: offset)
+    }
+
+    public var description: String { "\(decider):\(offset)" }
+
+    /// Longest decider name read.
+    public static let maxDeciderLength = 64
+
+    /// Whether `name` can name a decider: 1 to 64 ASCII letters, digits, `.`, `_`, `-`.
+    public static func isDeciderName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maxDeciderLength && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
+            default:
+                false
+            }
+        }
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
+
+/// The one rule every reader of the decisions topic applies to tell the decisions
+/// that count (effective) from the others: read each partition in log order, and
+/// a decision is effective when it follows the partition's last effective decision
+/// (`follows` names it; the first effective decision follows none) and is about a
+/// later command. Nothing else is: a second decision of a command, a decision
+/// written by a decider that was paused while another took its partition (it
+/// follows its own decisions, which did not count), a decision on another
+/// partition than its command's, a record that is not a decision.
+///
+/// So the effective decisions of a partition form one chain, each decided against
+/// the state its predecessors left, whatever deciders raced to write them: what one
+/// decider alone would have written. Nothing here trusts the broker beyond keeping
+/// a partition's records in order (no transactions, no read_committed).
+///
+/// ```swift
+/// var effective = EffectiveDecisions()
+/// for record in records {   // one partition's records in order, or every partition's interleaved
+///     guard case .success(let decision) = decoder.decode(key: record.key, value: record.value),
+///           effective.admit(decision, onPartition: record.partition) else { continue }
+///     fold(decision)
+/// }
+/// ```
+public struct EffectiveDecisions: Sendable {
+    /// The last effective decision of each partition read so far.
+    public private(set) var tails: [Int32: DecisionLink] = [:]
+
+    public init() {}
+
+    /// Starts from known tails (a reader resuming where it stopped).
+    public init(tails: [Int32: DecisionLink]) {
+        self.tails = tails
+    }
+
+    /// Whether `decision`, read next on `partition` of the decisions topic, is
+    /// effective; if it is, it becomes the partition's tail.
+    public mutating func admit(_ decision: DecisionRecord, onPartition partition: Int32) -> Bool {
+        guard decision.partition == partition, let link = decision.link else { return false }
+        let tail = tails[partition]
+        guard decision.follows == tail else { return false }
+        if let tail, decision.offset <= tail.offset { return false }
+        tails[partition] = link
+        return true
+    }
+
+    /// The command offset after the last effective decision of `partition`: where deciding goes on.
+    public func nextCommandOffset(_ partition: Int32) -> Int64 {
+        tails[partition].map { $0.offset + 1 } ?? 0
+    }
+}

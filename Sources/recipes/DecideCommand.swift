@@ -1,0 +1,47 @@
+import Foundation
+import Kafka
+import RecipeCLI
+import RecipeDecisions
+import RecipeProjection
+
+/// `recipes decide`: a decider worker.
+enum DecideCommand {
+    static let spec = CommandSpec(
+        name: "recipes decide",
+        summary: "Decide each command of the edits topic once and append its decision to the decisions topic, until SIGTERM or Ctrl-C.",
+        abstract: "Decide the log's commands, one decision each.",
+        options: KafkaOptions.specs + [
+            .value("group", "NAME", "Divide the partitions with the other deciders of this consumer group (default: decide every partition)."),
+            .value("progress", "SECONDS", "Seconds between progress lines.", default: "5"),
+        ],
+        discussion: """
+            Each decision goes to recipes.decisions with its command's key, on the partition of the same
+            number (the topic must have as many partitions as recipes.edits). A decider starts each
+            partition from the decisions already there, so one killed at any moment, or paused while
+            another takes its partitions, never makes a reader see a decision that does not follow the
+            ones before it (docs/architecture.md, "The decider"). On SIGTERM or Ctrl-C it waits for its
+            decisions to be acknowledged and exits 0.
+            """)
+
+    static func run(_ arguments: [String]) throws {
+        let args = try ParsedArguments(arguments, spec: spec)
+        try args.expectNoPositionals()
+        let mode: Decider.Mode = args.string("group").map { .group($0) } ?? .all
+        let interval = try args.int("progress", in: 1...3600)!
+        let topics = try KafkaOptions.topics(args)
+        let config = try KafkaOptions.config(args)
+
+        let decider = try Decider(kafka: config, topics: topics, mode: mode)
+        let stop = StopSignal()
+        _ = TerminationSignals { stop.set() } // caught from here on, for the life of the process
+        say("deciding \(topics.edits) into \(topics.decisions) from \(config.bootstrapServers) (\(mode == .all ? "every partition" : "group \(args.string("group")!)"))")
+        try decider.run(until: { stop.isSet }, progressInterval: .seconds(interval)) { progress in
+            let totals = progress.totals
+            let lag = progress.lag.values.reduce(0, +)
+            let perPartition = progress.lag.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
+            say("decided \(totals.decided) (accepted \(totals.accepted), rejected \(totals.rejected), duplicates \(totals.duplicates), "
+                + "undecodable \(totals.undecodable)); rebuilds \(totals.rebuilds); lag \(lag) [\(perPartition)]")
+        }
+        say("stopped")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Kafka
+import RecipeDecisions
+import RecipeDomain
+import RecipeTestSupport
+import RecipeWire
+import Testing
+
+@Suite("The decider stage, against the embedded broker")
+struct DeciderTests {
+    @Test("a stream is decided once, every outcome; a decider started again adds nothing")
+    func streamDecidedOnce() throws {
+        let fixture = try DecisionFixture(partitions: 4)
+        var stream = commandStream(count: 400, recipes: 30, seed: 11)
+        stream.append(stream[10])  // sent again: a duplicate
+        try fixture.send(stream)
+        let recipe = stream[0].recipeID.text
+        let keyPartition = KafkaPartitioner.partition(forKey: Array(recipe.utf8), partitionCount: 4)
+        try fixture.sendRaw(key: recipe, value: "{not json")
+        try fixture.sendRaw(key: recipe, value: "{}", partition: (keyPartition + 1) % 4)
+
+        try decide(fixture, until: stream.count + 2)
+        let log = DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
+        #expect(log.ignored == 0, "one decider alone writes only decisions that count")
+        try expectOneEffectiveDecisionPerCommand(log, fixture)
+        let outcomes = Set(log.effective.values.joined().map { $0.outcome.rejection?.code.rawValue ?? $0.outcome.name })
+        for expected in ["accepted", "duplicate", "malformed", "wrongPartition"] {
+            #expect(outcomes.contains(expected), "no \(expected) decision among \(outcomes.sorted())")
+        }
+        #expect(outcomes.count > 4, "rejections by rules too: \(outcomes.sorted())")
+        let wrong = try #require(log.effective.values.joined().first { $0.outcome.rejection?.code == .wrongPartition })
+        #expect(wrong.recipeID == recipe && wrong.partition == (keyPartition + 1) % 4)
+
+        // Started again, a decider adopts what is there and has nothing to decide.
+        let decisionsBefore = try fixture.records(of: fixture.topics.decisions).count
+        try fixture.send(Array(commandStream(count: 20, recipes: 3, seed: 12)))
+        try decide(fixture, until: stream.count + 22)
+        let after = DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
+        #expect(after.ignored == 0)
+        #expect(after.count == stream.count + 22 && decisionsBefore == stream.count + 2)
+        try expectOneEffectiveDecisionPerCommand(after, fixture)
+    }
+
+    /// Runs a decider in this process until `count` decisions count, then stops it.
+    private func decide(_ fixture: DecisionFixture, until count: Int) throws {
+        let stop = StopFlag()
+        let decider = try Decider(kafka: fixture.config, topics: fixture.topics)
+        let run = Background("the decider") { try decider.run(until: { stop.isSet }, progressInterval: .seconds(60)) }
+        let watcher = try DecisionWatcher(fixture)
+        defer { stop.set() }
+        try watcher.waitFor(count, deadline: .seconds(30))
+        stop.set()
+        try run.value(deadline: .seconds(30))
+    }
+
+    @Test("a decider SIGKILLed five times during a stream leaves one effective decision per command, in order, no gap")
+    func killedDeciderKeepsOneDecisionPerCommand() throws {
+        let fixture = try DecisionFixture(partitions: 8)
+        let stream = commandStream(count: 6_000, recipes: 500, seed: 21)
+        let watcher = try DecisionWatcher(fixture)
+        let output = temporaryPath("decider-out")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var random = SplitMix64(seed: 5)
+        var sent = 0
+        for round in 0..<5 {
+            let process = try startDeciderProcess(fixture, output: output)
+            try waitUntilDeciding(output: output)
+            // The stream goes on while it decides; it is killed after a random part of this round's thousand.
+            let killAfter = 2 + Int(random.next() % 7)
+            for batch in 0..<10 {
+                try fixture.send(Array(stream[sent..<sent + 100]))
+                sent += 100
+                if batch == killAfter { break }
+            }
+            let before = try watcher.poll()
+            try waitFor("round \(round)'s decider to decide more", deadline: .seconds(30)) { try watcher.poll() > before || !process.isRunning }
+            let ranUntilKilled = process.isRunning
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(ranUntilKilled, "round \(round): the decider stopped on its own: \(stderrOf(process))")
+        }
+        let last = try startDeciderProcess(fixture, output: output)
+        try waitUntilDeciding(output: output)
+        try fixture.send(Array(stream[sent...]))
+        try watcher.waitFor(stream.count)
+        #expect(try stopWithSIGTERM(last), "SIGTERM stops the decider cleanly: \(stderrOf(last))")
+
+        let log = DecisionLog(records: try decisionsReadByKafkaPython(fixture))
+        #expect(log.count == stream.count)
+        try expectOneEffectiveDecisionPerCommand(log, fixture)
+    }
+
+    @Test("a decider paused while another takes its partitions, then resumed, cannot change what counts")
+    func pausedDeciderCannotChangeTheSequence() throws {
+        let fixture = try DecisionFixture(partitions: 6)
+        let stream = commandStream(count: 4_000, recipes: 300, seed: 31)
+        let watcher = try DecisionWatcher(fixture)
+        let (firstOutput, secondOutput) = (temporaryPath("decider-1"), temporaryPath("decider-2"))
+        defer { for path in [firstOutput, secondOutput] { try? FileManager.default.removeItem(atPath: path) } }
+
+        let first = try startDeciderProcess(fixture, output: firstOutput, extra: ["--group", "deciders"])
+        defer { if first.isRunning { kill(first.processIdentifier, SIGCONT); kill(first.processIdentifier, SIGKILL) } }
+        try waitUntilDeciding(output: firstOutput)
+        try fixture.send(Array(stream[0..<1_000]))
+        try watcher.waitFor(1)
+        // Paused while it decides (it has records fetched and not yet decided, as likely as not).
+        try fixture.send(Array(stream[1_000..<2_000]))
+        kill(first.processIdentifier, SIGSTOP)
+
+        let second = try startDeciderProcess(fixture, output: secondOutput, extra: ["--group", "deciders"])
+        defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
+        try waitUntilDeciding(output: secondOutput)
+        // The group gives the second every partition once the first's session runs out.
+        try watcher.waitFor(2_000, deadline: .seconds(60))
+        try fixture.send(Array(stream[2_000..<3_000]))
+        try watcher.waitFor(3_000)
+
+        // Resumed: whatever it writes from where it stopped follows a chain that no longer counts.
+        kill(first.processIdentifier, SIGCONT)
+        try fixture.send(Array(stream[3_000...]))
+        try watcher.waitFor(stream.count)
+        #expect(try stopWithSIGTERM(first), "the resumed decider stops cleanly: \(stderrOf(first))")
+        #expect(try stopWithSIGTERM(second), "\(stderrOf(second))")
+
+        let log = DecisionLog(records: try decisionsReadByKafkaPython(fixture))
+        #expect(log.count == stream.count)
+        try expectOneEffectiveDecisionPerCommand(log, fixture)
+    }
+
+    // MARK: - The command line
+
+    @Test("recipes decide: help, bad flags in one line with status 2, topics that do not fit refused in one line")
+    func commandLine() throws {
+        let help = try runRecipes(["decide", "--help"])
+        #expect(help.status == 0)
+        for option in ["--brokers", "--group", "--progress", "--topic-prefix"] { #expect(help.out.contains("  \(option)"), "\(option)") }
+        let bad = try runRecipes(["decide", "--brokers", "x:1", "--progress", "zero"])
+        #expect(bad.status == 2 && bad.err.split(separator: "\n").count == 1, "\(bad.err)")
+
+        let mismatched = try DecisionFixture(partitions: 4, decisionsPartitions: 3)
+        let refused = try runRecipes(["decide", "--brokers", mismatched.kafka.bootstrapServers])
+        #expect(refused.status == 1)
+        let lines = refused.err.split(separator: "\n").filter { !$0.hasPrefix("%") }
+        #expect(lines == ["recipes: error: recipes.decisions has 3 partitions and recipes.edits 4: each decision goes on its command's partition number, so they must be equal"])
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import Kafka
+import RecipeDecisions
+import RecipeDomain
+import RecipeTestSupport
+import RecipeWire
+import Synchronization
+import Testing
+
+/// An embedded cluster with the edits topic and its decisions topic (as many
+/// partitions), a producer of encoded commands: what every decider test starts from.
+final class DecisionFixture: Sendable {
+    let kafka: EmbeddedKafka
+    let producer: KafkaProducer
+    let topics = RecipeTopics()
+    let partitions: Int
+    private let encoder = RecordEncoder(source: "decider-tests")
+
+    init(partitions: Int = 4, decisionsPartitions: Int? = nil) throws {
+        kafka = try EmbeddedKafka(brokers: 1)
+        try kafka.createTopic(topics.edits, partitions: partitions)
+        if decisionsPartitions != 0 { try kafka.createTopic(topics.decisions, partitions: decisionsPartitions ?? partitions) }
+        producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
+        self.partitions = partitions
+    }
+
+    var config: KafkaConfig { KafkaConfig(bootstrapServers: kafka.bootstrapServers) }
+
+    @discardableResult
+    func send(_ envelopes: [CommandEnvelope]) throws -> [KafkaDeliveryReport] {
+        try producer.sendBatch(envelopes.map {
+            KafkaProducerMessage(topic: topics.edits, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0))
+        }).map { try $0.get() }
+    }
+
+    /// Appends bytes as they are, on the partition given (or the key's).
+    @discardableResult
+    func sendRaw(key: String, value: String, partition: Int32? = nil) throws -> KafkaDeliveryReport {
+        try producer.send(KafkaProducerMessage(topic: topics.edits, key: Array(key.utf8), value: Array(value.utf8), partition: partition))
+    }
+
+    /// Every record of `topic`, up to the high watermarks as they are now, in each partition's order.
+    func records(of topic: String) throws -> [KafkaConsumerRecord] {
+        let consumer = try KafkaConsumer(config: config)
+        defer { consumer.close() }
+        var ends: [Int32: Int64] = [:]
+        for partition in 0..<Int32(partitions) {
+            ends[partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high
+        }
+        try consumer.assign(topic: topic)
+        var next: [Int32: Int64] = [:]
+        var records: [KafkaConsumerRecord] = []
+        try waitFor("reading \(topic) to its end", deadline: .seconds(30)) {
+            for record in try consumer.poll(maxRecords: 10_000, timeout: .milliseconds(50)) {
+                records.append(record)
+                next[record.partition] = record.offset + 1
+            }
+            return ends.allSatisfy { next[$0.key, default: 0] >= $0.value }
+        }
+        return records
+    }
+
+    /// What one decider alone, never interrupted, decides for the edits topic as it is now:
+    /// each partition's commands judged in order against that partition's recipes.
+    func referenceDecisions() throws -> [Int32: [DecisionRecord]] {
+        let judge = CommandJudge(partitionCount: partitions)
+        var recipes: [Int32: [RecipeID: Recipe]] = [:]
+        var decisions: [Int32: [DecisionRecord]] = [:]
+        for record in try records(of: topics.edits) {
+            decisions[record.partition, default: []].append(judge.decide(record, recipes: &recipes[record.partition, default: [:]]))
+        }
+        return decisions
+    }
+}
+
+/// The decisions of a topic's records as every reader counts them (`EffectiveDecisions`).
+struct DecisionLog {
+    /// The effective decisions of each partition, in log order.
+    var effective: [Int32: [DecisionRecord]] = [:]
+    /// Decisions on the topic that do not count.
+    var ignored = 0
+
+    init(records: [(partition: Int32, key: [UInt8]?, value: [UInt8])]) {
+        var rule = EffectiveDecisions()
+        let decoder = DecisionDecoder()
+        for record in records {
+            guard case .success(let decision) = decoder.decode(key: record.key, value: record.value),
+                  rule.admit(decision, onPartition: record.partition) else {
+                ignored += 1
+                continue
+            }
+            effective[record.partition, default: []].append(decision)
+        }
+    }
+
+    var count: Int { effective.values.reduce(0) { $0 + $1.count } }
+
+    /// The effective decisions without who wrote them: what one decider alone would have written.
+    var contents: [Int32: [DecisionRecord]] { effective.mapValues { $0.map(unchained) } }
+}
+
+/// A decision without its writer's name and chain, to compare with another decider's.
+func unchained(_ decision: DecisionRecord) -> DecisionRecord {
+    var decision = decision
+    decision.decider = nil
+    decision.follows = nil
+    return decision
+}
+
+/// Reads the decisions topic as it grows, counting the effective decisions: for waits.
+final class DecisionWatcher {
+    private let consumer: KafkaConsumer
+    private var rule = EffectiveDecisions()
+    private let decoder = DecisionDecoder()
+    private(set) var effective = 0
+
+    init(_ fixture: DecisionFixture) throws {
+        consumer = try KafkaConsumer(config: fixture.config)
+        try consumer.assign(topic: fixture.topics.decisions)
+    }
+
+    deinit { consumer.close() }
+
+    /// Reads what arrived (waiting up to 50 ms for it) and returns the effective count.
+    func poll() throws -> Int {
+        for record in try consumer.poll(maxRecords: 10_000, timeout: .milliseconds(50)) {
+            if case .success(let decision) = decoder.decode(key: record.key, value: record.value),
+               rule.admit(decision, onPartition: record.partition) { effective += 1 }
+        }
+        return effective
+    }
+
+    func waitFor(_ count: Int, deadline: Duration = .seconds(60)) throws {
+        try RecipeTestSupport.waitFor("\(count) effective decisions (have \(effective))", deadline: deadline) { try poll() >= count }
+    }
+}
+
+/// The decisions topic read by kafka-python, from its start to its end: an independent client.
+func decisionsReadByKafkaPython(_ fixture: DecisionFixture) throws -> [(partition: Int32, key: [UInt8]?, value: [UInt8])] {
+    let script = """
+        import base64, json, sys
+        from kafka import KafkaConsumer, TopicPartition
+        consumer = KafkaConsumer(bootstrap_servers=sys.argv[1], enable_auto_commit=False, auto_offset_reset="earliest")
+        parts = [TopicPartition(sys.argv[2], p) for p in range(int(sys.argv[3]))]
+        consumer.assign(parts)
+        consumer.seek_to_beginning(*parts)
+        ends = consumer.end_offsets(parts)
+        while any(consumer.position(tp) < ends[tp] for tp in parts):
+            for tp, messages in consumer.poll(timeout_ms=500).items():
+                for m in messages:
+                    print(json.dumps({"p": m.partition, "o": m.offset,
+                                      "k": None if m.key is None else base64.b64encode(m.key).decode(),
+                                      "v": base64.b64encode(m.value).decode()}))
+        consumer.close()
+        """
+    let output = try runSystemPython(script, [fixture.kafka.bootstrapServers, fixture.topics.decisions, String(fixture.partitions)])
+    struct Line: Decodable { var p: Int32; var o: Int64; var k: String?; var v: String }
+    var lines = try String(decoding: output, as: UTF8.self).split(separator: "\n").map {
+        try JSONDecoder().decode(Line.self, from: Data($0.utf8))
+    }
+    // kafka-python returns each partition in order; the partitions' records interleave.
+    lines.sort { ($0.p, $0.o) < ($1.p, $1.o) }
+    return lines.map { line in
+        (line.p, line.k.map { Array(Data(base64Encoded: $0)!) }, Array(Data(base64Encoded: line.v)!))
+    }
+}
+
+/// Checks what every reader relies on: exactly one effective decision per command of
+/// the edits topic, in the commands' order with no gap, each what one decider alone decides.
+func expectOneEffectiveDecisionPerCommand(_ log: DecisionLog, _ fixture: DecisionFixture,
+                                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let reference = try fixture.referenceDecisions()
+    for partition in 0..<Int32(fixture.partitions) {
+        let offsets = (log.effective[partition] ?? []).map(\.offset)
+        let commands = reference[partition]?.count ?? 0
+        #expect(offsets == (0..<Int64(commands)).map { $0 },
+                "partition \(partition): effective decisions for commands \(offsets.prefix(5))… (\(offsets.count)), not 0..<\(commands)",
+                sourceLocation: sourceLocation)
+        let contents = log.contents[partition] ?? []
+        if let index = zip(contents, reference[partition] ?? []).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            Issue.record("partition \(partition): decision \(index) differs from one decider's: \(contents[index]) ≠ \(reference[partition]![index])",
+                         sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// A random but realistic stream: drafts of edits, saves, discards, deletes, a few
+/// invalid commands and duplicates, over many recipes, interleaved.
+func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnvelope] {
+    var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.03, duplicateRate: 0.01, expectedRevisionRate: 0.05)
+    var states = (0..<recipes).map { _ in Recipe(id: generator.recipeID()) }
+    var stream: [CommandEnvelope] = []
+    stream.reserveCapacity(count)
+    while stream.count < count {
+        let index = Int(generator.random.next() % UInt64(recipes))
+        let envelope = generator.nextEnvelope(for: states[index])
+        _ = states[index].apply(envelope)
+        stream.append(envelope)
+    }
+    return stream
+}
+
+/// A flag a test sets to stop an in-process decider.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
+}
+
+// MARK: - Decider processes
+
+/// A killed group member is noticed after the session timeout: keep it short.
+let deciderEnvironment = ["KAFKA_SESSION_TIMEOUT_MS": "6000", "KAFKA_HEARTBEAT_INTERVAL_MS": "500"]
+
+/// Starts `recipes decide` against the fixture's broker; its progress lines go to `output`.
+func startDeciderProcess(_ fixture: DecisionFixture, output: String, extra: [String] = []) throws -> Process {
+    let process = try recipesProcess(["decide", "--brokers", fixture.kafka.bootstrapServers, "--progress", "1"] + extra,
+                                     environment: deciderEnvironment)
+    _ = FileManager.default.createFile(atPath: output, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+    try process.run()
+    return process
+}
+
+/// Waits until a decider process has said it is deciding: from then on SIGTERM stops it cleanly.
+func waitUntilDeciding(output: String) throws {
+    try waitFor("the decider to start", deadline: .seconds(30)) {
+        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").hasPrefix("deciding ")
+    }
+}
+
+/// Stops a process with SIGTERM; true when it exited 0 within 30 s.
+func stopWithSIGTERM(_ process: Process) throws -> Bool {
+    process.terminate()
+    let stopped = (try? waitFor("the decider to stop", deadline: .seconds(30)) { !process.isRunning }) != nil
+    guard stopped else {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return false
+    }
+    return process.terminationReason == .exit && process.terminationStatus == 0
+}
+
+func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
+}
