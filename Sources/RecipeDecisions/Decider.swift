@@ -68,6 +68,8 @@ public final class Decider: @unchecked Sendable {
     private var judge = CommandJudge(partitionCount: 1)
     private var partitions: [Int32: PartitionDecider] = [:]
     private var totals = Totals()
+    /// Decisions handed to the producer whose acknowledgements are still to be checked.
+    private var pending: [KafkaPendingBatch] = []
     /// What a rebalance callback could not do, thrown by `run` after the poll.
     private var callbackFailure: (any Error)?
 
@@ -99,7 +101,6 @@ public final class Decider: @unchecked Sendable {
         let partitionCount = try checkTopics()
         judge = CommandJudge(partitionCount: partitionCount)
         try start(partitionCount: partitionCount)
-        var pending: [KafkaPendingBatch] = []
         var lastReport = ContinuousClock.now
         while !shouldStop() {
             let records = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty ? 100 : 1))
@@ -123,7 +124,7 @@ public final class Decider: @unchecked Sendable {
                 lastReport = .now
             }
         }
-        for batch in pending { try settle(batch) }
+        try settleAll()
         progress(report())
     }
 
@@ -176,6 +177,9 @@ public final class Decider: @unchecked Sendable {
 
     /// Starts deciding these partitions, each from its decisions: returns where each goes on in the edits topic.
     private func take(_ taken: [Int32]) throws -> [Int32: Int64] {
+        // Its own decisions still on their way would land after the end read, on the chain it
+        // leaves: what it decided under the new name would then not count.
+        try settleAll()
         var offsets: [Int32: Int64] = [:]
         for partition in taken {
             let decider = PartitionDecider(partition: partition, rebuilt: try rebuild(partition))
@@ -234,6 +238,10 @@ public final class Decider: @unchecked Sendable {
     }
 
     // MARK: - Deliveries
+
+    private func settleAll() throws {
+        while !pending.isEmpty { try settle(pending.removeFirst()) }
+    }
 
     private func settle(_ batch: KafkaPendingBatch) throws {
         for case .failure(let error) in batch.results() {

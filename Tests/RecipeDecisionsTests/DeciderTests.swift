@@ -41,6 +41,49 @@ struct DeciderTests {
         try expectOneEffectiveDecisionPerCommand(after, fixture)
     }
 
+    @Test("a decision already on the chain is adopted, not decided again; one off the chain changes nothing")
+    func adoptsWhatCounts() throws {
+        let fixture = try DecisionFixture(partitions: 1)
+        let recipe = RecipeID(made: "soup")
+        let commands = ["Older", "Soup", "Stew"].enumerated().map { index, title in
+            CommandEnvelope(commandID: "c\(index)", recipeID: recipe, actor: "alice",
+                            time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000 + Int64(index)), command: .titleChanged(title: title))
+        }
+        try fixture.send(Array(commands[0..<2]))
+        // As an older build might have decided c0: rejected, where today's rules accept it.
+        let older = DecisionRecord(partition: 0, offset: 0, recipeID: recipe.text, commandID: "c0", commandKind: .titleChanged,
+                                   actor: "alice", actorRole: nil, time: commands[0].time,
+                                   outcome: .rejected(Rejection(.invalid, "an older rule"), revision: 0), decider: "older")
+        try appendDecision(older, fixture)
+
+        try decide(fixture, until: 2)
+        var log = DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
+        let adopted = try #require(log.effective[0]?.first)
+        #expect(adopted == older, "the decision there counts, as it was written")
+        let next = try #require(log.effective[0]?.last)
+        #expect(next.offset == 1 && next.follows == older.link)
+        // Decided against the state the recorded decision left: c0 was not applied, so c1 opens the recipe.
+        #expect(next.outcome.revision == 1 && next.events.contains(.ownerAssigned(owner: "alice")), "\(next.outcome)")
+
+        // A stale decider's decision of c1, on the chain that counted before the live one's: ignored.
+        let stale = DecisionRecord(partition: 0, offset: 1, recipeID: recipe.text, commandID: "c1", commandKind: .titleChanged,
+                                   actor: "alice", actorRole: nil, time: commands[1].time,
+                                   outcome: .rejected(Rejection(.conflict, "stale"), revision: 0), decider: "stale", follows: older.link)
+        try appendDecision(stale, fixture)
+        try fixture.send([commands[2]])
+        try decide(fixture, until: 3)
+        log = DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
+        #expect(log.ignored == 1)
+        let effective = log.effective[0] ?? []
+        #expect(effective.map(\.offset) == [0, 1, 2])
+        #expect(effective.last?.follows == next.link && effective.last?.outcome.revision == 2)
+    }
+
+    private func appendDecision(_ decision: DecisionRecord, _ fixture: DecisionFixture) throws {
+        _ = try fixture.producer.send(KafkaProducerMessage(topic: fixture.topics.decisions, key: decision.recipeID.map { Array($0.utf8) },
+                                                           value: DecisionEncoder(source: "by-hand").encode(decision), partition: decision.partition))
+    }
+
     /// Runs a decider in this process until `count` decisions count, then stops it.
     private func decide(_ fixture: DecisionFixture, until count: Int) throws {
         let stop = StopFlag()
