@@ -56,8 +56,8 @@ let package = Package(
         // The benchmarks, apart from the program users run: only they link the raw C baseline.
         .executableTarget(
             name: "recipes-bench",
-            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit",
-                           "RecipeSchemaOrg", "CRdKafkaBaseline"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeDecisions", "RecipeProjection", "RecipeHTTP",
+                           "RecipeAudit", "RecipeSchemaOrg", "CRdKafkaBaseline"]
         ),
 
         // What the test suites share: running programs, waiting off the cooperative pool.

@@ -47,6 +47,8 @@ public final class Decider: @unchecked Sendable {
         public var undecodable = 0
         /// Partitions started again after finding that another decider's decisions counted.
         public var rebuilds = 0
+
+        public init() {}
     }
 
     public struct Progress: Sendable {

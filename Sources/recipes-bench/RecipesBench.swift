@@ -11,6 +11,7 @@ enum RecipesBench {
             .run(FoldBenchmarkCommand.spec, FoldBenchmarkCommand.run),
             .run(WireBenchmarkCommand.spec, WireBenchmarkCommand.run),
             .run(ProjectBenchmark.spec, ProjectBenchmark.run),
+            .run(DecideBenchmark.spec, DecideBenchmark.run),
             .run(ReplayBenchmark.spec, ReplayBenchmark.run),
             .run(HTTPBenchmark.spec, HTTPBenchmark.run),
             .run(AppendBenchmark.spec, AppendBenchmark.run),
