@@ -110,9 +110,9 @@ public final class Decider: @unchecked Sendable {
             var messages: [KafkaProducerMessage] = []
             messages.reserveCapacity(records.count)
             for record in records {
-                guard let decision = partitions[record.partition]?.decide(record, judge: judge) else { continue }
+                guard let (decision, value) = partitions[record.partition]?.decide(record, judge: judge, encoder: encoder) else { continue }
                 tally(decision.outcome)
-                messages.append(KafkaProducerMessage(topic: topics.decisions, key: record.key, value: encoder.encode(decision),
+                messages.append(KafkaProducerMessage(topic: topics.decisions, key: record.key, value: value,
                                                      headers: [Self.contentType], partition: record.partition))
             }
             if !messages.isEmpty { pending.append(producer.enqueue(messages)) }
@@ -226,10 +226,13 @@ public final class Decider: @unchecked Sendable {
     /// another decider's decisions took over is started again from its decisions.
     private func readWhatLanded() throws {
         var lost: Set<Int32> = []
-        for record in try readBack.poll(maxRecords: 10_000, timeout: .zero) {
-            guard !lost.contains(record.partition), partitions[record.partition] != nil else { continue }
-            let decision = try? decoder.decode(key: record.key, value: record.value).get()
-            if partitions[record.partition]!.readBack(decision, at: record.offset) == .lost { lost.insert(record.partition) }
+        let decoder = self.decoder
+        try readBack.poll(maxRecords: 10_000, timeout: .zero) { record in
+            guard !lost.contains(record.partition), partitions[record.partition] != nil else { return }
+            let found = partitions[record.partition]!.readBack(record.value, at: record.offset) {
+                try? decoder.decode(key: record.key.map { Array($0) }, value: Array(record.value)).get()
+            }
+            if found == .lost { lost.insert(record.partition) }
         }
         guard !lost.isEmpty else { return }
         totals.rebuilds += lost.count

@@ -84,9 +84,15 @@ public struct EffectiveDecisions: Sendable {
     /// effective; if it is, it becomes the partition's tail.
     public mutating func admit(_ decision: DecisionRecord, onPartition partition: Int32) -> Bool {
         guard decision.partition == partition, let link = decision.link else { return false }
+        return admit(link, following: decision.follows, onPartition: partition)
+    }
+
+    /// The same rule for a decision of `partition` known by its link and the one it
+    /// follows (a decider reading back its own, without decoding them again).
+    public mutating func admit(_ link: DecisionLink, following follows: DecisionLink?, onPartition partition: Int32) -> Bool {
         let tail = tails[partition]
-        guard decision.follows == tail else { return false }
-        if let tail, decision.offset <= tail.offset { return false }
+        guard follows == tail else { return false }
+        if let tail, link.offset <= tail.offset { return false }
         tails[partition] = link
         return true
     }
