@@ -118,7 +118,7 @@ public final class Decider: @unchecked Sendable {
             if !messages.isEmpty { pending.append(producer.enqueue(messages)) }
             try readWhatLanded()
             // A few polls' decisions in flight; all of them settled whenever the log is quiet.
-            while pending.count > 4 || (records.isEmpty && !pending.isEmpty) {
+            while pending.count > 64 || (records.isEmpty && !pending.isEmpty) {
                 try settle(pending.removeFirst())
             }
             if ContinuousClock.now - lastReport >= progressInterval {
