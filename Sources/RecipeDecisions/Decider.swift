@@ -83,10 +83,15 @@ public final class Decider: @unchecked Sendable {
         // A command the log no longer holds is not skipped: the decider stops.
         consumerConfig["auto.offset.reset"] = "error"
         config = consumerConfig
+        // Prefetch as the projector does (Projector.init says why): a catch-up stalls on
+        // librdkafka's defaults.
+        var editsConfig = consumerConfig
+        if editsConfig["queued.min.messages"] == nil { editsConfig["queued.min.messages"] = String(1_000_000) }
+        if editsConfig["queued.max.messages.kbytes"] == nil { editsConfig["queued.max.messages.kbytes"] = String(128 << 10) }
         if case .group(let name) = mode {
-            edits = try KafkaConsumer(config: consumerConfig, groupID: name, readsHeaders: false)
+            edits = try KafkaConsumer(config: editsConfig, groupID: name, readsHeaders: false)
         } else {
-            edits = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
+            edits = try KafkaConsumer(config: editsConfig, readsHeaders: false)
         }
         readBack = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
         var producerConfig = kafka

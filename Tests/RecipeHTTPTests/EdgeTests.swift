@@ -21,7 +21,7 @@ struct EdgeTests {
     /// sends from another site's page, and a form's POST: none deletes the recipe.
     @Test func aPageOfAnotherSiteDeletesNothing() throws {
         let fixture = shared
-        let (id, _) = try fixture.savedRecipe(title: "Not yours to delete")
+        let (id, saved) = try fixture.savedRecipe(title: "Not yours to delete")
         let path = "/v1/recipes/\(id)/commands"
         let fromBrowser = try fixture.post(path, Self.deletion, headers: [
             "Origin": "http://attacker.example", "Content-Type": "text/plain;charset=UTF-8",
@@ -40,7 +40,8 @@ struct EdgeTests {
             return connection.receiveResponse()
         }()
         #expect(untyped?.status == 415)
-        let detail = try fixture.get("/v1/recipes/\(id)")
+        // After the save's position: without it the detail may be asked before the save is projected (a 404 that is no deletion).
+        let detail = try fixture.get("/v1/recipes/\(id)?after=\(saved)")
         #expect(detail.status == 200, "the recipe was deleted: \(detail.status) \(detail.text)")
     }
 
