@@ -99,7 +99,10 @@ struct DeciderTests {
     @Test("a decider SIGKILLed five times during a stream leaves one effective decision per command, in order, no gap")
     func killedDeciderKeepsOneDecisionPerCommand() throws {
         let fixture = try DecisionFixture(partitions: 8)
-        let stream = commandStream(count: 6_000, recipes: 500, seed: 21)
+        // RECIPES_DECIDER_COMMANDS=50000 makes the long run of docs/benchmarks.md.
+        let count = ProcessInfo.processInfo.environment["RECIPES_DECIDER_COMMANDS"].flatMap { Int($0) } ?? 6_000
+        let stream = commandStream(count: count, recipes: max(500, count / 12), seed: 21)
+        let batch = count / 100
         let watcher = try DecisionWatcher(fixture)
         let output = temporaryPath("decider-out")
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -108,12 +111,12 @@ struct DeciderTests {
         for round in 0..<5 {
             let process = try startDeciderProcess(fixture, output: output)
             try waitUntilDeciding(output: output)
-            // The stream goes on while it decides; it is killed after a random part of this round's thousand.
+            // The stream goes on while it decides; it is killed after a random part of this round's tenth.
             let killAfter = 2 + Int(random.next() % 7)
-            for batch in 0..<10 {
-                try fixture.send(Array(stream[sent..<sent + 100]))
-                sent += 100
-                if batch == killAfter { break }
+            for index in 0..<10 {
+                try fixture.send(Array(stream[sent..<sent + batch]))
+                sent += batch
+                if index == killAfter { break }
             }
             let before = try watcher.poll()
             try waitFor("round \(round)'s decider to decide more", deadline: .seconds(30)) { try watcher.poll() > before || !process.isRunning }
@@ -125,7 +128,7 @@ struct DeciderTests {
         let last = try startDeciderProcess(fixture, output: output)
         try waitUntilDeciding(output: output)
         try fixture.send(Array(stream[sent...]))
-        try watcher.waitFor(stream.count)
+        try watcher.waitFor(stream.count, deadline: .seconds(Int64(60 + count / 1_000)))
         #expect(try stopWithSIGTERM(last), "SIGTERM stops the decider cleanly: \(stderrOf(last))")
 
         let log = DecisionLog(records: try decisionsReadByKafkaPython(fixture))
@@ -136,7 +139,9 @@ struct DeciderTests {
     @Test("a decider paused while another takes its partitions, then resumed, cannot change what counts")
     func pausedDeciderCannotChangeTheSequence() throws {
         let fixture = try DecisionFixture(partitions: 6)
-        let stream = commandStream(count: 4_000, recipes: 300, seed: 31)
+        let count = (ProcessInfo.processInfo.environment["RECIPES_DECIDER_COMMANDS"].flatMap { Int($0) } ?? 4_000) / 4 * 4
+        let stream = commandStream(count: count, recipes: max(300, count / 12), seed: 31)
+        let quarter = count / 4
         let watcher = try DecisionWatcher(fixture)
         let (firstOutput, secondOutput) = (temporaryPath("decider-1"), temporaryPath("decider-2"))
         defer { for path in [firstOutput, secondOutput] { try? FileManager.default.removeItem(atPath: path) } }
@@ -144,24 +149,24 @@ struct DeciderTests {
         let first = try startDeciderProcess(fixture, output: firstOutput, extra: ["--group", "deciders"])
         defer { if first.isRunning { kill(first.processIdentifier, SIGCONT); kill(first.processIdentifier, SIGKILL) } }
         try waitUntilDeciding(output: firstOutput)
-        try fixture.send(Array(stream[0..<1_000]))
+        try fixture.send(Array(stream[0..<quarter]))
         try watcher.waitFor(1)
         // Paused while it decides (it has records fetched and not yet decided, as likely as not).
-        try fixture.send(Array(stream[1_000..<2_000]))
+        try fixture.send(Array(stream[quarter..<2 * quarter]))
         kill(first.processIdentifier, SIGSTOP)
 
         let second = try startDeciderProcess(fixture, output: secondOutput, extra: ["--group", "deciders"])
         defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
         try waitUntilDeciding(output: secondOutput)
         // The group gives the second every partition once the first's session runs out.
-        try watcher.waitFor(2_000, deadline: .seconds(60))
-        try fixture.send(Array(stream[2_000..<3_000]))
-        try watcher.waitFor(3_000)
+        try watcher.waitFor(2 * quarter, deadline: .seconds(Int64(60 + count / 1_000)))
+        try fixture.send(Array(stream[2 * quarter..<3 * quarter]))
+        try watcher.waitFor(3 * quarter, deadline: .seconds(Int64(60 + count / 1_000)))
 
         // Resumed: whatever it writes from where it stopped follows a chain that no longer counts.
         kill(first.processIdentifier, SIGCONT)
-        try fixture.send(Array(stream[3_000...]))
-        try watcher.waitFor(stream.count)
+        try fixture.send(Array(stream[(3 * quarter)...]))
+        try watcher.waitFor(stream.count, deadline: .seconds(Int64(60 + count / 1_000)))
         #expect(try stopWithSIGTERM(first), "the resumed decider stops cleanly: \(stderrOf(first))")
         #expect(try stopWithSIGTERM(second), "\(stderrOf(second))")
 
