@@ -207,11 +207,14 @@ public final class Decider: @unchecked Sendable {
         var rebuilt = RebuiltPartition()
         guard marks.high > 0 else { return rebuilt }
         try reader.assign([topicPartition], from: [topicPartition: .beginning])
-        let deadline = ContinuousClock.now + .seconds(60)
+        var lastRead = ContinuousClock.now
         while rebuilt.end < marks.high {
-            guard ContinuousClock.now < deadline else { throw DeciderError.readTimedOut(topicPartition, at: rebuilt.end, end: marks.high) }
+            guard ContinuousClock.now - lastRead < .seconds(60) else {
+                throw DeciderError.readTimedOut(topicPartition, at: rebuilt.end, end: marks.high)
+            }
             for record in try reader.poll(maxRecords: 10_000, timeout: .milliseconds(200)) where record.offset >= rebuilt.end {
                 rebuilt.add(try? decoder.decode(key: record.key, value: record.value).get(), partition: partition, offset: record.offset)
+                lastRead = .now
             }
         }
         return rebuilt
@@ -306,7 +309,7 @@ public enum DeciderError: Error, CustomStringConvertible, Sendable {
         case .missingHead(let partition, let low):
             "\(partition) starts at offset \(low), not 0: its first decisions are gone, so which decisions count cannot be read"
         case .readTimedOut(let partition, let at, let end):
-            "reading \(partition) stopped at offset \(at) of \(end) for a minute"
+            "reading \(partition) got nothing for a minute at offset \(at) of \(end)"
         case .deliveryFailed(let error):
             "a decision could not be appended: \(error)"
         }
