@@ -41,7 +41,8 @@ let package = Package(
         .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
         // The API's contract is served from the binary: Contract/ links to Schemas/ (one copy of each file).
         // So is the web console (Console/: plain HTML, CSS and JavaScript, served at / and /console/).
-        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeSchemaOrg"],
+        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeDecisions", "RecipeProjection",
+                                                   "RecipeSchemaOrg"],
                 resources: [.embedInCode("Contract"), .embedInCode("Console")]),
         .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
         // schema.org Recipe JSON-LD in and out (pages, files), around its own plain values.
@@ -68,7 +69,7 @@ let package = Package(
         .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "Kafka", "RecipeWire", "RecipeDomain", "RecipeTestSupport"]),
         .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeTestSupport"],
                     exclude: ["recipe-export.schema.json", "Pages"]),
-        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain",
+        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeDecisions", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain",
                                                             "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
         .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import RecipeCLI
+import RecipeDecisions
 import RecipeDomain
 import RecipeHTTP
 import RecipeProjection
@@ -30,6 +31,8 @@ enum DevCommand {
             partition and offset, when dev starts again, so the recipes and the store survive a restart.
             The embedded broker keeps at most 5 MiB and 100,000 records a partition and drops the oldest
             beyond; appends are refused (507 logFull) before a partition gets there.
+            A decider runs in the process too: one decision per command on recipes.decisions (not journaled:
+            after a restart it decides the journaled log again from its start, with the same rules).
             Example:
               recipes dev --seed
               curl -s localhost:8080/v1/recipes
@@ -59,8 +62,11 @@ enum DevCommand {
             }
         }
         try journal.start()
+        // Not journaled: after a restart the decider decides the journaled log again from its start.
+        try kafka.createTopic(RecipeTopics().decisions, partitions: journal.partitions, replicationFactor: 3)
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
                                             storePath: storePath)
+        options.decider = (RecipeTopics(), .all)
         options.logName = journal.name
         options.logCapacity = LogCapacity(partitionCount: journal.partitions, bytesPerPartition: EmbeddedKafka.retainedBytesPerPartition,
                                           recordsPerPartition: Int64(EmbeddedKafka.retainedMessageSetsPerPartition)) { partition in

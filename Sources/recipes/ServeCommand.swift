@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import RecipeCLI
+import RecipeDecisions
 import RecipeHTTP
 import RecipeProjection
 
@@ -16,6 +17,7 @@ enum ServeCommand {
             .flag("loopback", "Listen on 127.0.0.1 only (the default without --tokens)."),
             .flag("open", "Without --tokens, listen on every address all the same: anyone who reaches the port may write."),
             .value("group", "NAME", "Share the store with other workers in this consumer group (default: replica mode)."),
+            .value("decider-group", "NAME", "Also run a decider (recipes decide) in this consumer group: the replicas given the same NAME divide the partitions."),
             .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
         ] + ServerFlags.specs + ServerFlags.appendRateSpecs(rate: "100", burst: "1000"),
         discussion: """
@@ -42,6 +44,7 @@ enum ServeCommand {
 
         var options = RecipeService.Options(kafka: config, topic: topic, storePath: storePath)
         options.mode = args.string("group").map { .group($0) } ?? .replica
+        if let group = args.string("decider-group") { options.decider = (try KafkaOptions.topics(args), .group(group)) }
         options.port = UInt16(port)
         options.loopbackOnly = loopbackOnly
         options.api = try ServerFlags.api(args, tokens: tokens, wait: wait)

@@ -1,6 +1,7 @@
 import Foundation
 import RecipeTestSupport
 import Kafka
+import RecipeDecisions
 import RecipeHTTP
 import RecipeProjection
 import RecipeWire
@@ -17,9 +18,11 @@ final class ServiceFixture: Sendable {
     let storePath: String
     let topic = RecipeTopics().edits
 
-    init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits()) throws {
+    /// - Parameter decides: runs a decider in the service too, with the decisions topic made beside the edits topic.
+    init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits(), decides: Bool = false) throws {
         kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(topic, partitions: 4)
+        if decides { try kafka.createTopic(RecipeTopics().decisions, partitions: 4) }
         storePath = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString).db").path
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
                                             storePath: storePath)
@@ -27,6 +30,7 @@ final class ServiceFixture: Sendable {
         options.fetchWaitMilliseconds = 10
         options.api = api
         options.server = server
+        if decides { options.decider = (RecipeTopics(), .all) }
         service = try RecipeService(options: options)
         try service.start()
     }

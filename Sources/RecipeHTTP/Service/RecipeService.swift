@@ -1,11 +1,13 @@
 import Foundation
 import Kafka
+import RecipeDecisions
 import RecipeProjection
 import RecipeWire
 import Synchronization
 
 /// A projector (on its own thread) and the HTTP API over its store, in one
-/// process: what `recipes dev` and `recipes serve` run, and what the tests start.
+/// process, and optionally a decider (on a thread of its own): what `recipes dev`
+/// and `recipes serve` run, and what the tests start.
 ///
 /// ```swift
 /// let service = try RecipeService(options: .init(kafka: config, topic: RecipeTopics().edits, storePath: "recipes.db"))
@@ -48,6 +50,10 @@ public final class RecipeService: Sendable {
         /// embedded broker answers a fetch only when this wait ends, so it bounds how soon a
         /// write is visible; a real broker answers as soon as data arrives. Nil: librdkafka's 500.
         public var fetchWaitMilliseconds: Int? = nil
+        /// A decider to run beside the projector (`RecipeDecisions.Decider`): its topics (the
+        /// edits topic must be `topic`) and whether it takes every partition or a group's share.
+        /// Nil: none.
+        public var decider: (topics: RecipeTopics, mode: Decider.Mode)? = nil
 
         public init(kafka: KafkaConfig, topic: String, storePath: String) {
             self.kafka = kafka
@@ -67,6 +73,8 @@ public final class RecipeService: Sendable {
     private let logEnds: LogEndSource
     private let stop = StopSignal()
     private let projectorDone = DispatchSemaphore(value: 0)
+    private let decider: Decider?
+    private let deciderDone = DispatchSemaphore(value: 0)
     private let state: ProjectorStatus
     private let lifecycle = Mutex(Lifecycle.created)
 
@@ -138,6 +146,7 @@ public final class RecipeService: Sendable {
             producerConfig["linger.ms"] = String(linger.milliseconds)
         }
         producer = try KafkaProducer(config: producerConfig)
+        decider = try options.decider.map { try Decider(kafka: options.kafka, topics: $0.topics, mode: $0.mode) }
         metrics = Metrics()
         let state = self.state
         var apiOptions = options.api
@@ -162,6 +171,24 @@ public final class RecipeService: Sendable {
         let server = try HTTPServer(handler: api, port: options.port, loopbackOnly: options.loopbackOnly, limits: options.server)
         lifecycle.withLock { $0 = .running(server) }
         startProjecting()
+        startDeciding()
+    }
+
+    /// A decider that stops (topics that do not fit, a failed append) says why on stderr and is
+    /// not restarted: the projector and the API go on without it.
+    private func startDeciding() {
+        guard let decider else { return }
+        let (stop, done) = (stop, deciderDone)
+        let thread = Thread {
+            do {
+                try decider.run(until: { stop.isSet })
+            } catch {
+                log("decider: stopped: \(error)")
+            }
+            done.signal()
+        }
+        thread.name = "recipes-decider"
+        thread.start()
     }
 
     private func startProjecting() {
@@ -220,8 +247,8 @@ public final class RecipeService: Sendable {
         return Self.readiness(state, api.readModel) == .ready
     }
 
-    /// Stops serving, lets the projector finish its transaction, flushes the producer (at
-    /// most 10 s). Returns false when the projector did not stop within `timeout` (its last
+    /// Stops serving, lets the projector finish its transaction and the decider have its
+    /// decisions acknowledged, flushes the producer (at most 10 s). Returns false when the projector did not stop within `timeout` (its last
     /// transaction is committed either way; what remains is its final progress report,
     /// which asks the brokers and waits long when they are gone).
     @discardableResult
@@ -233,7 +260,9 @@ public final class RecipeService: Sendable {
         }
         server?.stop()
         stop.set()
-        let stopped = server == nil || projectorDone.wait(timeout: .now() + .milliseconds(Int(timeout.milliseconds))) == .success
+        let deadline = DispatchTime.now() + .milliseconds(Int(timeout.milliseconds))
+        var stopped = server == nil || projectorDone.wait(timeout: deadline) == .success
+        if server != nil, decider != nil { stopped = deciderDone.wait(timeout: deadline) == .success && stopped }
         try? producer.shutdown(timeout: .seconds(10))
         logEnds.close()
         return stopped
