@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Kafka", targets: ["Kafka"]),
         .library(name: "RecipeDomain", targets: ["RecipeDomain"]),
         .library(name: "RecipeWire", targets: ["RecipeWire"]),
+        .library(name: "RecipeWriteSide", targets: ["RecipeWriteSide"]),
         .library(name: "RecipeProjection", targets: ["RecipeProjection"]),
         .library(name: "RecipeHTTP", targets: ["RecipeHTTP"]),
         .library(name: "RecipeAudit", targets: ["RecipeAudit"]),
@@ -35,10 +36,13 @@ let package = Package(
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
         .target(name: "RecipeDomain"),
         .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
+        // Producers' side of the edits log: input made into commands, checked with the record decoder, appended.
+        .target(name: "RecipeWriteSide", dependencies: ["Kafka", "RecipeDomain", "RecipeWire"]),
         .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
         // The API's contract is served from the binary: Contract/ links to Schemas/ (one copy of each file).
         // So is the web console (Console/: plain HTML, CSS and JavaScript, served at / and /console/).
-        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeSchemaOrg"],
+        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection",
+                                                "RecipeSchemaOrg"],
                 resources: [.embedInCode("Contract"), .embedInCode("Console")]),
         .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
         // schema.org Recipe JSON-LD in and out (pages, files), around its own plain values.
@@ -47,13 +51,14 @@ let package = Package(
         .target(name: "RecipeCLI"),
         .executableTarget(
             name: "recipes",
-            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit", "RecipeSchemaOrg"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection", "RecipeHTTP", "RecipeAudit",
+                           "RecipeSchemaOrg"]
         ),
         // The benchmarks, apart from the program users run: only they link the raw C baseline.
         .executableTarget(
             name: "recipes-bench",
-            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection", "RecipeHTTP", "RecipeAudit",
-                           "RecipeSchemaOrg", "CRdKafkaBaseline"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection", "RecipeHTTP",
+                           "RecipeAudit", "RecipeSchemaOrg", "CRdKafkaBaseline"]
         ),
 
         // What the test suites share: running programs, waiting off the cooperative pool.
@@ -63,8 +68,8 @@ let package = Package(
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeTestSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeTestSupport"],
                     exclude: ["recipe-export.schema.json", "Pages"]),
-        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain",
-                                                            "RecipeTestSupport"]),
+        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeWriteSide", "RecipeProjection", "Kafka", "RecipeWire",
+                                                            "RecipeDomain", "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
         .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
                                                                    "RecipeTestSupport"]),

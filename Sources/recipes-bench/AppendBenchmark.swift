@@ -6,6 +6,7 @@ import RecipeDomain
 import RecipeHTTP
 import RecipeProjection
 import RecipeWire
+import RecipeWriteSide
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,6 +5,7 @@ import RecipeDomain
 import RecipeHTTP
 import RecipeProjection
 import RecipeWire
+import RecipeWriteSide
 
 /// `recipes dev`: the whole service in one process, for a laptop.
 enum DevCommand {

@@ -5,6 +5,7 @@ import RecipeHTTP
 import RecipeProjection
 import RecipeTestSupport
 import RecipeWire
+import RecipeWriteSide
 import Testing
 
 @Suite("Appends under faults: bounded answers, nothing acknowledged lost")

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeProjection
 import RecipeWire
+import RecipeWriteSide
 import Synchronization
 
 /// A projector (on its own thread) and the HTTP API over its store, in one
