@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RecipeWriteSide", targets: ["RecipeWriteSide"]),
         .library(name: "RecipeProjection", targets: ["RecipeProjection"]),
         .library(name: "RecipeHTTP", targets: ["RecipeHTTP"]),
+        .library(name: "RecipeProcess", targets: ["RecipeProcess"]),
         .library(name: "RecipeAudit", targets: ["RecipeAudit"]),
         .library(name: "RecipeSchemaOrg", targets: ["RecipeSchemaOrg"]),
         .executable(name: "recipes", targets: ["recipes"]),
@@ -47,18 +48,20 @@ let package = Package(
         .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
         // schema.org Recipe JSON-LD in and out (pages, files), around its own plain values.
         .target(name: "RecipeSchemaOrg", dependencies: ["RecipeDomain", "RecipeWire"]),
+        // One process's wiring: the edits producer, the projector's thread, the read model and the HTTP server.
+        .target(name: "RecipeProcess", dependencies: ["Kafka", "RecipeWire", "RecipeWriteSide", "RecipeProjection", "RecipeHTTP"]),
         // Argument parsing and command dispatch, shared by the two programs; no business rules.
         .target(name: "RecipeCLI"),
         .executableTarget(
             name: "recipes",
-            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection", "RecipeHTTP", "RecipeAudit",
-                           "RecipeSchemaOrg"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection", "RecipeHTTP", "RecipeProcess",
+                           "RecipeAudit", "RecipeSchemaOrg"]
         ),
         // The benchmarks, apart from the program users run: only they link the raw C baseline.
         .executableTarget(
             name: "recipes-bench",
             dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection", "RecipeHTTP",
-                           "RecipeAudit", "RecipeSchemaOrg", "CRdKafkaBaseline"]
+                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "CRdKafkaBaseline"]
         ),
 
         // What the test suites share: running programs, waiting off the cooperative pool.
@@ -68,8 +71,8 @@ let package = Package(
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeTestSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeTestSupport"],
                     exclude: ["recipe-export.schema.json", "Pages"]),
-        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeWriteSide", "RecipeProjection", "Kafka", "RecipeWire",
-                                                            "RecipeDomain", "RecipeTestSupport"]),
+        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProcess", "RecipeWriteSide", "RecipeProjection", "Kafka",
+                                                            "RecipeWire", "RecipeDomain", "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
         .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
                                                                    "RecipeTestSupport"]),

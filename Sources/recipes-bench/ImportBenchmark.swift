@@ -3,6 +3,7 @@ import Kafka
 import RecipeCLI
 import RecipeDomain
 import RecipeHTTP
+import RecipeProcess
 import RecipeSchemaOrg
 import RecipeWire
 import Synchronization

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeCLI
 import RecipeHTTP
+import RecipeProcess
 import RecipeProjection
 
 /// `recipes serve`: a projector and the HTTP API against a real cluster.

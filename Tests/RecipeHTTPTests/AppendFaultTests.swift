@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeDomain
 import RecipeHTTP
+import RecipeProcess
 import RecipeProjection
 import RecipeTestSupport
 import RecipeWire

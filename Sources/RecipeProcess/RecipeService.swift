@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeHTTP
 import RecipeProjection
 import RecipeWire
 import RecipeWriteSide
