@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
         .target(name: "RecipeDomain"),
         .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
+        // Seeded commands (SplitMix64, RandomCommandGenerator) for tests and benchmarks; no program users run links it.
+        .target(name: "RecipeGenerators", dependencies: ["RecipeDomain"]),
         // Producers' side of the edits log: input made into commands, checked with the record decoder, appended.
         .target(name: "RecipeWriteSide", dependencies: ["Kafka", "RecipeDomain", "RecipeWire"]),
         .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
@@ -57,25 +59,28 @@ let package = Package(
             dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection", "RecipeHTTP", "RecipeProcess",
                            "RecipeAudit", "RecipeSchemaOrg"]
         ),
-        // The benchmarks, apart from the program users run: only they link the raw C baseline.
+        // The benchmarks, apart from the program users run: only they link the raw C baseline and the generators.
         .executableTarget(
             name: "recipes-bench",
             dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection", "RecipeHTTP",
-                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "CRdKafkaBaseline"]
+                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "RecipeGenerators", "CRdKafkaBaseline"]
         ),
 
         // What the test suites share: running programs, waiting off the cooperative pool.
         .target(name: "RecipeTestSupport", path: "Tests/Support"),
         .testTarget(name: "KafkaTests", dependencies: ["Kafka", "RecipeTestSupport"]),
-        .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
-        .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeTestSupport"], exclude: ["Golden", "Fixtures"]),
-        .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeTestSupport"],
+        .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain", "RecipeGenerators"]),
+        .testTarget(name: "RecipeGeneratorsTests", dependencies: ["RecipeGenerators", "RecipeDomain"]),
+        .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"],
+                    exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeGenerators",
+                                                                 "RecipeTestSupport"],
                     exclude: ["recipe-export.schema.json", "Pages"]),
         .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProcess", "RecipeWriteSide", "RecipeProjection", "Kafka",
-                                                            "RecipeWire", "RecipeDomain", "RecipeTestSupport"]),
+                                                            "RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
         .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
-                                                                   "RecipeTestSupport"]),
+                                                                   "RecipeGenerators", "RecipeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
