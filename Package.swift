@@ -8,9 +8,11 @@ let package = Package(
         .library(name: "Kafka", targets: ["Kafka"]),
         .library(name: "RecipeDomain", targets: ["RecipeDomain"]),
         .library(name: "RecipeWire", targets: ["RecipeWire"]),
+        .library(name: "RecipeWriteSide", targets: ["RecipeWriteSide"]),
         .library(name: "RecipeDecisions", targets: ["RecipeDecisions"]),
         .library(name: "RecipeProjection", targets: ["RecipeProjection"]),
         .library(name: "RecipeHTTP", targets: ["RecipeHTTP"]),
+        .library(name: "RecipeProcess", targets: ["RecipeProcess"]),
         .library(name: "RecipeAudit", targets: ["RecipeAudit"]),
         .library(name: "RecipeSchemaOrg", targets: ["RecipeSchemaOrg"]),
         .executable(name: "recipes", targets: ["recipes"]),
@@ -36,44 +38,54 @@ let package = Package(
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
         .target(name: "RecipeDomain"),
         .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
+        // Seeded commands (SplitMix64, RandomCommandGenerator) for tests and benchmarks; no program users run links it.
+        .target(name: "RecipeGenerators", dependencies: ["RecipeDomain"]),
+        // Producers' side of the edits log: input made into commands, checked with the record decoder, appended.
+        .target(name: "RecipeWriteSide", dependencies: ["Kafka", "RecipeDomain", "RecipeWire"]),
         // The decider stage: edits in, one decision per command out (recipes.decisions).
         .target(name: "RecipeDecisions", dependencies: ["Kafka", "RecipeDomain", "RecipeWire"]),
         .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
         // The API's contract is served from the binary: Contract/ links to Schemas/ (one copy of each file).
         // So is the web console (Console/: plain HTML, CSS and JavaScript, served at / and /console/).
-        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeDecisions", "RecipeProjection",
-                                                   "RecipeSchemaOrg"],
+        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection",
+                                                "RecipeSchemaOrg"],
                 resources: [.embedInCode("Contract"), .embedInCode("Console")]),
         .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
         // schema.org Recipe JSON-LD in and out (pages, files), around its own plain values.
         .target(name: "RecipeSchemaOrg", dependencies: ["RecipeDomain", "RecipeWire"]),
+        // One process's wiring: the edits producer, the projector's thread (and a decider's), the read model and the HTTP server.
+        .target(name: "RecipeProcess", dependencies: ["Kafka", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP"]),
         // Argument parsing and command dispatch, shared by the two programs; no business rules.
         .target(name: "RecipeCLI"),
         .executableTarget(
             name: "recipes",
-            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeDecisions", "RecipeProjection", "RecipeHTTP", "RecipeAudit",
-                           "RecipeSchemaOrg"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP",
+                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg"]
         ),
-        // The benchmarks, apart from the program users run: only they link the raw C baseline.
+        // The benchmarks, apart from the program users run: only they link the raw C baseline and the generators.
         .executableTarget(
             name: "recipes-bench",
-            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeDecisions", "RecipeProjection", "RecipeHTTP",
-                           "RecipeAudit", "RecipeSchemaOrg", "CRdKafkaBaseline"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP",
+                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "RecipeGenerators", "CRdKafkaBaseline"]
         ),
 
         // What the test suites share: running programs, waiting off the cooperative pool.
         .target(name: "RecipeTestSupport", path: "Tests/Support"),
         .testTarget(name: "KafkaTests", dependencies: ["Kafka", "RecipeTestSupport"]),
-        .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain"]),
-        .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeTestSupport"], exclude: ["Golden", "Fixtures"]),
-        .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "Kafka", "RecipeWire", "RecipeDomain", "RecipeTestSupport"]),
-        .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeTestSupport"],
+        .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain", "RecipeGenerators"]),
+        .testTarget(name: "RecipeGeneratorsTests", dependencies: ["RecipeGenerators", "RecipeDomain"]),
+        .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"],
+                    exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "Kafka", "RecipeWire", "RecipeDomain", "RecipeGenerators",
+                                                                 "RecipeTestSupport"]),
+        .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeGenerators",
+                                                                 "RecipeTestSupport"],
                     exclude: ["recipe-export.schema.json", "Pages"]),
-        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeDecisions", "RecipeProjection", "Kafka", "RecipeWire", "RecipeDomain",
-                                                            "RecipeTestSupport"]),
+        .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProcess", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "Kafka",
+                                                            "RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
         .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
-                                                                   "RecipeTestSupport"]),
+                                                                   "RecipeGenerators", "RecipeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

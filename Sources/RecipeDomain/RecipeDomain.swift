@@ -1,8 +1,9 @@
 // MARK: - RecipeDomain
 //
 // The recipe aggregate, its commands, every rule and the fold, as pure Swift:
-// no Foundation, no I/O, no clock, no randomness (bar the seeded generators that
-// callers drive), no JSON. Identical input gives identical output everywhere.
+// no Foundation, no I/O, no clock, no randomness, no JSON. Identical input gives
+// identical output everywhere. (Seeded commands for tests and benchmarks:
+// RecipeGenerators.)
 //
 // Where to start
 // - `RecipeID`: the one form of a recipe's name (ASCII, compared by bytes).
@@ -16,7 +17,6 @@
 // - `RecipeDecider.rulesVersion`: raised with every change of a decision.
 // - `Rejection` / `RejectionCode`: why not. `RecipeLimits`: every bound.
 // - `Tag.parseSingle(from:)`, `Quantities`: tag grammar, scaling and display.
-// - `SplitMix64`, `RandomCommandGenerator`: seeded input for tests and benchmarks.
 //
 // Decisions (see the doc comments at each for the why)
 // - Order of checks: duplicate id, recipe id (keyMismatch), deleted, expected

@@ -1,5 +1,6 @@
 import Kafka
 import RecipeDomain
+import RecipeGenerators
 
 // MARK: - Fold benchmark
 //

@@ -3,8 +3,10 @@ import Kafka
 import RecipeCLI
 import RecipeDomain
 import RecipeHTTP
+import RecipeProcess
 import RecipeProjection
 import RecipeWire
+import RecipeWriteSide
 #if canImport(Glibc)
 import Glibc
 #endif

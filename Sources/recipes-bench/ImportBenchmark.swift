@@ -2,7 +2,9 @@ import Foundation
 import Kafka
 import RecipeCLI
 import RecipeDomain
+import RecipeGenerators
 import RecipeHTTP
+import RecipeProcess
 import RecipeSchemaOrg
 import RecipeWire
 import Synchronization

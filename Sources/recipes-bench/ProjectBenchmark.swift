@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeCLI
 import RecipeDomain
+import RecipeGenerators
 import RecipeProjection
 import RecipeWire
 

@@ -4,8 +4,10 @@ import RecipeCLI
 import RecipeDecisions
 import RecipeDomain
 import RecipeHTTP
+import RecipeProcess
 import RecipeProjection
 import RecipeWire
+import RecipeWriteSide
 
 /// `recipes dev`: the whole service in one process, for a laptop.
 enum DevCommand {

@@ -6,6 +6,7 @@ import RecipeHTTP
 import RecipeProjection
 import RecipeSchemaOrg
 import RecipeWire
+import RecipeWriteSide
 
 /// `recipes parse | import | export`: recipes as cooks and the web write them.
 enum RecipeFileCommands {

@@ -4,6 +4,7 @@ import RecipeCLI
 import RecipeDomain
 import RecipeHTTP
 import RecipeWire
+import RecipeWriteSide
 
 /// `recipes send`: appends commands through the producer, validated first.
 enum SendCommand {

@@ -3,6 +3,7 @@ import Kafka
 import RecipeCLI
 import RecipeDecisions
 import RecipeHTTP
+import RecipeProcess
 import RecipeProjection
 
 /// `recipes serve`: a projector and the HTTP API against a real cluster.

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeDecisions
 import RecipeDomain
+import RecipeGenerators
 import RecipeTestSupport
 import RecipeWire
 import Testing

@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeGenerators
 import Testing
 
 /// Invariants over thousands of seeded random command sequences. A failure

@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeGenerators
 import Testing
 
 /// One line and every field the parser must read from it.

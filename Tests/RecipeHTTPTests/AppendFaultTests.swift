@@ -2,9 +2,11 @@ import Foundation
 import Kafka
 import RecipeDomain
 import RecipeHTTP
+import RecipeProcess
 import RecipeProjection
 import RecipeTestSupport
 import RecipeWire
+import RecipeWriteSide
 import Testing
 
 @Suite("Appends under faults: bounded answers, nothing acknowledged lost")

@@ -37,7 +37,7 @@ struct ConcurrencyCheckTests {
             try (text + code).write(to: url, atomically: true, encoding: .utf8)
             return text.split(separator: "\n", omittingEmptySubsequences: false).count
         }
-        let appender = try append("Sources/RecipeHTTP/Commands/CommandAppender.swift", """
+        let appender = try append("Sources/RecipeWriteSide/CommandAppender.swift", """
 
             extension CommandAppender {
                 public func appendLater(_ envelope: CommandEnvelope) async throws -> KafkaDeliveryReport {
@@ -62,7 +62,7 @@ struct ConcurrencyCheckTests {
             }
             """)
         // Not Swift concurrency: the words in a comment or a string, a dispatch queue's `async`, an actor of a command.
-        _ = try append("Sources/RecipeHTTP/Commands/CommandSender.swift", """
+        _ = try append("Sources/RecipeWriteSide/CommandSender.swift", """
 
             // async and await, Task { } in a comment
             let words = "async let x = await y; Task { }"
@@ -72,7 +72,7 @@ struct ConcurrencyCheckTests {
         let result = try checkConcurrency(root: copy)
         #expect(result.status == 1)
         let lines = result.err.split(separator: "\n").map(String.init)
-        for expected in ["Sources/RecipeHTTP/Commands/CommandAppender.swift:\(appender + 2): `async`",
+        for expected in ["Sources/RecipeWriteSide/CommandAppender.swift:\(appender + 2): `async`",
                          "Sources/RecipeHTTP/Routes/CommandRoutes.swift:\(routes + 1): `async`",
                          "Sources/RecipeHTTP/Routes/CommandRoutes.swift:\(routes + 3): a Swift task",
                          "Sources/RecipeHTTP/Routes/CommandRoutes.swift:\(routes + 3): `await`",

@@ -1,5 +1,6 @@
 import Foundation
 import RecipeDomain
+import RecipeGenerators
 import RecipeProjection
 import RecipeWire
 import Testing

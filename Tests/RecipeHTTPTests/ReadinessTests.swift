@@ -3,6 +3,7 @@ import Kafka
 import RecipeDomain
 import RecipeHTTP
 @testable import RecipeProjection
+import RecipeProcess
 import RecipeTestSupport
 import RecipeWire
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RecipeHTTP
+import RecipeWriteSide
 import Testing
 
 /// The 202 answers of the single and the batch POST are written by hand (`JSONWriter`, for

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeDomain
 import RecipeHTTP
+import RecipeWriteSide
 import Testing
 
 @Suite("recipes send")

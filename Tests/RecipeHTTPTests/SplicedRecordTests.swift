@@ -2,6 +2,7 @@ import Foundation
 import RecipeDomain
 import RecipeHTTP
 import RecipeWire
+import RecipeWriteSide
 import Testing
 
 /// `CommandBuilder` appends the bytes it spliced together and validated, instead of encoding

@@ -1,4 +1,5 @@
 import Foundation
+import RecipeProcess
 import RecipeTestSupport
 import Kafka
 import RecipeDecisions

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import RecipeDomain
+import RecipeGenerators
 import RecipeProjection
 import RecipeTestSupport
 import RecipeWire

@@ -1,5 +1,6 @@
 import Foundation
 import RecipeDomain
+import RecipeGenerators
 @testable import RecipeProjection
 import Testing
 

@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeGenerators
 @testable import RecipeSchemaOrg
 
 /// Seeded random recipe documents of the kind an import gives: text trimmed, names on

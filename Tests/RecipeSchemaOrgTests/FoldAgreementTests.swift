@@ -1,7 +1,8 @@
 import Foundation
 import RecipeDomain
-import RecipeWire
+import RecipeGenerators
 @testable import RecipeSchemaOrg
+import RecipeWire
 import Testing
 
 /// The import decides like the fold: whatever a Recipe node holds, in whatever shape and

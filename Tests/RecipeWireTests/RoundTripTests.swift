@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeGenerators
 @testable import RecipeWire
 import Testing
 

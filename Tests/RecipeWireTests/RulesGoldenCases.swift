@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeGenerators
 import RecipeWire
 
 /// The commands of the rules golden, made only when it is regenerated: a seeded

@@ -1,5 +1,6 @@
 import Foundation
 import RecipeDomain
+import RecipeGenerators
 import RecipeWire
 
 // MARK: - Wrong examples

@@ -1,6 +1,7 @@
 import Kafka
 import RecipeDomain
 import RecipeWire
+import RecipeWriteSide
 
 /// `POST /v1/commands`: many commands in one request, as NDJSON
 /// (`application/x-ndjson`, one command per line) or a JSON array

@@ -3,6 +3,7 @@ import RecipeDomain
 import RecipeProjection
 import RecipeSchemaOrg
 import RecipeWire
+import RecipeWriteSide
 
 /// The command gateway: `POST /v1/recipes/{id}/commands` and `POST /v1/drafts`
 /// (a new recipe) append a command and answer 202 with where it landed; with

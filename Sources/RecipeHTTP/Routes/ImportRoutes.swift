@@ -4,6 +4,7 @@ import RecipeDomain
 import RecipeProjection
 import RecipeSchemaOrg
 import RecipeWire
+import RecipeWriteSide
 
 /// Recipes as the web publishes them: `POST /v1/import` takes a schema.org
 /// Recipe (JSON-LD, or an HTML page holding one as JSON-LD, microdata or RDFa) and

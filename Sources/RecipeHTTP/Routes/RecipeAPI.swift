@@ -1,6 +1,7 @@
 import Kafka
 import RecipeDomain
 import RecipeProjection
+import RecipeWriteSide
 
 /// The API over the store (`ReadModel`) and the edits topic (`CommandAppender`): what `RecipeService` serves.
 public typealias RecipeAPI = RecipeAPIHandler<ReadModel, CommandAppender>

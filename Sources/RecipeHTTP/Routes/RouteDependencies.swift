@@ -1,6 +1,7 @@
 import Kafka
 import RecipeDomain
 import RecipeProjection
+import RecipeWriteSide
 
 /// The queries the routes ask of the read side: `ReadModel` over the store, or a
 /// test's fake. Errors are `QueryError`s (rendered as their HTTP answers).

@@ -9,7 +9,7 @@
 /// all, each spliced slice is exactly one of its values. Anything unusual — an
 /// escape in a key, a repeated key, bytes after the value — answers nil, and
 /// the caller takes the slow path, which gives the precise error.
-enum JSONSlices {
+public enum JSONSlices {
     struct Member {
         /// The key's bytes (it has no escapes: a key with one answers nil).
         var key: Range<Int>
@@ -53,7 +53,7 @@ enum JSONSlices {
 
     /// The elements of the array that is the whole of `bytes`; nil when it is not
     /// one (the slices themselves are not checked: each is read on its own later).
-    static func elements(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>]? {
+    public static func elements(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>]? {
         var index = skipWhitespace(bytes, 0)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return nil }
         index = skipWhitespace(bytes, index + 1)

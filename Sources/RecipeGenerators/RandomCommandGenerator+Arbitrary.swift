@@ -1,3 +1,4 @@
+import RecipeDomain
 // MARK: - Arbitrary commands
 
 extension RandomCommandGenerator {

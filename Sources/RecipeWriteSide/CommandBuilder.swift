@@ -5,9 +5,9 @@ import RecipeWire
 import Glibc
 #endif
 
-/// Why input could not become a command: not JSON at all (HTTP 400), or JSON
-/// that breaks the command schema (HTTP 422, naming the field).
-public enum CommandInputError: HTTPResponseError, Sendable, CustomStringConvertible {
+/// Why input could not become a command: not JSON at all, or JSON that breaks
+/// the command schema (naming the field).
+public enum CommandInputError: Error, Sendable, CustomStringConvertible {
     case notJSON(String)
     case invalid(WireError)
 
@@ -15,14 +15,6 @@ public enum CommandInputError: HTTPResponseError, Sendable, CustomStringConverti
         switch self {
         case .notJSON(let message): message
         case .invalid(let error): error.field.map { "\(error.code.rawValue) (\($0)): \(error.message)" } ?? error.description
-        }
-    }
-
-    public var status: Int {
-        switch self {
-        case .notJSON: 400
-        case .invalid(let error) where error.code == .tooLarge: 413
-        case .invalid: 422
         }
     }
 
@@ -321,14 +313,14 @@ public struct CommandBuilder: Sendable {
     /// A random (version 4) UUID in lowercase, as `UUID().uuidString.lowercased()` makes, from
     /// the system's generator: Foundation's `UUID()` opens and reads `/dev/urandom` each time,
     /// which was a fifth of `recipes send --stdin`'s CPU. Many at once: `Chunk.newCommandID()`.
-    static func newCommandID() -> String {
+    public static func newCommandID() -> String {
         var words: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { arc4random_buf($0.baseAddress!, $0.count) }
         return commandID(words.0, words.1)
     }
 
     /// A new recipe's id: a `newCommandID()`, which is of the form.
-    static func newRecipeID() -> RecipeID {
+    public static func newRecipeID() -> RecipeID {
         RecipeID(made: newCommandID())
     }
 

@@ -1,3 +1,4 @@
+import RecipeDomain
 // MARK: - Vocabulary of generated commands
 //
 // Realistic values for plausible commands, and awkward ones (non-ASCII, JSON

@@ -1,3 +1,4 @@
+import RecipeDomain
 // MARK: - Plausible edits
 
 extension RandomCommandGenerator {

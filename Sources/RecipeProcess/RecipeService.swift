@@ -1,8 +1,10 @@
 import Foundation
 import Kafka
 import RecipeDecisions
+import RecipeHTTP
 import RecipeProjection
 import RecipeWire
+import RecipeWriteSide
 import Synchronization
 
 /// A projector (on its own thread) and the HTTP API over its store, in one

@@ -1,3 +1,4 @@
+import RecipeDomain
 // MARK: - Random command generator
 
 /// Seeded generator of recipe commands, for property tests, codec round trips

@@ -1,4 +1,5 @@
-@testable import RecipeDomain
+import RecipeDomain
+@testable import RecipeGenerators
 import Testing
 
 @Suite("Seeded random numbers and commands")

@@ -45,10 +45,9 @@ public struct LogCapacity: Sendable {
     }
 }
 
-/// A partition of a log with a size cap is full: 507, with the ways out.
-public struct LogFull: Error, HTTPResponseError {
+/// A partition of a log with a size cap is full, with the ways out.
+public struct LogFull: Error {
     public let partition: Int32
-    public var status: Int { 507 }
     public var code: String { "logFull" }
     public var message: String {
         "partition \(partition) of the embedded broker's log is nearly full (it keeps 5 MiB and 100,000 records a partition, "
