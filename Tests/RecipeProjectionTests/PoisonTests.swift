@@ -107,7 +107,7 @@ struct PoisonTests {
                 messages.append(KafkaProducerMessage(topic: fixture.topic, key: alias.key, value: Array(value.utf8)))
             }
         }
-        for result in try fixture.producer.sendBatch(messages) { _ = try result.get() }
+        for result in fixture.producer.sendBatch(messages) { _ = try result.get() }
         let summary = try fixture.project()
 
         #expect(summary.rejected == messages.count)
