@@ -176,3 +176,20 @@ public struct RandomCommandGenerator: Sendable {
         }
     }
 }
+
+/// A random but realistic stream of `count` commands: drafts of edits, saves, discards,
+/// deletes, a few invalid commands and duplicates, over `recipes` recipes, interleaved.
+/// The same seed gives the same stream.
+public func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnvelope] {
+    var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.03, duplicateRate: 0.01, expectedRevisionRate: 0.05)
+    var states = (0..<recipes).map { _ in Recipe(id: generator.recipeID()) }
+    var stream: [CommandEnvelope] = []
+    stream.reserveCapacity(count)
+    while stream.count < count {
+        let index = Int(generator.random.next() % UInt64(recipes))
+        let envelope = generator.nextEnvelope(for: states[index])
+        _ = states[index].apply(envelope)
+        stream.append(envelope)
+    }
+    return stream
+}

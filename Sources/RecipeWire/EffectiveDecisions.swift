@@ -31,15 +31,7 @@ public struct DecisionLink: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `name` can name a decider: 1 to 64 ASCII letters, digits, `.`, `_`, `-`.
     public static func isDeciderName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= maxDeciderLength && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default:
-                false
-            }
-        }
+        !name.isEmpty && name.utf8.count <= maxDeciderLength && name.utf8.allSatisfy(RecipeTopics.isNameByte)
     }
 }
 

@@ -35,19 +35,22 @@ public struct RecipeTopics: Sendable, Hashable {
     /// if let problem = RecipeTopics.problem(withPrefix: value) { throw UsageError("--topic-prefix: \(problem)") }
     /// ```
     public static func problem(withPrefix prefix: String) -> String? {
-        let allowed = prefix.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default:
-                false
-            }
-        }
-        guard allowed else { return "a topic prefix may hold only ASCII letters, digits, '.', '_' and '-'" }
+        guard prefix.utf8.allSatisfy(isNameByte) else { return "a topic prefix may hold only ASCII letters, digits, '.', '_' and '-'" }
         let longest = [RecipeTopics().edits, RecipeTopics().decisions, RecipeTopics().committed].map(\.utf8.count).max()!
         guard prefix.utf8.count + longest <= 249 else { return "the prefix makes topic names longer than 249 characters" }
         return nil
+    }
+
+    /// Whether `byte` may stand in a Kafka name (a topic's, and a decider's): an ASCII letter,
+    /// a digit, `.`, `_` or `-`.
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
     }
 }
 

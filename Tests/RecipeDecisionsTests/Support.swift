@@ -185,22 +185,6 @@ func expectOneEffectiveDecisionPerCommand(_ log: DecisionLog, _ fixture: Decisio
     }
 }
 
-/// A random but realistic stream: drafts of edits, saves, discards, deletes, a few
-/// invalid commands and duplicates, over many recipes, interleaved.
-func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnvelope] {
-    var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.03, duplicateRate: 0.01, expectedRevisionRate: 0.05)
-    var states = (0..<recipes).map { _ in Recipe(id: generator.recipeID()) }
-    var stream: [CommandEnvelope] = []
-    stream.reserveCapacity(count)
-    while stream.count < count {
-        let index = Int(generator.random.next() % UInt64(recipes))
-        let envelope = generator.nextEnvelope(for: states[index])
-        _ = states[index].apply(envelope)
-        stream.append(envelope)
-    }
-    return stream
-}
-
 /// A flag a test sets to stop an in-process decider.
 final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)

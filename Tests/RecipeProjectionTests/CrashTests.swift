@@ -7,22 +7,6 @@ import RecipeTestSupport
 import RecipeWire
 import Testing
 
-/// A random but realistic stream: drafts of edits, saves, discards, deletes,
-/// a few invalid commands and duplicates, over many recipes, interleaved.
-func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnvelope] {
-    var generator = RandomCommandGenerator(seed: seed, invalidRate: 0.03, duplicateRate: 0.01, expectedRevisionRate: 0.05)
-    var states = (0..<recipes).map { _ in Recipe(id: generator.recipeID()) }
-    var stream: [CommandEnvelope] = []
-    stream.reserveCapacity(count)
-    while stream.count < count {
-        let index = Int(generator.random.next() % UInt64(recipes))
-        let envelope = generator.nextEnvelope(for: states[index])
-        _ = states[index].apply(envelope)
-        stream.append(envelope)
-    }
-    return stream
-}
-
 /// Starts `recipes project` against the fixture's broker and store.
 /// - Parameter output: a file for its standard output (progress lines), else none is kept.
 func startProjectorProcess(_ fixture: ProjectionFixture, storePath: String, extra: [String] = [],

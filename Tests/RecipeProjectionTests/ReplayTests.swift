@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeAudit
 import RecipeDomain
+import RecipeGenerators
 @testable import RecipeProjection
 import RecipeTestSupport
 import RecipeWire
