@@ -10,15 +10,15 @@ import RecipeWire
 enum AuditCommand {
     static let group = Command.group(
         "recipes audit",
-        summary: "Ask the log: a recipe's history, the recipe at a moment, a diff of versions, an export; verify a store.",
-        abstract: "Ask the log: history, as-of, diff, export; verify a store against a replay.",
+        summary: "Ask the log: a recipe's history, the recipe at a moment, a diff, an export; verify a store; redecide with this build's rules.",
+        abstract: "Ask the log: history, as-of, diff, export; verify a store against a replay; redecide with this build's rules.",
         discussion: """
             Each reads the log (--brokers), not a read model; history, as-of and diff read only the
             partition the recipe's key hashes to.
             """,
         [
             .run(historySpec, history), .run(asOfSpec, asOf), .run(diffSpec, diff), .run(exportSpec, export),
-            .run(verifySpec, verify),
+            .run(verifySpec, verify), .run(redecideSpec, redecide),
         ])
 
     // MARK: - history

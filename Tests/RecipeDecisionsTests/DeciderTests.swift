@@ -80,23 +80,6 @@ struct DeciderTests {
         #expect(effective.last?.follows == next.link && effective.last?.outcome.revision == 2)
     }
 
-    private func appendDecision(_ decision: DecisionRecord, _ fixture: DecisionFixture) throws {
-        _ = try fixture.producer.send(KafkaProducerMessage(topic: fixture.topics.decisions, key: decision.recipeID.map { Array($0.utf8) },
-                                                           value: DecisionEncoder(source: "by-hand").encode(decision), partition: decision.partition))
-    }
-
-    /// Runs a decider in this process until `count` decisions count, then stops it.
-    private func decide(_ fixture: DecisionFixture, until count: Int) throws {
-        let stop = StopFlag()
-        let decider = try Decider(kafka: fixture.config, topics: fixture.topics)
-        let run = Background("the decider") { try decider.run(until: { stop.isSet }, progressInterval: .seconds(60)) }
-        let watcher = try DecisionWatcher(fixture)
-        defer { stop.set() }
-        try watcher.waitFor(count, deadline: .seconds(30))
-        stop.set()
-        try run.value(deadline: .seconds(30))
-    }
-
     @Test("a decider SIGKILLed five times during a stream leaves one effective decision per command, in order, no gap")
     func killedDeciderKeepsOneDecisionPerCommand() throws {
         let fixture = try DecisionFixture(partitions: 8)

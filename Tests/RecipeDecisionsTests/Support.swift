@@ -185,6 +185,24 @@ func expectOneEffectiveDecisionPerCommand(_ log: DecisionLog, _ fixture: Decisio
     }
 }
 
+/// Appends a decision written by hand (as an older build, or a stale decider, would have written it) on its command's partition.
+func appendDecision(_ decision: DecisionRecord, _ fixture: DecisionFixture) throws {
+    _ = try fixture.producer.send(KafkaProducerMessage(topic: fixture.topics.decisions, key: decision.recipeID.map { Array($0.utf8) },
+                                                       value: DecisionEncoder(source: "by-hand").encode(decision), partition: decision.partition))
+}
+
+/// Runs a decider in this process until `count` decisions count, then stops it.
+func decide(_ fixture: DecisionFixture, until count: Int) throws {
+    let stop = StopFlag()
+    let decider = try Decider(kafka: fixture.config, topics: fixture.topics)
+    let run = Background("the decider") { try decider.run(until: { stop.isSet }, progressInterval: .seconds(60)) }
+    let watcher = try DecisionWatcher(fixture)
+    defer { stop.set() }
+    try watcher.waitFor(count, deadline: .seconds(30))
+    stop.set()
+    try run.value(deadline: .seconds(30))
+}
+
 /// A flag a test sets to stop an in-process decider.
 final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
