@@ -77,15 +77,15 @@ let package = Package(
         .testTarget(name: "RecipeGeneratorsTests", dependencies: ["RecipeGenerators", "RecipeDomain"]),
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"],
                     exclude: ["Golden", "Fixtures"]),
-        .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
-                                                                 "RecipeGenerators", "RecipeTestSupport"]),
+        .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire",
+                                                                 "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
         .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeGenerators",
                                                                  "RecipeTestSupport"],
                     exclude: ["recipe-export.schema.json", "Pages"]),
         .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProcess", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "Kafka",
                                                             "RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
-        .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
+        .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeDecisions", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
                                                                    "RecipeGenerators", "RecipeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -146,7 +146,7 @@ enum AuditCommand {
     // MARK: - verify
 
     static let verifySpec = CommandSpec(
-        name: "recipes audit verify", summary: "Replay the log up to a live store's positions and compare every read model.",
+        name: "recipes audit verify", summary: "Replay the decisions up to a live store's positions and compare every read model.",
         options: KafkaOptions.specs + [
             StoreOptions.db,
             .value("show", "N", "Differing rows to print per recipe.", default: "5"),
@@ -155,7 +155,7 @@ enum AuditCommand {
         ],
         discussion: """
             Copies the live store (a consistent snapshot, so a running projector may keep writing it),
-            replays the log into a scratch store up to the snapshot's positions, and compares the rows of
+            replays the decisions into a scratch store up to the snapshot's positions, and compares the rows of
             every read model. Exits 0 when they agree; 1 when they differ, naming each recipe with what the
             live store says and what the replay says; 2 when it could not compare (the message says why).
             """)
@@ -167,7 +167,7 @@ enum AuditCommand {
         let show = try args.int("show", in: 1...10_000)!
         let scratch = URL(fileURLWithPath: args.string("scratch")!)
             .appendingPathComponent("recipes-verify-\(ProcessInfo.processInfo.processIdentifier)").path
-        let topic = try KafkaOptions.topics(args).edits
+        let topic = try KafkaOptions.topics(args).decisions
         let config = try KafkaOptions.config(args)
         let reporter = ProgressReporter("verify: replay")
         var last: Projector.CatchUpProgress?
@@ -187,10 +187,10 @@ enum AuditCommand {
             say("note: \(live) is partial: partitions read from past their first records (\(heads)); the replay read the same")
         }
         if report.agree {
-            return say("\(live) agrees with a replay of the log: \(records) records, every read model equal")
+            return say("\(live) agrees with a replay of the decisions: \(records) commands, every read model equal")
         }
         let byRecipe = Dictionary(grouping: report.differences) { $0.recipeID ?? "(no recipe)" }
-        say("\(live) DIFFERS from a replay of the log (\(records) records): \(report.differences.count) rows in \(byRecipe.count) recipes")
+        say("\(live) DIFFERS from a replay of the decisions (\(records) commands): \(report.differences.count) rows in \(byRecipe.count) recipes")
         for (recipe, differences) in byRecipe.sorted(by: { $0.key < $1.key }) {
             say("recipe \(recipe):")
             for difference in differences.prefix(show) {

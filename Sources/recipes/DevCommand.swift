@@ -64,11 +64,17 @@ enum DevCommand {
             }
         }
         try journal.start()
-        // Not journaled: after a restart the decider decides the journaled log again from its start.
+        // Not journaled: after a restart the decider decides the journaled log again from its start,
+        // and the store, folded from the decisions of before, is built again from the new ones.
         try kafka.createTopic(RecipeTopics().decisions, partitions: journal.partitions, replicationFactor: 3)
-        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
+        if journal.restoredRecords > 0, FileManager.default.fileExists(atPath: storePath) {
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: storePath + suffix) {
+                try FileManager.default.removeItem(atPath: storePath + suffix)
+            }
+        }
+        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(),
                                             storePath: storePath)
-        options.decider = (RecipeTopics(), .all)
+        options.decider = .all
         options.logName = journal.name
         options.logCapacity = LogCapacity(partitionCount: journal.partitions, bytesPerPartition: EmbeddedKafka.retainedBytesPerPartition,
                                           recordsPerPartition: Int64(EmbeddedKafka.retainedMessageSetsPerPartition)) { partition in

@@ -19,19 +19,18 @@ final class ServiceFixture: Sendable {
     let storePath: String
     let topic = RecipeTopics().edits
 
-    /// - Parameter decides: runs a decider in the service too, with the decisions topic made beside the edits topic.
-    init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits(), decides: Bool = false) throws {
+    /// The service runs a decider of every partition, as `recipes dev` does.
+    init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits()) throws {
         kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(topic, partitions: 4)
-        if decides { try kafka.createTopic(RecipeTopics().decisions, partitions: 4) }
+        try kafka.createTopic(RecipeTopics().decisions, partitions: 4)
         storePath = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString).db").path
-        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
+        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(),
                                             storePath: storePath)
         options.port = 0
         options.fetchWaitMilliseconds = 10
         options.api = api
         options.server = server
-        if decides { options.decider = (RecipeTopics(), .all) }
         service = try RecipeService(options: options)
         try service.start()
     }

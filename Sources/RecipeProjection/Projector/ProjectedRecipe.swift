@@ -34,6 +34,19 @@ public struct ProjectedRecipe: Sendable {
         return decision
     }
 
+    /// Folds an effective decision about this recipe as it was recorded: an accepted
+    /// one's events, with no rule; a rejection is the last word on an open draft.
+    public mutating func fold(_ decision: DecisionRecord, entry: HistoryEntry) {
+        switch decision.outcome {
+        case .accepted(let events, _):
+            recipe.record(events, ofCommand: decision.commandID ?? "")
+            updatedAt = decision.time?.millisecondsSinceEpoch ?? updatedAt
+            if !recipe.hasOpenDraft { lastRejection = nil }
+        case .rejected(let rejection, _), .undecodable(let rejection): noteRejection(rejection, entry: entry)
+        case .duplicate: break
+        }
+    }
+
     /// A rejected or undecodable record is the last word on an open draft.
     public mutating func noteRejection(_ rejection: Rejection, entry: HistoryEntry) {
         guard recipe.hasOpenDraft else { return }
@@ -109,13 +122,17 @@ public struct BatchSummary: Sendable, Equatable {
     public var duplicates = 0
     /// Records below the stored position (already applied, e.g. re-delivered after a rebalance).
     public var skipped = 0
+    /// Records of the decisions topic that do not count (`EffectiveDecisions`): a second
+    /// decision of a command, a stale decider's, anything that is not a decision.
+    public var superseded = 0
 
-    public var records: Int { accepted + rejected + duplicates + skipped }
+    public var records: Int { accepted + rejected + duplicates + skipped + superseded }
 
     public static func += (a: inout BatchSummary, b: BatchSummary) {
         a.accepted += b.accepted
         a.rejected += b.rejected
         a.duplicates += b.duplicates
         a.skipped += b.skipped
+        a.superseded += b.superseded
     }
 }

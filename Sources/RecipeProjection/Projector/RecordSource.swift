@@ -1,21 +1,22 @@
 import Foundation
 import Kafka
+import RecipeWire
 
-/// Where the projector's thread gets its records, read (decoded and placed)
-/// by `RecordJudge`. In replica mode a thread of its own polls and reads a few
+/// Where the projector's thread gets its records, decoded as decisions
+/// (`DecisionReading`). In replica mode a thread of its own polls and reads a few
 /// polls ahead, so that decoding runs beside folding and committing; in group
 /// mode the projector's thread polls, since a rebalance callback must run
 /// between its polls and the transaction of what it polled.
 final class RecordSource: @unchecked Sendable {
     /// The records of one poll.
     struct Chunk: Sendable {
-        var readings: [RecordJudge.Reading]
+        var readings: [DecisionReading]
         /// Whether the consumer had more at hand (its poll came back full).
         var backlog: Bool
     }
 
     private let consumer: KafkaConsumer
-    private let judge: RecordJudge
+    private let decoder = DecisionDecoder()
     private let topic: String
     private let pollSize: Int
     private let ahead: Bool
@@ -23,7 +24,7 @@ final class RecordSource: @unchecked Sendable {
     // Guarded by `condition`.
     private var chunks: [Chunk] = []
     /// Readings judged already, freed by the reading thread.
-    private var spent: [[RecordJudge.Reading]] = []
+    private var spent: [[DecisionReading]] = []
     private var failure: (any Error)?
     private var stopping = false
     private var running = false
@@ -33,8 +34,8 @@ final class RecordSource: @unchecked Sendable {
     /// about 5 % less CPU); one left the folding thread waiting.
     private static let depth = 2
 
-    init(consumer: KafkaConsumer, judge: RecordJudge, topic: String, pollSize: Int, ahead: Bool) {
-        (self.consumer, self.judge, self.topic, self.pollSize, self.ahead) = (consumer, judge, topic, pollSize, ahead)
+    init(consumer: KafkaConsumer, topic: String, pollSize: Int, ahead: Bool) {
+        (self.consumer, self.topic, self.pollSize, self.ahead) = (consumer, topic, pollSize, ahead)
         guard ahead else { return }
         running = true
         let thread = Thread { [self] in readAhead() }
@@ -59,7 +60,7 @@ final class RecordSource: @unchecked Sendable {
 
     /// Takes back readings that were judged, so that the reading thread frees
     /// them (a few hundred thousand strings a second) rather than the folding one.
-    func recycle(_ readings: consuming [RecordJudge.Reading]) {
+    func recycle(_ readings: consuming [DecisionReading]) {
         guard ahead else { return }
         let owned = consume readings
         condition.withLock { spent.append(owned) }
@@ -77,11 +78,11 @@ final class RecordSource: @unchecked Sendable {
     /// One poll, read where the records lie in the consumer's messages: copied into
     /// arrays first, a replay's reading thread spent more time in malloc and free than decoding.
     private func poll(timeout: Duration) throws -> Chunk? {
-        var readings: [RecordJudge.Reading] = []
+        var readings: [DecisionReading] = []
         let count = try consumer.poll(maxRecords: pollSize, timeout: timeout) { record in
             // Reserved once: grown step by step, the array copied the readings so far each time.
             if readings.isEmpty { readings.reserveCapacity(record.pollCount) }
-            if record.topic == topic { readings.append(judge.read(record)) }
+            if record.topic == topic { readings.append(DecisionReading(record, decoder: decoder)) }
         }
         return count == 0 ? nil : Chunk(readings: readings, backlog: count == pollSize)
     }
@@ -94,7 +95,7 @@ final class RecordSource: @unchecked Sendable {
             }
         }
         while true {
-            var freed: [[RecordJudge.Reading]] = []
+            var freed: [[DecisionReading]] = []
             let go = condition.withLock {
                 while chunks.count >= Self.depth, !stopping { condition.wait() }
                 swap(&freed, &spent)
