@@ -100,6 +100,9 @@ public final class Decider: @unchecked Sendable {
         readBack = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
         var producerConfig = kafka
         producerConfig.setDefaults(EditsTopicSettings.decisionsProducerProperties)
+        // A command waits for its decision before anyone sees it: hold a decision 1 ms for others
+        // to share its request, not librdkafka's 5 (a catch-up hands over thousands at once anyway).
+        if producerConfig["linger.ms"] == nil, producerConfig["queue.buffering.max.ms"] == nil { producerConfig["linger.ms"] = "1" }
         producer = try KafkaProducer(config: producerConfig)
     }
 
