@@ -45,12 +45,9 @@ enum AuditCommand {
                     String(record.decision.rulesVersion), entry.reasonCode.map { "\($0): \(entry.reasonMessage ?? "")" } ?? "",
                     record.dataJSON ?? ""]
         })
-        if !trail.undecided.isEmpty { say(undecidedLine(trail)) }
-    }
-
-    /// "2 commands not decided yet: 0:14, 0:15".
-    static func undecidedLine(_ trail: RecipeTrail) -> String {
-        LogAuditor.notDecided(trail.undecided.count) + ": " + trail.undecidedPositions.joined(separator: ", ")
+        if !trail.undecided.isEmpty {
+            say(LogAuditor.notDecided(trail.undecided.count) + ": " + trail.undecidedPositions.joined(separator: ", "))
+        }
     }
 
     // MARK: - as-of
