@@ -36,7 +36,7 @@ public struct Redecider: Sendable {
     /// the commands read and the commands there were when the run began.
     public func run(progress: (_ done: Int64, _ total: Int64) -> Void = { _, _ in }) throws -> Report {
         let edits = try LogReader(kafka: kafka, topic: topics.edits)
-        try checkDecisionsTopic(editsPartitions: edits.partitions.count)
+        try checkDecisionsTopic(kafka: kafka, topics: topics, editsPartitions: edits.partitions.count)
         var config = kafka
         config["auto.offset.reset"] = "error"
         let decisions = try KafkaConsumer(config: config, readsHeaders: false)
@@ -53,7 +53,7 @@ public struct Redecider: Sendable {
                 // Effective decisions are of ever later commands, and the edits' offsets run on from 0 with
                 // no gap (`LogReader` refuses a partition whose head is gone): the next one is this command's or a later one's.
                 for record in records {
-                    guard let decision = try recorded.peek(), decision.offset == record.offset else {
+                    guard let decision = try recorded.peek()?.decision, decision.offset == record.offset else {
                         report.undecided += 1
                         continue
                     }
@@ -82,18 +82,6 @@ public struct Redecider: Sendable {
         guard case .accepted(let events, _) = decision.outcome, let text = decision.recipeID, let commandID = decision.commandID,
               let id = try? RecipeID(text) else { return }
         states[id, default: Recipe(id: id)].record(events, ofCommand: commandID)
-    }
-
-    private func checkDecisionsTopic(editsPartitions: Int) throws {
-        // Every topic is asked for, not this one: a broker that creates topics on demand (as the
-        // embedded one does) would make an empty decisions topic by being asked about it.
-        guard let count = try KafkaAdmin(config: kafka).listTopics()[topics.decisions] else {
-            throw RedecideError.noDecisionsTopic(topics.decisions)
-        }
-        guard count == editsPartitions else {
-            throw RedecideError.partitionMismatch(edits: topics.edits, editsPartitions: editsPartitions,
-                                                  decisions: topics.decisions, decisionsPartitions: count)
-        }
     }
 
     // MARK: - The report
@@ -195,84 +183,6 @@ public struct Redecider: Sendable {
         public init(recorded: Int = 0, today: Int = 0) {
             self.recorded = recorded
             self.today = today
-        }
-    }
-}
-
-/// The effective decisions of one partition of the decisions topic, in order, read
-/// as they are asked for, up to the end the partition had when reading began.
-private struct EffectiveDecisionReader {
-    private let consumer: KafkaConsumer
-    private let place: KafkaTopicPartition
-    private let end: Int64
-    private let decoder = DecisionDecoder()
-    private var rule = EffectiveDecisions()
-    private var buffer: [KafkaConsumerRecord] = []
-    private var index = 0
-    private var next: Int64 = 0
-    private var head: DecisionRecord?
-
-    init(consumer: KafkaConsumer, topic: String, partition: Int32) throws {
-        self.consumer = consumer
-        place = KafkaTopicPartition(topic: topic, partition: partition)
-        let marks = try consumer.watermarks(place)
-        guard marks.low == 0 else { throw RedecideError.missingHead(place, low: marks.low) }
-        end = marks.high
-        try consumer.assign([place], from: [place: .beginning])
-    }
-
-    /// The next effective decision, left in place; nil after the last.
-    mutating func peek() throws -> DecisionRecord? {
-        while head == nil, let record = try nextRecord() {
-            if case .success(let decision) = decoder.decode(key: record.key, value: record.value),
-               rule.admit(decision, onPartition: place.partition) {
-                head = decision
-            }
-        }
-        return head
-    }
-
-    /// Passes the decision `peek` gave.
-    mutating func take() {
-        head = nil
-    }
-
-    private mutating func nextRecord() throws -> KafkaConsumerRecord? {
-        var lastProgress = ContinuousClock.now
-        while index == buffer.count {
-            guard next < end else { return nil }
-            buffer = try consumer.poll(maxRecords: 10_000, timeout: .milliseconds(200)).filter {
-                $0.partition == place.partition && $0.offset >= next && $0.offset < end
-            }
-            index = 0
-            if buffer.isEmpty, ContinuousClock.now - lastProgress > .seconds(30) {
-                throw RedecideError.readTimedOut(place, at: next, end: end)
-            } else if !buffer.isEmpty {
-                lastProgress = .now
-            }
-        }
-        defer { index += 1 }
-        next = buffer[index].offset + 1
-        return buffer[index]
-    }
-}
-
-public enum RedecideError: Error, CustomStringConvertible, Sendable {
-    case noDecisionsTopic(String)
-    case partitionMismatch(edits: String, editsPartitions: Int, decisions: String, decisionsPartitions: Int)
-    case missingHead(KafkaTopicPartition, low: Int64)
-    case readTimedOut(KafkaTopicPartition, at: Int64, end: Int64)
-
-    public var description: String {
-        switch self {
-        case .noDecisionsTopic(let topic):
-            "the decisions topic \(topic) does not exist, so there are no recorded decisions to compare with (a decider writes them: recipes decide)"
-        case .partitionMismatch(let edits, let editsCount, let decisions, let decisionsCount):
-            "\(decisions) has \(decisionsCount) partitions and \(edits) \(editsCount): each decision is on its command's partition number, so they must be equal"
-        case .missingHead(let partition, let low):
-            "\(partition) starts at offset \(low), not 0: its first decisions are gone, so which decisions count cannot be read"
-        case .readTimedOut(let partition, let at, let end):
-            "reading \(partition) got nothing for 30 s at offset \(at) of \(end)"
         }
     }
 }

@@ -45,7 +45,7 @@ enum ReplayBenchmark {
 
         // What `recipes audit history` runs: one partition read and folded.
         let historyStart = ContinuousClock.now
-        let auditor = try LogAuditor(kafka: config, topic: log.topics.edits)
+        let auditor = try LogAuditor(kafka: config, topics: log.topics)
         let trail = try auditor.trail(of: recipe)
         let end = try auditor.reader.end(of: trail.partition)
         say(String(format: "  audit history        %10.3f s  (%d records of recipe %@, %d read in partition %d)",

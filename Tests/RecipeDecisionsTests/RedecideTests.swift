@@ -118,7 +118,7 @@ struct RedecideTests {
         let refused = try runRecipes(["audit", "redecide", "--brokers", undecided.kafka.bootstrapServers])
         #expect(refused.status == 1)
         let lines = refused.err.split(separator: "\n").filter { !$0.hasPrefix("%") }
-        #expect(lines == ["recipes: error: the decisions topic recipes.decisions does not exist, so there are no recorded decisions to compare with "
+        #expect(lines == ["recipes: error: the decisions topic recipes.decisions does not exist, so there are no recorded decisions "
                           + "(a decider writes them: recipes decide)"], "\(refused.err)")
     }
 }

@@ -25,8 +25,9 @@ struct DecisionReading: Sendable {
 
 extension HistoryEntry {
     /// The history entry of an effective decision: its command's position, what the
-    /// command was, and what was decided, as recorded.
-    init(_ decision: DecisionRecord, logTime: Int64?) {
+    /// command was, and what was decided, as recorded. The projector's history and
+    /// the audit tools both make their entries here.
+    public init(_ decision: DecisionRecord, logTime: Int64?) {
         let recipeID = decision.recipeID.flatMap { try? RecipeID($0) }
         self.init(partition: decision.partition, offset: decision.offset, recipeID: recipeID, commandID: decision.commandID,
                   time: decision.time?.millisecondsSinceEpoch, actor: decision.actor, type: decision.commandKind?.rawValue ?? "unknown",

@@ -1,8 +1,8 @@
 import RecipeDomain
 import RecipeWire
 
-/// A recipe as the projector keeps it between records: the fold's state plus
-/// what the read models show beside it. The audit tools fold the same way.
+/// A recipe as the projector keeps it between decisions: the fold's state plus
+/// what the read models show beside it. The audit tools fold with it too (`fold`).
 public struct ProjectedRecipe: Sendable {
     public internal(set) var recipe: Recipe
     /// The latest rejection of a command while the draft was open, as JSON.
@@ -18,20 +18,6 @@ public struct ProjectedRecipe: Sendable {
         self.recipe = recipe
         self.lastRejection = lastRejection
         self.updatedAt = updatedAt
-    }
-
-    /// Folds a decoded command (see `RecordJudge.apply`) and keeps the draft's side data.
-    @discardableResult
-    public mutating func apply(_ envelope: CommandEnvelope, entry: inout HistoryEntry) -> RecipeDecision {
-        let decision = RecordJudge.apply(envelope, to: &recipe, entry: &entry)
-        switch decision {
-        case .accepted:
-            updatedAt = envelope.time.millisecondsSinceEpoch
-            if !recipe.hasOpenDraft { lastRejection = nil }
-        case .rejected(let rejection): noteRejection(rejection, entry: entry)
-        case .duplicate: break
-        }
-        return decision
     }
 
     /// Folds an effective decision about this recipe as it was recorded: an accepted
