@@ -99,6 +99,7 @@ public final class Decider: @unchecked Sendable {
         }
         readBack = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
         var producerConfig = kafka
+        producerConfig["fetch.wait.max.ms"] = nil // the consumers' (the service sets it), which a producer warns about
         producerConfig.setDefaults(EditsTopicSettings.decisionsProducerProperties)
         // A command waits for its decision before anyone sees it: hold a decision 1 ms for others
         // to share its request, not librdkafka's 5 (a catch-up hands over thousands at once anyway).
