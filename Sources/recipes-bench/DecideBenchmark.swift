@@ -34,7 +34,7 @@ enum DecideBenchmark {
         say(String(format: "  projection           %10.0f commands/s  (%d commands)", projectionRate, projected))
 
         let topics = RecipeTopics()
-        try log.kafka.createTopic(topics.decisions, partitions: partitions)
+        for topic in [topics.decisions, topics.committed] { try log.kafka.createTopic(topic, partitions: partitions) }
         let decider = try Decider(kafka: config, topics: topics)
         let done = Atomic<Bool>(false)
         var totals = Decider.Totals()

@@ -135,6 +135,7 @@ struct DeciderTests {
         let log = DecisionLog(records: try decisionsReadByKafkaPython(fixture))
         #expect(log.count == stream.count)
         try expectOneEffectiveDecisionPerCommand(log, fixture)
+        try expectCommittedTopicFollowsTheDecisions(fixture)
     }
 
     @Test("a decider paused while another takes its partitions, then resumed, cannot change what counts")
@@ -174,6 +175,7 @@ struct DeciderTests {
         let log = DecisionLog(records: try decisionsReadByKafkaPython(fixture))
         #expect(log.count == stream.count)
         try expectOneEffectiveDecisionPerCommand(log, fixture)
+        try expectCommittedTopicFollowsTheDecisions(fixture)
     }
 
     // MARK: - The command line

@@ -19,11 +19,11 @@ final class ServiceFixture: Sendable {
     let storePath: String
     let topic = RecipeTopics().edits
 
-    /// - Parameter decides: runs a decider in the service too, with the decisions topic made beside the edits topic.
+    /// - Parameter decides: runs a decider in the service too, with the decisions and committed topics made beside the edits topic.
     init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits(), decides: Bool = false) throws {
         kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(topic, partitions: 4)
-        if decides { try kafka.createTopic(RecipeTopics().decisions, partitions: 4) }
+        if decides { for name in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(name, partitions: 4) } }
         storePath = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString).db").path
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
                                             storePath: storePath)
