@@ -78,23 +78,23 @@ struct PartitionDecider {
     mutating func decide(_ record: KafkaConsumerRecord, judge: CommandJudge,
                          encoder: DecisionEncoder) -> (decision: DecisionRecord, value: [UInt8])? {
         guard record.offset >= nextCommand else { return nil }
-        // The key is the recipe id of every record that can be accepted (the decoder holds it to `subject`).
-        let recipeID = record.key.flatMap { RecordKey.recipeID(fromKey: $0) }
-        let before = recipeID.flatMap { recipes[$0] }.map(CommittedStamp.init)
         var decision = judge.decide(record, recipes: &recipes)
         decision.decider = name
         decision.follows = last
-        var document: CommittedRecipe?
-        if case .accepted = decision.outcome, let recipeID, let recipe = recipes[recipeID],
-           CommittedStamp.changes(from: before, to: CommittedStamp(recipe)) {
-            document = CommittedRecipe(recipe, partition: partition, offset: record.offset)
-        }
+        let document = committedDocument(after: decision)
         let link = DecisionLink(decider: name, offset: record.offset)
         let value = encoder.encode(decision)
         unread.append(Written(value: value, link: link, follows: last, document: document))
         last = link
         nextCommand = record.offset + 1
         return (decision, value)
+    }
+
+    /// The recipe's document after `decision`, when the decision can change it.
+    private func committedDocument(after decision: DecisionRecord) -> CommittedRecipe? {
+        guard case .accepted(let events, _) = decision.outcome, CommittedRecipe.mayChange(by: events),
+              let text = decision.recipeID, let recipeID = try? RecipeID(text), let recipe = recipes[recipeID] else { return nil }
+        return CommittedRecipe(recipe, partition: partition, offset: decision.offset)
     }
 
     // MARK: - Reading back
@@ -213,8 +213,7 @@ struct RebuiltPartition {
         guard let decision, effective.admit(decision, onPartition: partition) else { return }
         guard case .accepted(let events, _) = decision.outcome, let text = decision.recipeID, let commandID = decision.commandID,
               let recipeID = try? RecipeID(text) else { return }
-        let before = recipes[recipeID].map(CommittedStamp.init)
         recipes[recipeID, default: Recipe(id: recipeID)].record(events, ofCommand: commandID)
-        if CommittedStamp.changes(from: before, to: CommittedStamp(recipes[recipeID]!)) { changedAt[recipeID] = decision.offset }
+        if CommittedRecipe.mayChange(by: events) { changedAt[recipeID] = decision.offset }
     }
 }
