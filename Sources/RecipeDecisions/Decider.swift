@@ -83,6 +83,8 @@ public final class Decider: @unchecked Sendable {
     private var totals = Totals()
     /// Decisions handed to the producer whose acknowledgements are still to be checked.
     private var pending: [KafkaPendingBatch] = []
+    /// When each partition last wrote its documents (`writeDocuments`).
+    private var documentsWritten: [Int32: ContinuousClock.Instant] = [:]
     /// What a rebalance callback could not do, thrown by `run` after the poll.
     private var callbackFailure: (any Error)?
 
@@ -145,6 +147,7 @@ public final class Decider: @unchecked Sendable {
         }
         try settleAll()
         try finishReadingBack()
+        try writeDocuments(holding: false)
         try settleAll()
         progress(report())
     }
@@ -219,6 +222,7 @@ public final class Decider: @unchecked Sendable {
             decider.reconcile(withTopic: committed.onTopic, end: committed.end)
             partitions[partition] = decider
             offsets[partition] = decider.nextCommand
+            documentsWritten[partition] = .now
         }
         try writeDocuments()
         try assignReadBack()
@@ -327,10 +331,23 @@ public final class Decider: @unchecked Sendable {
 
     // MARK: - The committed topic
 
-    /// Hands the documents every held partition has to write to the producer.
-    private func writeDocuments() throws {
+    /// A partition this many commands behind the end its consumer last saw is catching up.
+    private static let catchingUp: Int64 = 1_000
+    /// The longest a partition catching up holds its documents.
+    private static let longestHold: Duration = .seconds(10)
+
+    /// Hands the documents the held partitions have to write to the producer. A partition
+    /// catching up holds them (`holding`), for at most `longestHold`: a recipe's newest
+    /// replaces the older ones meanwhile, so that deciding a long backlog writes each recipe
+    /// about once, not at every save (the JSON encoder is most of what documents cost).
+    private func writeDocuments(holding: Bool = true) throws {
         var messages: [KafkaProducerMessage] = []
+        let now = ContinuousClock.now
         for partition in partitions.keys {
+            if holding, let written = documentsWritten[partition], now - written < Self.longestHold,
+               let high = edits.lastSeenWatermarks(KafkaTopicPartition(topic: topics.edits, partition: partition))?.high,
+               high - partitions[partition]!.nextCommand > Self.catchingUp { continue }
+            documentsWritten[partition] = now
             for document in partitions[partition]!.takeDocuments() {
                 let key = RecordKey.key(forRecipe: document.recipeID)
                 let position = KafkaHeader(key: CommittedRecipe.positionHeaderName, value: document.position)
