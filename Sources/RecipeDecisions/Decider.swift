@@ -31,7 +31,9 @@ import RecipeWire
 ///   read when starting the partition). Starting a partition, it reads the committed
 ///   topic's partition and writes again what differs from the documents the effective
 ///   decisions make (what a killed decider had not written yet); reading back that
-///   partition, it writes a recipe's document again after an older one that landed late.
+///   partition, it writes a recipe's document again after an older one that landed late;
+///   letting a partition go (a revoke, a stop), it reads back its last decisions there
+///   and writes their documents first.
 ///
 /// Modes: `.all` assigns itself every partition; `.group(name)` divides them
 /// among the deciders of a consumer group. Two deciders on one partition never
@@ -114,7 +116,8 @@ public final class Decider: @unchecked Sendable {
     }
 
     /// Decides until `shouldStop` says so, then waits for the decisions written to be
-    /// acknowledged, and closes its clients. `progress` is called at most once per
+    /// acknowledged, reads them back and writes the documents of those that count
+    /// (`letGo`), and closes its clients. `progress` is called at most once per
     /// `progressInterval`.
     public func run(until shouldStop: () -> Bool, progressInterval: Duration = .seconds(5),
                     progress: (Progress) -> Void = { _ in }) throws {
@@ -145,10 +148,7 @@ public final class Decider: @unchecked Sendable {
                 lastReport = .now
             }
         }
-        try settleAll()
-        try finishReadingBack()
-        try writeDocuments(holding: false)
-        try settleAll()
+        try letGo(Set(partitions.keys))
         progress(report())
     }
 
@@ -197,8 +197,13 @@ public final class Decider: @unchecked Sendable {
                     }
                 },
                 onRevoke: { [self] revoked in
-                    for partition in revoked { partitions[partition.partition] = nil }
-                    do { try assignReadBack() } catch { callbackFailure = error }
+                    do {
+                        try letGo(Set(revoked.map(\.partition)))
+                        for partition in revoked { partitions[partition.partition] = nil }
+                        try assignReadBack()
+                    } catch {
+                        callbackFailure = error
+                    }
                 }))
         }
     }
@@ -296,7 +301,19 @@ public final class Decider: @unchecked Sendable {
 
     /// Checks the decisions that landed on held partitions; a partition whose chain
     /// another decider's decisions took over is started again from its decisions.
-    private func readWhatLanded(waiting timeout: Duration = .zero) throws {
+    private func readWhatLanded() throws {
+        let lost = try readBackLanded()
+        guard !lost.isEmpty else { return }
+        totals.rebuilds += lost.count
+        let offsets = try take(lost.sorted())
+        for (partition, offset) in offsets {
+            try edits.seek(KafkaTopicPartition(topic: topics.edits, partition: partition), to: .offset(offset))
+        }
+    }
+
+    /// Reads back what landed on both topics of the held partitions, writes the documents
+    /// of its decisions found on the chain, and returns the partitions it found lost.
+    private func readBackLanded(waiting timeout: Duration = .zero) throws -> Set<Int32> {
         var lost: Set<Int32> = []
         let decoder = self.decoder
         try readBack.poll(maxRecords: 10_000, timeout: timeout) { record in
@@ -312,21 +329,23 @@ public final class Decider: @unchecked Sendable {
         }
         // Before a lost partition is taken again: these documents are of decisions that count.
         try writeDocuments()
-        guard !lost.isEmpty else { return }
-        totals.rebuilds += lost.count
-        let offsets = try take(lost.sorted())
-        for (partition, offset) in offsets {
-            try edits.seek(KafkaTopicPartition(topic: topics.edits, partition: partition), to: .offset(offset))
-        }
+        return lost
     }
 
-    /// Before stopping: reads back its last decisions, so that the documents of those that
-    /// count are written too (for at most 10 s: what is left is written by the next start).
-    private func finishReadingBack() throws {
+    /// Before letting partitions go (a revoke, a stop): waits for its decisions to land, reads
+    /// them back and writes the documents of those that count, held ones too, so that a
+    /// handover or a stop leaves nothing it knew to the next owner (for at most 10 s of
+    /// reading: what is left, the next owner's start writes). A partition found lost has
+    /// nothing more to write: its own decisions there do not count.
+    private func letGo(_ leaving: Set<Int32>) throws {
+        try settleAll()
+        var waiting = leaving
         let deadline = ContinuousClock.now + .seconds(10)
-        while partitions.values.contains(where: \.hasUnread), ContinuousClock.now < deadline {
-            try readWhatLanded(waiting: .milliseconds(50))
+        while waiting.contains(where: { partitions[$0]?.hasUnread == true }), ContinuousClock.now < deadline {
+            waiting.subtract(try readBackLanded(waiting: .milliseconds(50)))
         }
+        try writeDocuments(holding: false)
+        try settleAll()
     }
 
     // MARK: - The committed topic
