@@ -50,7 +50,8 @@ let package = Package(
         .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection",
                                                 "RecipeSchemaOrg"],
                 resources: [.embedInCode("Contract"), .embedInCode("Console")]),
-        .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeProjection"]),
+        // Replay and audit tooling that asks the log itself; `audit redecide` judges with the decider's own CommandJudge.
+        .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeDecisions", "RecipeProjection"]),
         // schema.org Recipe JSON-LD in and out (pages, files), around its own plain values.
         .target(name: "RecipeSchemaOrg", dependencies: ["RecipeDomain", "RecipeWire"]),
         // One process's wiring: the edits producer, the projector's thread (and a decider's), the read model and the HTTP server.
@@ -76,15 +77,15 @@ let package = Package(
         .testTarget(name: "RecipeGeneratorsTests", dependencies: ["RecipeGenerators", "RecipeDomain"]),
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"],
                     exclude: ["Golden", "Fixtures"]),
-        .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "Kafka", "RecipeWire", "RecipeDomain", "RecipeGenerators",
-                                                                 "RecipeTestSupport"]),
+        .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire",
+                                                                 "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
         .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeGenerators",
                                                                  "RecipeTestSupport"],
                     exclude: ["recipe-export.schema.json", "Pages"]),
         .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProcess", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "Kafka",
                                                             "RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
-        .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
+        .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeDecisions", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
                                                                    "RecipeGenerators", "RecipeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -147,25 +147,45 @@ public final class KafkaConsumer: Sendable {
                      borrowing body: (KafkaBorrowedRecord) -> Void) throws -> Int {
         var count = 0
         try pollMessages(maxRecords: maxRecords, timeout: timeout) { message, topic, polled in
-            let m = message.pointee
-            var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
-            let timestamp = rd_kafka_message_timestamp(message, &timestampType)
-            // Safe: the buffers point into `message`, which `pollMessages` destroys only
-            // after this closure returns, and `body` may not keep them (see above).
-            body(KafkaBorrowedRecord(topic: topic, partition: m.partition, offset: m.offset,
-                                     key: m.key.map { UnsafeRawBufferPointer(start: $0, count: m.key_len) },
-                                     value: UnsafeRawBufferPointer(start: m.payload, count: m.payload == nil ? 0 : m.len),
-                                     timestamp: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp,
-                                     pollCount: polled))
+            body(Self.borrowed(message, topic: topic, pollCount: polled))
             count += 1
         }
         return count
     }
 
+    /// Polls as `poll(maxRecords:timeout:borrowing:)` but hands `body` every record of the
+    /// poll at once, so that they can be read on several threads. They are valid only
+    /// during the call to `body`. Returns how many records it was given.
+    @discardableResult
+    public func poll(maxRecords: Int = 500, timeout: Duration = .milliseconds(100),
+                     borrowingAll body: ([KafkaBorrowedRecord]) -> Void) throws -> Int {
+        var records: [KafkaBorrowedRecord] = []
+        try pollMessages(maxRecords: maxRecords, timeout: timeout, { message, topic, polled in
+            if records.isEmpty { records.reserveCapacity(polled) }
+            records.append(Self.borrowed(message, topic: topic, pollCount: polled))
+        }, whileAlive: { if !records.isEmpty { body(records) } })
+        return records.count
+    }
+
+    /// A record where it lies in `message`. Safe while `message` lives: `pollMessages` destroys
+    /// it only after its callbacks return, and they may not keep the buffers.
+    private static func borrowed(_ message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String,
+                                 pollCount: Int) -> KafkaBorrowedRecord {
+        let m = message.pointee
+        var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
+        let timestamp = rd_kafka_message_timestamp(message, &timestampType)
+        return KafkaBorrowedRecord(topic: topic, partition: m.partition, offset: m.offset,
+                                   key: m.key.map { UnsafeRawBufferPointer(start: $0, count: m.key_len) },
+                                   value: UnsafeRawBufferPointer(start: m.payload, count: m.payload == nil ? 0 : m.len),
+                                   timestamp: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp,
+                                   pollCount: pollCount)
+    }
+
     /// One poll: gives `body` each message without an error, with its topic's name
-    /// and how many messages the poll took, then destroys the message.
+    /// and how many messages the poll took, calls `whileAlive`, then destroys the messages.
     private func pollMessages(maxRecords: Int, timeout: Duration,
-                              _ body: (UnsafeMutablePointer<rd_kafka_message_t>, String, Int) -> Void) throws {
+                              _ body: (UnsafeMutablePointer<rd_kafka_message_t>, String, Int) -> Void,
+                              whileAlive: () -> Void = {}) throws {
         try pollLock.withLock { state in
             guard state.open else { throw KafkaError(.closed, "the consumer is closed") }
             // At least one: the first message is stored before `maxRecords` is looked at.
@@ -195,7 +215,6 @@ public final class KafkaConsumer: Sendable {
             var topicNames = TopicNameCache()
             for index in 0..<count {
                 let message = buffer[index]!
-                defer { rd_kafka_message_destroy(message) }
                 if message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR {
                     body(message, topicNames.name(message.pointee.rkt), count)
                     given += 1
@@ -206,6 +225,8 @@ public final class KafkaConsumer: Sendable {
                     failure = error
                 }
             }
+            whileAlive()
+            for index in 0..<count { rd_kafka_message_destroy(buffer[index]!) }
             // Records already taken from librdkafka are returned; the error comes on the next call.
             if let failure {
                 if given == 0 { throw failure }

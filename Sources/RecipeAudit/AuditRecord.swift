@@ -4,52 +4,36 @@ import RecipeDomain
 import RecipeProjection
 import RecipeWire
 
-/// One record of the log with the outcome the fold gives it: a line of
-/// `audit history` and of `audit export`.
+/// One command of the edits log with its effective decision, as recorded: a line
+/// of `audit history` and of `audit export`.
 public struct AuditRecord: Sendable {
-    /// Partition, offset, ids, actor, type, outcome and reason, as the history read model has them.
+    /// The command's position, ids, actor, type, outcome, reason and revision, as the
+    /// history read model has them (`HistoryEntry(decision, logTime:)`).
     public var entry: HistoryEntry
-    /// The record's key as text.
+    /// The decision, as the decisions topic holds it (its rules version among the rest).
+    public var decision: DecisionRecord
+    /// The command's key as text.
     public var key: String?
-    /// The command, when the record decoded.
-    public var envelope: CommandEnvelope?
-    /// Why it could not be applied at all (wrong partition, undecodable).
-    public var unreadable: Rejection?
-    /// The record's `data` member, when the value is a JSON object with one.
+    /// The command's `data` member, when its value is a JSON object with one; nil also
+    /// when the command's record is gone (a head read with `--allow-missing-head`).
     public var data: JSONValue?
     /// `data` as JSON text with sorted keys.
     public var dataJSON: String?
 
-    init(_ record: KafkaConsumerRecord, entry: HistoryEntry, envelope: CommandEnvelope?, unreadable: Rejection?) {
-        self.entry = entry
-        key = record.keyString
-        self.envelope = envelope
-        self.unreadable = unreadable
-        data = Self.data(of: record.value)
+    /// - Parameter command: the command's record on the edits log, when it is still there.
+    init(_ read: EffectiveDecisionReader.Read, command: KafkaConsumerRecord?) {
+        decision = read.decision
+        entry = HistoryEntry(read.decision, logTime: read.record.timestamp)
+        // The decision's record has its command's key.
+        key = (command ?? read.record).keyString
+        data = command.flatMap { Self.data(of: $0.value) }
         dataJSON = data.flatMap { try? Self.encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The command's position, `partition:offset` of the edits log.
     public var position: String { "\(entry.partition):\(entry.offset)" }
 
-    /// Judges a record as the projector does and folds it into the state of the
-    /// recipe it names in `recipes` (made on the recipe's first command; a
-    /// rejection only marks a recipe already there).
-    static func fold(_ record: KafkaConsumerRecord, judge: RecordJudge, into recipes: inout [RecipeID: ProjectedRecipe]) -> AuditRecord {
-        let reading = judge.read(record)
-        switch reading.content {
-        case .rejected(let rejection):
-            let entry = reading.entry
-            if let id = reading.marksDraftOf { recipes[id]?.noteRejection(rejection, entry: entry) }
-            return AuditRecord(record, entry: entry, envelope: nil, unreadable: rejection)
-        case .command(let decoded):
-            var entry = reading.entry
-            let id = decoded.envelope.recipeID
-            recipes[id, default: ProjectedRecipe(id: id)].apply(decoded.envelope, entry: &entry)
-            return AuditRecord(record, entry: entry, envelope: decoded.envelope, unreadable: nil)
-        }
-    }
-
-    /// One JSON object: position, times, ids, type, outcome, reason and data.
+    /// One JSON object: position, times, ids, type, outcome, reason, revision, rules version and data.
     public var json: String {
         var writer = JSONWriter(capacity: 256)
         writer.key("position", first: true)
@@ -80,6 +64,8 @@ public struct AuditRecord: Sendable {
             writer.key("revision")
             writer.integer(revision)
         }
+        writer.key("rulesVersion")
+        writer.integer(decision.rulesVersion)
         if dataJSON != nil { writer.key("data") }
         // The data object is JSON already: spliced in as it is.
         return String(decoding: writer.bytes, as: UTF8.self) + (dataJSON ?? "") + "}"
@@ -96,6 +82,13 @@ public struct AuditRecord: Sendable {
     static func data(of value: [UInt8]) -> JSONValue? {
         struct Record: Decodable { let data: JSONValue? }
         return (try? decoder.decode(Record.self, from: Data(value)))?.data
+    }
+
+    /// The recipe a command names as its decision would: its key's, else (no key) its `subject`'s.
+    static func recipeID(of command: KafkaConsumerRecord) -> String? {
+        struct Record: Decodable { let subject: String? }
+        let claimed = command.key == nil ? (try? decoder.decode(Record.self, from: Data(command.value)))?.subject : nil
+        return DecisionRecord.recipeID(key: command.key, claimed: claimed.flatMap { try? RecipeID($0) })
     }
 
     private static let decoder = JSONDecoder()

@@ -1,11 +1,10 @@
 import Kafka
 import RecipeDomain
-import RecipeProjection
 import RecipeWire
 
-/// Reads the edits topic straight from Kafka, one partition at a time: the
-/// audit tools ask the log, not a read model. A recipe's records all sit in
-/// the partition its key hashes to, so one recipe's questions read one partition.
+/// Reads a topic straight from Kafka, one partition at a time: the audit tools
+/// ask the logs, not a read model. A recipe's commands, and their decisions, all
+/// sit in the partition its key hashes to, so one recipe's questions read one partition.
 ///
 /// Threads: use from one thread.
 public final class LogReader {
@@ -13,8 +12,6 @@ public final class LogReader {
     public let topic: String
     /// The topic's partition ids.
     public let partitions: [Int32]
-    /// Judges records exactly as the projector does.
-    public let judge: RecordJudge
 
     /// Whether a partition whose first records are gone is read from what is left.
     public let allowMissingHead: Bool
@@ -29,7 +26,6 @@ public final class LogReader {
         self.topic = topic
         self.allowMissingHead = allowMissingHead
         partitions = try consumer.partitions(of: topic)
-        judge = RecordJudge(partitionCount: partitions.count)
     }
 
     deinit { consumer.close() }

@@ -1,45 +1,54 @@
 import Kafka
 import RecipeDomain
 import RecipeProjection
+import RecipeWire
 
-/// One recipe's records in log order, each with the outcome the projector
-/// gives it, and the recipe's state after any of them.
+/// One recipe's commands in log order, each with its effective decision as
+/// recorded, the commands no decision counts for yet, and the recipe's state
+/// after any of them, folded as the projector folds it.
 public struct RecipeTrail: Sendable {
     public let recipeID: RecipeID
-    /// The partition the recipe's key hashes to: where all its records are.
+    /// The partition the recipe's key hashes to: where all its commands and decisions are.
     public let partition: Int32
+    /// The recipe's decided commands.
     public private(set) var records: [AuditRecord] = []
-    /// The state after the last record added (the one entry of the states `AuditRecord.fold` keeps).
-    public var state: ProjectedRecipe { states[recipeID]! }
-    private var states: [RecipeID: ProjectedRecipe]
-    /// The offset of the last record of the partition read (this recipe's or another's).
-    public internal(set) var lastOffsetRead: Int64?
+    /// The offsets of the recipe's commands that no decision counts for yet.
+    public private(set) var undecided: [Int64] = []
+    /// The state after the last decision added.
+    public private(set) var state: ProjectedRecipe
+    /// The command offset of the last decision read in the partition (this recipe's or another's).
+    public private(set) var lastDecided: Int64?
 
     public init(recipeID: RecipeID, partition: Int32) {
         self.recipeID = recipeID
         self.partition = partition
-        states = [recipeID: ProjectedRecipe(id: recipeID)]
+        state = ProjectedRecipe(id: recipeID)
     }
 
-    /// Judges the next record of the partition; a record of another recipe only moves `lastOffsetRead`.
-    public mutating func add(_ record: KafkaConsumerRecord, judge: RecordJudge) {
-        lastOffsetRead = record.offset
-        // Another recipe's key: not ours, whatever its value says (the projector files it under the key).
-        if let key = record.key, !key.elementsEqual(recipeID.text.utf8) { return }
-        let added = AuditRecord.fold(record, judge: judge, into: &states)
-        if added.entry.recipeID == recipeID { records.append(added) }
+    /// `undecided` as `partition:offset`.
+    public var undecidedPositions: [String] { undecided.map { "\(partition):\($0)" } }
+
+    /// Folds the partition's next decision; another recipe's only moves `lastDecided`.
+    mutating func add(_ record: AuditRecord) {
+        lastDecided = record.entry.offset
+        guard record.entry.recipeID == recipeID else { return }
+        // Every decision about the recipe on its own partition is folded, as the projector folds it:
+        // one about no command (undecodable) is the last word on an open draft. (The projector's
+        // exception, a `wrongPartition` decision filed on another partition, never lies in this one.)
+        state.fold(record.decision, entry: record.entry)
+        records.append(record)
     }
 
-    /// The state after the records at or before `offset` of the partition.
+    /// Notes a command of the partition that no decision counts for yet, if it is the recipe's.
+    mutating func addUndecided(_ command: KafkaConsumerRecord) {
+        if AuditRecord.recipeID(of: command) == recipeID.text { undecided.append(command.offset) }
+    }
+
+    /// The state after the decisions of the commands at or before `offset` of the partition.
     public func state(throughOffset offset: Int64) -> ProjectedRecipe {
         var state = ProjectedRecipe(id: recipeID)
         for record in records where record.entry.offset <= offset {
-            var entry = record.entry
-            if let envelope = record.envelope {
-                state.apply(envelope, entry: &entry)
-            } else if let rejection = record.unreadable, rejection.code != .wrongPartition {
-                state.noteRejection(rejection, entry: entry)
-            }
+            state.fold(record.decision, entry: record.entry)
         }
         return state
     }

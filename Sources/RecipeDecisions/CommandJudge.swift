@@ -3,9 +3,9 @@ import RecipeDomain
 import RecipeWire
 
 /// Decides one record of the edits topic: where it must be, whether it is a
-/// command, and what the rules say about it against its recipe's state. The
-/// decider's only use of the rules; the same judgement the projectors make
-/// (`RecordJudge`), as a decision record.
+/// command, and what the rules say about it against its recipe's state, as a
+/// decision record. The one place that decides: the decider's use of the rules
+/// (and `audit redecide`'s, to compare); every other reader folds the decisions.
 ///
 /// ```swift
 /// let judge = CommandJudge(partitionCount: 6)

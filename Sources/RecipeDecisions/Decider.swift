@@ -97,6 +97,10 @@ public final class Decider: @unchecked Sendable {
         if consumerConfig["fetch.max.bytes"] == nil { consumerConfig["fetch.max.bytes"] = String(32 << 20) }
         // A command the log no longer holds is not skipped: the decider stops.
         consumerConfig["auto.offset.reset"] = "error"
+        // A decider that dies holds its partitions, and nothing new becomes visible on them, until
+        // its group session runs out: 10 s rather than librdkafka's 45.
+        if consumerConfig["session.timeout.ms"] == nil { consumerConfig["session.timeout.ms"] = "10000" }
+        if consumerConfig["heartbeat.interval.ms"] == nil { consumerConfig["heartbeat.interval.ms"] = "2000" }
         config = consumerConfig
         // Prefetch as the projector does (Projector.init says why): a catch-up stalls on
         // librdkafka's defaults.
@@ -111,7 +115,11 @@ public final class Decider: @unchecked Sendable {
         readBack = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
         committedReadBack = try KafkaConsumer(config: consumerConfig)
         var producerConfig = kafka
+        producerConfig["fetch.wait.max.ms"] = nil // the consumers' (the service sets it), which a producer warns about
         producerConfig.setDefaults(EditsTopicSettings.deciderProducerProperties)
+        // A command waits for its decision before anyone sees it: hold a decision 1 ms for others
+        // to share its request, not librdkafka's 5 (a catch-up hands over thousands at once anyway).
+        if producerConfig["linger.ms"] == nil, producerConfig["queue.buffering.max.ms"] == nil { producerConfig["linger.ms"] = "1" }
         producer = try KafkaProducer(config: producerConfig)
     }
 
@@ -134,8 +142,11 @@ public final class Decider: @unchecked Sendable {
             for record in records {
                 guard let (decision, value) = partitions[record.partition]?.decide(record, judge: judge, encoder: encoder) else { continue }
                 tally(decision.outcome)
+                // Stamped with the command's time in the log, so that a cut of the decisions by time
+                // (`recipes replay --until-time`) is the same cut of the commands.
                 messages.append(KafkaProducerMessage(topic: topics.decisions, key: record.key, value: value,
-                                                     headers: [Self.contentType], partition: record.partition))
+                                                     headers: [Self.contentType], partition: record.partition,
+                                                     timestamp: record.timestamp))
             }
             if !messages.isEmpty { pending.append(producer.enqueue(messages)) }
             try readWhatLanded()
@@ -150,6 +161,26 @@ public final class Decider: @unchecked Sendable {
         }
         try letGo(Set(partitions.keys))
         progress(report())
+    }
+
+    /// Decides every command the edits topic holds when it is called, returns once
+    /// their decisions are acknowledged, and closes the decider: for a log that no
+    /// decider runs beside (tests, deciding an older log once before a replay).
+    /// Only in mode `.all`, which holds every partition.
+    public func catchUp(timeout: Duration = .seconds(60)) throws -> Totals {
+        precondition(mode == .all, "catchUp decides every partition: mode .all")
+        var ends: [Int32: Int64] = [:]
+        for partition in try readBack.partitions(of: topics.edits) {
+            ends[partition] = try readBack.watermarks(KafkaTopicPartition(topic: topics.edits, partition: partition)).high
+        }
+        let deadline = ContinuousClock.now + timeout
+        var late = false
+        try run(until: { [self] in
+            late = ContinuousClock.now >= deadline
+            return late || ends.allSatisfy { partition, end in (partitions[partition]?.nextCommand ?? 0) >= end }
+        }, progressInterval: .seconds(3600))
+        if late { throw DeciderError.catchUpTimedOut(ends, after: timeout) }
+        return totals
     }
 
     private static let contentType = KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)
@@ -436,6 +467,7 @@ public enum DeciderError: Error, CustomStringConvertible, Sendable {
     case readTimedOut(KafkaTopicPartition, at: Int64, end: Int64)
     case decisionsPastLog(KafkaTopicPartition, next: Int64, editsEnd: Int64)
     case deliveryFailed(KafkaError)
+    case catchUpTimedOut([Int32: Int64], after: Duration)
 
     public var description: String {
         switch self {
@@ -452,6 +484,8 @@ public enum DeciderError: Error, CustomStringConvertible, Sendable {
                 + "they are another log's decisions (was the edits topic made again, or a journal cut short?)"
         case .deliveryFailed(let error):
             "a decision or a committed document could not be appended: \(error)"
+        case .catchUpTimedOut(let ends, let timeout):
+            "the decider did not decide every command up to \(ends.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")) within \(timeout)"
         }
     }
 }

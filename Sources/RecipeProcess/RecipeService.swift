@@ -7,12 +7,13 @@ import RecipeWire
 import RecipeWriteSide
 import Synchronization
 
-/// A projector (on its own thread) and the HTTP API over its store, in one
-/// process, and optionally a decider (on a thread of its own): what `recipes dev`
-/// and `recipes serve` run, and what the tests start.
+/// The whole pipeline in one process: the HTTP API that appends commands to the
+/// edits topic, a decider that decides them (on a thread of its own; optional), and
+/// a projector (on its own thread) that folds the decisions into the store the API
+/// reads: what `recipes dev` and `recipes serve` run, and what the tests start.
 ///
 /// ```swift
-/// let service = try RecipeService(options: .init(kafka: config, topic: RecipeTopics().edits, storePath: "recipes.db"))
+/// let service = try RecipeService(options: .init(kafka: config, topics: RecipeTopics(), storePath: "recipes.db"))
 /// try service.start()
 /// print("http://127.0.0.1:\(service.port)")
 /// service.shutdown()
@@ -25,7 +26,8 @@ import Synchronization
 public final class RecipeService: Sendable {
     public struct Options: Sendable {
         public var kafka: KafkaConfig
-        public var topic: String
+        /// Commands are appended to `edits`; the projector folds `decisions`.
+        public var topics: RecipeTopics
         public var storePath: String
         public var mode: Projector.Mode = .replica
         /// Names the log instead of the cluster's id, for a log that outlives its cluster (`recipes dev`'s journal).
@@ -52,14 +54,13 @@ public final class RecipeService: Sendable {
         /// embedded broker answers a fetch only when this wait ends, so it bounds how soon a
         /// write is visible; a real broker answers as soon as data arrives. Nil: librdkafka's 500.
         public var fetchWaitMilliseconds: Int? = nil
-        /// A decider to run beside the projector (`RecipeDecisions.Decider`): its topics (the
-        /// edits topic must be `topic`) and whether it takes every partition or a group's share.
-        /// Nil: none.
-        public var decider: (topics: RecipeTopics, mode: Decider.Mode)? = nil
+        /// The decider run beside the projector (`RecipeDecisions.Decider`): every partition, or a
+        /// group's share. Nil: none here, so the store shows only what deciders elsewhere decide.
+        public var decider: Decider.Mode? = .all
 
-        public init(kafka: KafkaConfig, topic: String, storePath: String) {
+        public init(kafka: KafkaConfig, topics: RecipeTopics, storePath: String) {
             self.kafka = kafka
-            self.topic = topic
+            self.topics = topics
             self.storePath = storePath
         }
     }
@@ -127,7 +128,7 @@ public final class RecipeService: Sendable {
         self.commits = commits
         let consumerConfig = projectorConfig
         @Sendable func makeProjector() throws -> Projector {
-            try Projector(storePath: options.storePath, kafka: consumerConfig, topic: options.topic, mode: options.mode,
+            try Projector(storePath: options.storePath, kafka: consumerConfig, topic: options.topics.decisions, mode: options.mode,
                           logName: options.logName, commits: commits)
         }
         // The first is made here, so that the store exists for the read model, and checked by `start`.
@@ -136,7 +137,7 @@ public final class RecipeService: Sendable {
         supervisor = ProjectorSupervisor { try first.take() ?? makeProjector() }
         // The same consumer answers where the log ends: at start (for `/readyz`), and later for
         // `after=` positions beyond it.
-        logEnds = LogEndSource(consumer: try KafkaConsumer(config: options.kafka), topic: options.topic)
+        logEnds = LogEndSource(consumer: try KafkaConsumer(config: options.kafka), topic: options.topics.edits)
         let readModel = try ReadModel(path: options.storePath, commits: commits, logEnds: logEnds)
         state = ProjectorStatus(ProjectorState())
         var producerConfig = options.kafka
@@ -148,12 +149,13 @@ public final class RecipeService: Sendable {
             producerConfig["linger.ms"] = String(linger.milliseconds)
         }
         producer = try KafkaProducer(config: producerConfig)
-        decider = try options.decider.map { try Decider(kafka: options.kafka, topics: $0.topics, mode: $0.mode) }
+        // The projector's fetch wait: on the embedded broker it bounds how soon a command is decided too.
+        decider = try options.decider.map { try Decider(kafka: consumerConfig, topics: options.topics, mode: $0) }
         metrics = Metrics()
         let state = self.state
         var apiOptions = options.api
         if options.loopbackOnly { apiOptions.hostNames.formUnion(RecipeAPIOptions.loopbackNames) }
-        api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topic, capacity: options.logCapacity),
+        api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topics.edits, capacity: options.logCapacity),
                         metrics: metrics, options: apiOptions) { [state, readModel] in
             Self.readiness(state, readModel)
         }

@@ -50,7 +50,8 @@ public struct DecisionDecoder: Sendable {
         value.withUnsafeBytes { decode($0, key: nil) }
     }
 
-    func decode(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) -> Result<DecisionRecord, WireError> {
+    /// Decodes a record where it lies (a consumer's message), without copying it first.
+    public func decode(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) -> Result<DecisionRecord, WireError> {
         guard bytes.count <= DecisionFormat.maxRecordSize else {
             return .failure(WireError(.tooLarge, "The decision is \(bytes.count) bytes; at most \(DecisionFormat.maxRecordSize) are read."))
         }

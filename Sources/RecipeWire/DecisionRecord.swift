@@ -12,10 +12,10 @@ import RecipeDomain
 /// structured JSON of type `recipes.decision.v1` (Schemas/decisions/). Made by
 /// `init(deciding:…)` and `init(undecodable:…)`.
 ///
-/// The decider stage (`RecipeDecisions`) appends them; projectors still decide
-/// each command as they fold it (docs/architecture.md, "Decisions (in progress)").
-/// Which decision of a command counts is `EffectiveDecisions`'s to say, from
-/// `decider` and `follows`.
+/// The decider stage (`RecipeDecisions`) appends them; projectors and the audit
+/// tools fold them, with no rule (docs/architecture.md, "Decisions"). Which
+/// decision of a command counts is `EffectiveDecisions`'s to say, from `decider`
+/// and `follows`.
 public struct DecisionRecord: Sendable, Hashable {
     /// Where the command is on `recipes.edits`; the decision is the one for that offset.
     public var partition: Int32

@@ -10,7 +10,7 @@ import Synchronization
 enum DecideBenchmark {
     static let spec = CommandSpec(
         name: "recipes-bench decide",
-        summary: "Decide a topic of recipe commands into the decisions topic (and each recipe's latest document into the committed topic), next to today's projection of the same topic and raw consumption of it, and print commands/s.",
+        summary: "Decide a topic of recipe commands into the decisions topic (and each recipe's latest document into the committed topic), next to the projection of those decisions and raw consumption of the commands, and print commands/s.",
         abstract: "Commands/s decided (appended to recipes.decisions) vs projected vs raw consumption.",
         options: BenchmarkLog.options + [
             .value("db", "FILE", "Store the projection baseline creates (deleted first).", default: "/tmp/recipes-bench-decide.db"),
@@ -20,21 +20,11 @@ enum DecideBenchmark {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let path = args.string("db")!
-        let partitions = try args.int("partitions", in: 1...1024)!
         removeStore(path)
         defer { removeStore(path) }
-        let log = try BenchmarkLog.publish(args, benchmark: "decide")
-        let (config, commands) = (log.config, log.commands)
+        let log = try BenchmarkLog.publish(args, benchmark: "decide", decided: false)
+        let (config, commands, topics) = (log.config, log.commands, log.topics)
 
-        // The rate the decider has to keep up with: today's projection of the same log.
-        let projector = try Projector(storePath: path, kafka: config, topic: log.topic)
-        let projectionStart = ContinuousClock.now
-        let projected = try projector.catchUp(timeout: nil).records
-        let projectionRate = Double(projected) / (ContinuousClock.now - projectionStart).seconds
-        say(String(format: "  projection           %10.0f commands/s  (%d commands)", projectionRate, projected))
-
-        let topics = RecipeTopics()
-        for topic in [topics.decisions, topics.committed] { try log.kafka.createTopic(topic, partitions: partitions) }
         let decider = try Decider(kafka: config, topics: topics)
         let done = Atomic<Bool>(false)
         var totals = Decider.Totals()
@@ -49,7 +39,14 @@ enum DecideBenchmark {
         say(String(format: "  decider              %10.0f commands/s  (%d decided and appended: %d accepted, %d rejected, %d duplicates, %d undecodable; %d committed documents; %.2f s, %.2f CPU s)",
                    rate, totals.decided, totals.accepted, totals.rejected, totals.duplicates, totals.undecodable, totals.committed, seconds,
                    processCPUSeconds() - startCPU))
-        say(String(format: "  = %.2f× projection, %.1f%% of raw consumption", rate / projectionRate, 100 * rate / log.rawRate))
+
+        // The rate the decider has to keep up with: the projection of what it decided.
+        let projector = try Projector(storePath: path, kafka: config, topic: topics.decisions)
+        let projectionStart = ContinuousClock.now
+        let projected = try projector.catchUp(timeout: nil).records
+        let projectionRate = Double(projected) / (ContinuousClock.now - projectionStart).seconds
+        say(String(format: "  projection           %10.0f decisions/s  (%d decisions)", projectionRate, projected))
+        say(String(format: "  decider = %.2f× projection, %.1f%% of raw consumption of the commands", rate / projectionRate, 100 * rate / log.rawRate))
         withExtendedLifetime(log) {} // the embedded broker serves until here
     }
 }

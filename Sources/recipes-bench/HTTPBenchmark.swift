@@ -19,13 +19,12 @@ import Glibc
 enum HTTPBenchmark {
     static let spec = CommandSpec(
         name: "recipes-bench http",
-        summary: "Measure the HTTP API (detail, list, append→visible) against direct read-model queries in the same run.",
+        summary: "Measure the HTTP API (detail, list, append→visible on 1 and 16 clients) against direct read-model queries in the same run.",
         abstract: "Detail/list requests/s and latency, and append→visible latency.",
         options: [
             .value("recipes", "N", "Sample recipes appended through the API first.", default: "500"),
             .value("connections", "C", "Concurrent keep-alive connections.", default: "8"),
             .value("seconds", "S", "Duration of each request phase.", default: "5"),
-            .value("appends", "A", "Append→visible round trips measured.", default: "300"),
             .value("load-rounds", "R", "Paired rounds of a detail query's latency: unloaded, under far-future `after=` queries, beside idle connections (0: none).", default: "2"),
             .value("far-future", "N", "Connections sending `after=` far past the log's end (and, as a control, plain detail queries), one query after another, in the load rounds.", default: "300"),
             .value("idle", "N", "Idle connections held open in the load rounds.", default: "1100"),
@@ -42,7 +41,6 @@ enum HTTPBenchmark {
         let recipes = try args.int("recipes", in: 1...100_000)!
         let connections = try args.int("connections", in: 1...512)!
         let seconds = try args.int("seconds", in: 1...600)!
-        let appends = try args.int("appends", in: 1...100_000)!
         let loadRounds = try args.int("load-rounds", in: 0...100)!
         let farFuture = try args.int("far-future", in: 1...5_000)!
         let idle = try args.int("idle", in: 1...10_000)!
@@ -50,9 +48,10 @@ enum HTTPBenchmark {
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 6, replicationFactor: 3)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 6, replicationFactor: 3) }
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("bench-http-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
-        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic, storePath: store)
+        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(), storePath: store)
         options.port = 0
         options.fetchWaitMilliseconds = 10
         // Room for every idle connection of the load rounds, and the others: the server holds them all.
@@ -97,28 +96,14 @@ enum HTTPBenchmark {
         let list = try measureHTTP(port: port, seconds: seconds, connections: connections) { _ in "/v1/recipes?limit=20" }
         report("list (20 items)", http: list, direct: directList)
 
-        // Append → visible: POST a title change, then GET the draft with after=<position>.
-        var visible: [Double] = []
-        var appended: [Double] = []
-        let client = try KeepAliveClient(port: port)
-        for index in 0..<appends {
-            let id = ids[index % ids.count]
-            let start = ContinuousClock.now
-            let body = #"{"type":"TitleChanged","data":{"title":"Edited \#(index)"}}"#
-            let posted = try client.request("POST", "/v1/recipes/\(id)/commands", body: Array(body.utf8))
-            guard posted.status == 202, let position = try? JSONDecoder().decode(CommandReceipt.self, from: Data(posted.body)).position else {
-                throw UsageError("append failed: \(posted.status) \(String(decoding: posted.body, as: UTF8.self))")
-            }
-            appended.append((ContinuousClock.now - start).seconds)
-            let read = try client.request("GET", "/v1/recipes/\(id)/draft?after=\(position)")
-            guard read.status == 200 else { throw UsageError("read failed: \(read.status)") }
-            visible.append((ContinuousClock.now - start).seconds)
+        // Append → visible: POST a title change, then GET the draft with after=<position>: the
+        // command goes through the decider and the projector before the GET answers.
+        for clients in [1, 16] {
+            let measure = try appendToVisible(port: port, ids: recipeIDs, clients: clients, seconds: max(1, seconds / 2))
+            say(String(format: "  append→visible (POST, then GET ?after=), %2d client%@: p50 %.2f ms, p99 %.2f ms over %d round trips (%.0f/s)",
+                       clients, clients == 1 ? " " : "s", percentile(measure.latencies, 0.5) * 1000,
+                       percentile(measure.latencies, 0.99) * 1000, measure.requests, Double(measure.requests) / measure.elapsed))
         }
-        visible.sort()
-        appended.sort()
-        say(String(format: "  append→visible (POST, then GET ?after=): p50 %.2f ms, p99 %.2f ms over %d round trips (the POST alone: p50 %.2f ms, p99 %.2f ms)",
-                   percentile(visible, 0.5) * 1000, percentile(visible, 0.99) * 1000, appends,
-                   percentile(appended, 0.5) * 1000, percentile(appended, 0.99) * 1000))
 
         if loadRounds > 0 {
             try measureUnderLoad(port: port, paths: paths, seconds: seconds, rounds: loadRounds, farFuture: farFuture, idle: idle)
@@ -289,6 +274,26 @@ enum HTTPBenchmark {
             }
         }
         guard measure.requests > 0 else { throw UsageError("no request succeeded") }
+        return measure
+    }
+
+    /// `clients` connections, each POSTing a title change to a recipe of its own and reading
+    /// the draft back with `after=` the position it got, for `seconds`: each round trip timed.
+    static func appendToVisible(port: UInt16, ids: [RecipeID], clients: Int, seconds: Int) throws -> Measure {
+        let measure = run(seconds: seconds, threads: clients) { client in
+            let connection = try KeepAliveClient(port: port)
+            let id = ids[client % ids.count]
+            return { index in
+                let body = #"{"type":"TitleChanged","data":{"title":"Edited \#(index)"}}"#
+                let posted = try connection.request("POST", "/v1/recipes/\(id)/commands", body: Array(body.utf8))
+                guard posted.status == 202, let position = try? JSONDecoder().decode(CommandReceipt.self, from: Data(posted.body)).position else {
+                    throw UsageError("append failed: \(posted.status) \(String(decoding: posted.body, as: UTF8.self))")
+                }
+                let read = try connection.request("GET", "/v1/recipes/\(id)/draft?after=\(position)")
+                guard read.status == 200 else { throw UsageError("read failed: \(read.status)") }
+            }
+        }
+        guard measure.requests > 0 else { throw UsageError("no append became visible") }
         return measure
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import RecipeCLI
+import RecipeDecisions
 import RecipeDomain
 import RecipeGenerators
 import RecipeProjection
@@ -10,8 +11,8 @@ import RecipeWire
 enum ProjectBenchmark {
     static let spec = CommandSpec(
         name: "recipes-bench project",
-        summary: "Project a topic of recipe commands into a fresh store, next to raw consumption of the same topic, and print commands/s and peak memory.",
-        abstract: "Commands/s projected into a fresh store vs raw consumption, and peak memory.",
+        summary: "Project the decisions of a topic of recipe commands into a fresh store, next to raw consumption of the decisions topic, and print commands/s and peak memory.",
+        abstract: "Decisions/s projected into a fresh store vs raw consumption, and peak memory.",
         options: BenchmarkLog.options + [
             .value("db", "FILE", "Store to create (deleted first).", default: "/tmp/recipes-bench.db"),
             .value("batch", "N", "Records per transaction at most.", default: "200000"),
@@ -35,7 +36,7 @@ enum ProjectBenchmark {
         }
         let seconds = (ContinuousClock.now - start).seconds
         let rssAtEnd = peakMemoryKB()
-        say(String(format: "  projection           %10.0f commands/s  (%d commands: %d accepted, %d rejected, %d duplicates; %.2f s)",
+        say(String(format: "  projection           %10.0f decisions/s  (%d decisions: %d accepted, %d rejected, %d duplicates; %.2f s)",
                    Double(totals.records) / seconds, totals.records, totals.accepted, totals.rejected, totals.duplicates, seconds))
         say(String(format: "  = %.1f%% of raw consumption", 100 * (Double(totals.records) / seconds) / log.rawRate))
         say("  peak RSS: \(rssAtTenth.map { "\($0 / 1024) MiB" } ?? "?") at \(commands / 10) commands, \(rssAtEnd / 1024) MiB at \(totals.records)")
@@ -44,7 +45,8 @@ enum ProjectBenchmark {
 }
 
 /// The topic the project and replay benchmarks read: an embedded broker, the
-/// generated mix published into it, and raw consumption of it as the baseline.
+/// generated mix published into the edits topic and decided into the decisions
+/// topic, and raw consumption of the decisions as the baseline.
 struct BenchmarkLog {
     static let options: [OptionSpec] = [
         .value("commands", "N", "Commands in the topic.", default: "1000000"),
@@ -55,11 +57,13 @@ struct BenchmarkLog {
 
     let kafka: EmbeddedKafka
     let config: KafkaConfig
-    let topic: String
+    let topics = RecipeTopics()
+    /// The decisions topic, which projectors fold (empty when the log was published undecided).
+    var topic: String { topics.decisions }
     let commands: Int
     /// A recipe the log has commands for.
     let recipe: RecipeID
-    /// Raw consumption of the topic, records/s.
+    /// Raw consumption of the decisions topic, records/s (of the edits topic when published undecided).
     let rawRate: Double
 
     /// Consumes the whole topic with a plain consumer; prints and returns records/s.
@@ -72,20 +76,29 @@ struct BenchmarkLog {
         return Double(consumed) / seconds
     }
 
-    static func publish(_ args: ParsedArguments, benchmark: String) throws -> BenchmarkLog {
+    /// Publishes the commands and, when `decided`, has a decider decide them all (timed).
+    static func publish(_ args: ParsedArguments, benchmark: String, decided: Bool = true) throws -> BenchmarkLog {
         let commands = try args.int("commands", in: 1...10_000_000)!
         let recipes = try args.int("recipes", in: 1...1_000_000)!
         let partitions = try args.int("partitions", in: 1...1024)!
         let seed = try args.int("seed", in: 0...Int.max)!
         let kafka = try EmbeddedKafka(brokers: 1)
-        let topic = RecipeTopics().edits
+        let topics = RecipeTopics(), topic = topics.edits
         try kafka.createTopic(topic, partitions: partitions)
+        for decided in [topics.decisions, topics.committed] { try kafka.createTopic(decided, partitions: partitions) }
         let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         say("bench \(benchmark): \(commands) commands over \(recipes) recipes, \(partitions) partitions")
         let (bytes, recipe) = try publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
         say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))
-        let rawRate = try measureRaw(topic: topic, config: config, records: commands)
-        return BenchmarkLog(kafka: kafka, config: config, topic: topic, commands: commands, recipe: recipe, rawRate: rawRate)
+        let rawEdits = try measureRaw(topic: topic, config: config, records: commands)
+        guard decided else { return BenchmarkLog(kafka: kafka, config: config, commands: commands, recipe: recipe, rawRate: rawEdits) }
+        let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
+        let totals = try Decider(kafka: config, topics: topics).catchUp(timeout: .seconds(3600))
+        let seconds = (ContinuousClock.now - start).seconds
+        say(String(format: "  decided              %10.0f commands/s  (%d decisions, %.2f s, %.2f CPU s)",
+                   Double(totals.decided) / seconds, totals.decided, seconds, processCPUSeconds() - startCPU))
+        let rawRate = try measureRaw(topic: topics.decisions, config: config, records: commands)
+        return BenchmarkLog(kafka: kafka, config: config, commands: commands, recipe: recipe, rawRate: rawRate)
     }
 
     /// Generates the mix in chunks and appends it, so the whole log never sits in memory.

@@ -7,8 +7,8 @@ import RecipeProjection
 enum ReplayBenchmark {
     static let spec = CommandSpec(
         name: "recipes-bench replay",
-        summary: "Replay a topic of recipe commands into a fresh store, next to raw consumption of the same topic, and time `audit history` of one recipe.",
-        abstract: "Records/s replayed into a fresh store vs raw consumption; audit history of one recipe.",
+        summary: "Replay the decisions of a topic of recipe commands into a fresh store, next to raw consumption of the decisions topic, and time `audit history` of one recipe.",
+        abstract: "Decisions/s replayed into a fresh store vs raw consumption; audit history of one recipe.",
         options: BenchmarkLog.options + [
             .value("rounds", "R", "Replays, each into a fresh store after raw consumption of the topic; the best of each is compared.",
                    default: "3"),
@@ -45,7 +45,7 @@ enum ReplayBenchmark {
 
         // What `recipes audit history` runs: one partition read and folded.
         let historyStart = ContinuousClock.now
-        let auditor = try LogAuditor(kafka: config, topic: topic)
+        let auditor = try LogAuditor(kafka: config, topics: log.topics)
         let trail = try auditor.trail(of: recipe)
         let end = try auditor.reader.end(of: trail.partition)
         say(String(format: "  audit history        %10.3f s  (%d records of recipe %@, %d read in partition %d)",

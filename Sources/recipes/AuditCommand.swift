@@ -10,37 +10,44 @@ import RecipeWire
 enum AuditCommand {
     static let group = Command.group(
         "recipes audit",
-        summary: "Ask the log: a recipe's history, the recipe at a moment, a diff of versions, an export; verify a store.",
-        abstract: "Ask the log: history, as-of, diff, export; verify a store against a replay.",
+        summary: "Ask the log: a recipe's history, the recipe at a moment, a diff, an export; verify a store; redecide with this build's rules.",
+        abstract: "Ask the log: history, as-of, diff, export; verify a store against a replay; redecide with this build's rules.",
         discussion: """
-            Each reads the log (--brokers), not a read model; history, as-of and diff read only the
-            partition the recipe's key hashes to.
+            Each reads the logs (--brokers), not a read model. History, as-of, diff and export show the
+            decisions as recorded (the effective ones, folded as the projector folds them), with each
+            command's data from the edits log; history, as-of and diff read only the partition the
+            recipe's key hashes to.
             """,
         [
             .run(historySpec, history), .run(asOfSpec, asOf), .run(diffSpec, diff), .run(exportSpec, export),
-            .run(verifySpec, verify),
+            .run(verifySpec, verify), .run(redecideSpec, redecide),
         ])
 
     // MARK: - history
 
     static let historySpec = CommandSpec(
-        name: "recipes audit history", summary: "Every record of a recipe, straight from the log, with its data and outcome.",
-        abstract: "Every record of the recipe in the log, with its data and outcome.",
+        name: "recipes audit history", summary: "Every command of a recipe, straight from the logs, with its data and its recorded decision.",
+        abstract: "Every command of the recipe, with its data, the decision recorded and the rules version that made it.",
         arguments: "ID", options: KafkaOptions.specs + [StoreOptions.json, allowMissingHead])
 
     static func history(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: historySpec)
         let id = try QueryCommands.singleID(args)
         let trail = try auditor(args).trail(of: id)
-        guard !trail.records.isEmpty else { throw LogAuditor.AuditError.neverSeen(id.text) }
+        guard !trail.records.isEmpty || !trail.undecided.isEmpty else { throw LogAuditor.AuditError.neverSeen(id.text) }
         if args.flag("json") {
-            return try printJSON(HistoryJSON(recipeId: id.text, partition: trail.partition, items: try trail.records.map(HistoryJSON.Item.init)))
+            return try printJSON(HistoryJSON(recipeId: id.text, partition: trail.partition, items: trail.records.map(HistoryJSON.Item.init),
+                                             undecided: trail.undecidedPositions))
         }
-        printTable(["POSITION", "LOG TIME", "ACTOR", "TYPE", "OUTCOME", "REASON", "DATA"], trail.records.map { record in
+        printTable(["POSITION", "LOG TIME", "ACTOR", "TYPE", "OUTCOME", "RULES", "REASON", "DATA"], trail.records.map { record in
             let entry = record.entry
             return [record.position, entry.logTime.map(rfc3339) ?? "", entry.actor ?? "", entry.type, entry.outcome.rawValue,
-                    entry.reasonCode.map { "\($0): \(entry.reasonMessage ?? "")" } ?? "", record.dataJSON ?? ""]
+                    String(record.decision.rulesVersion), entry.reasonCode.map { "\($0): \(entry.reasonMessage ?? "")" } ?? "",
+                    record.dataJSON ?? ""]
         })
+        if !trail.undecided.isEmpty {
+            say(LogAuditor.notDecided(trail.undecided.count) + ": " + trail.undecidedPositions.joined(separator: ", "))
+        }
     }
 
     // MARK: - as-of
@@ -51,13 +58,17 @@ enum AuditCommand {
         arguments: "ID",
         options: KafkaOptions.specs + [
             allowMissingHead,
-            .value("time", "TIME", "After each partition's last record logged at or before this RFC 3339 time.",
+            .value("time", "TIME", "After the partition's last decision stamped at or before this RFC 3339 time (its command's log time).",
                    required: true, alternatives: "moment"),
-            .value("position", "P:O", "After the record at this position, included (P must be the recipe's partition).",
+            .value("position", "P:O", "After the decision of the command at this position, included (P must be the recipe's partition).",
                    required: true, alternatives: "moment"),
             StoreOptions.json,
         ],
-        discussion: "Both moments include the record they name, as `replay --until-position` and `--until-time` do.")
+        discussion: """
+            Both moments include the command they name, as `replay --until-position` and `--until-time` do.
+            The state folds the decisions recorded up to the moment; the recipe's commands up to it that no
+            decision counts for yet are named after it.
+            """)
 
     static func asOf(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: asOfSpec)
@@ -73,6 +84,9 @@ enum AuditCommand {
         let state = try auditor(args).asOf(id, moment)
         if args.flag("json") { return try printJSON(state) }
         say("recipe \(id) as of \(state.position ?? "the start"): revision \(state.revision)\(state.deleted ? ", deleted" : "")")
+        if !state.undecided.isEmpty {
+            say(LogAuditor.notDecided(state.undecided.count) + " (not in this state): " + state.undecided.joined(separator: ", "))
+        }
         say("")
         if let committed = state.committed {
             QueryCommands.printDetail(committed)
@@ -118,13 +132,17 @@ enum AuditCommand {
     // MARK: - export
 
     static let exportSpec = CommandSpec(
-        name: "recipes audit export", summary: "Every record of the log with its position and outcome, one JSON line each.",
+        name: "recipes audit export", summary: "Every command of the log with its position and recorded decision, one JSON line each.",
         options: KafkaOptions.specs + [
             allowMissingHead,
-            .value("since", "TIME", "Only records logged at or after this RFC 3339 time (earlier ones still decide outcomes)."),
+            .value("since", "TIME", "Only commands logged at or after this RFC 3339 time."),
             .value("format", "FORMAT", "Output format; jsonl is the one there is.", default: "jsonl"),
         ],
-        discussion: "Lines go to stdout, partition by partition in offset order; progress goes to stderr.")
+        discussion: """
+            Lines go to stdout, partition by partition in offset order, each command with its effective decision
+            as recorded (outcome, reason, revision, rulesVersion); progress, and how many commands no decision
+            counts for yet (not exported), go to stderr.
+            """)
 
     static func export(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: exportSpec)
@@ -140,13 +158,14 @@ enum AuditCommand {
         }) { record in output.line(record.json) }
         output.flush()
         reporter.finish(done: last.0, total: last.1)
-        FileHandle.standardError.write(Data("exported \(count) records\n".utf8))
+        let undecided = count.undecided > 0 ? "; \(LogAuditor.notDecided(count.undecided)), not exported" : ""
+        FileHandle.standardError.write(Data("exported \(count.exported) records\(undecided)\n".utf8))
     }
 
     // MARK: - verify
 
     static let verifySpec = CommandSpec(
-        name: "recipes audit verify", summary: "Replay the log up to a live store's positions and compare every read model.",
+        name: "recipes audit verify", summary: "Replay the decisions up to a live store's positions and compare every read model.",
         options: KafkaOptions.specs + [
             StoreOptions.db,
             .value("show", "N", "Differing rows to print per recipe.", default: "5"),
@@ -155,7 +174,7 @@ enum AuditCommand {
         ],
         discussion: """
             Copies the live store (a consistent snapshot, so a running projector may keep writing it),
-            replays the log into a scratch store up to the snapshot's positions, and compares the rows of
+            replays the decisions into a scratch store up to the snapshot's positions, and compares the rows of
             every read model. Exits 0 when they agree; 1 when they differ, naming each recipe with what the
             live store says and what the replay says; 2 when it could not compare (the message says why).
             """)
@@ -167,7 +186,7 @@ enum AuditCommand {
         let show = try args.int("show", in: 1...10_000)!
         let scratch = URL(fileURLWithPath: args.string("scratch")!)
             .appendingPathComponent("recipes-verify-\(ProcessInfo.processInfo.processIdentifier)").path
-        let topic = try KafkaOptions.topics(args).edits
+        let topic = try KafkaOptions.topics(args).decisions
         let config = try KafkaOptions.config(args)
         let reporter = ProgressReporter("verify: replay")
         var last: Projector.CatchUpProgress?
@@ -187,10 +206,10 @@ enum AuditCommand {
             say("note: \(live) is partial: partitions read from past their first records (\(heads)); the replay read the same")
         }
         if report.agree {
-            return say("\(live) agrees with a replay of the log: \(records) records, every read model equal")
+            return say("\(live) agrees with a replay of the decisions: \(records) commands, every read model equal")
         }
         let byRecipe = Dictionary(grouping: report.differences) { $0.recipeID ?? "(no recipe)" }
-        say("\(live) DIFFERS from a replay of the log (\(records) records): \(report.differences.count) rows in \(byRecipe.count) recipes")
+        say("\(live) DIFFERS from a replay of the decisions (\(records) commands): \(report.differences.count) rows in \(byRecipe.count) recipes")
         for (recipe, differences) in byRecipe.sorted(by: { $0.key < $1.key }) {
             say("recipe \(recipe):")
             for difference in differences.prefix(show) {
@@ -205,7 +224,7 @@ enum AuditCommand {
     // MARK: - Shared
 
     private static func auditor(_ args: ParsedArguments) throws -> LogAuditor {
-        try LogAuditor(kafka: try KafkaOptions.config(args), topic: try KafkaOptions.topics(args).edits,
+        try LogAuditor(kafka: try KafkaOptions.config(args), topics: try KafkaOptions.topics(args),
                        allowMissingHead: args.flag("allow-missing-head"))
     }
 
@@ -234,12 +253,13 @@ final class BufferedOutput {
     }
 }
 
-/// `audit history --json`: the recipe, its partition, and each record with the
-/// members an `audit export` line has.
+/// `audit history --json`: the recipe, its partition, each decided command with the
+/// members an `audit export` line has, and the positions of those not decided yet.
 struct HistoryJSON: Encodable {
     var recipeId: String
     var partition: Int32
     var items: [Item]
+    var undecided: [String]
 
     struct Item: Encodable {
         var position: String
@@ -255,9 +275,10 @@ struct HistoryJSON: Encodable {
         var outcome: String
         var reason: Reason?
         var revision: Int?
+        var rulesVersion: Int
         var data: JSONValue?
 
-        init(_ record: AuditRecord) throws {
+        init(_ record: AuditRecord) {
             let entry = record.entry
             position = record.position
             partition = entry.partition
@@ -272,6 +293,7 @@ struct HistoryJSON: Encodable {
             outcome = entry.outcome.rawValue
             reason = entry.reasonCode.map { Reason(code: $0, message: entry.reasonMessage ?? "") }
             revision = entry.revision
+            rulesVersion = record.decision.rulesVersion
             data = record.data
         }
     }

@@ -59,24 +59,28 @@ enum DevCommand {
         let topic = RecipeTopics().edits
         let journal = try EmbeddedKafkaJournal(folder: data, kafka: kafka, topic: topic, partitions: partitions,
                                                      replicationFactor: 3, fresh: args.flag("fresh"))
-        // After the journal's lock: a store another dev uses is never removed under it.
-        if args.flag("fresh") {
+        func removeStore() throws {
             for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: storePath + suffix) {
                 try FileManager.default.removeItem(atPath: storePath + suffix)
             }
         }
+        // After the journal's lock: a store another dev uses is never removed under it.
+        if args.flag("fresh") { try removeStore() }
         // What the decider writes is kept as well, each topic in a folder of its own: decisions decided once stay
-        // decided (a rebuilt dev with other rules does not decide the log again), and recipes.committed goes on
-        // from what it held. Restored before the decider starts, so it starts from them; forgotten with an
-        // empty log, whose decisions they cannot be.
+        // decided (a rebuilt dev with other rules does not decide the log again), the store folded from them stays
+        // valid, and recipes.committed goes on from what it held. Restored before the decider starts, so it starts
+        // from them; forgotten with an empty log, whose decisions they cannot be.
         let decidedJournals = try [RecipeTopics().decisions, RecipeTopics().committed].map { name in
             try EmbeddedKafkaJournal(folder: data + "/" + name, kafka: kafka, topic: name, partitions: journal.partitions,
                                      replicationFactor: 3, fresh: args.flag("fresh") || journal.restoredRecords == 0)
         }
+        // A store folded from decisions no journal kept (a folder from before they were journaled) is
+        // built again from the decisions made now.
+        if journal.restoredRecords > 0, decidedJournals[0].restoredRecords == 0 { try removeStore() }
         for kept in [journal] + decidedJournals { try kept.start() }
-        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
+        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(),
                                             storePath: storePath)
-        options.decider = (RecipeTopics(), .all)
+        options.decider = .all
         options.logName = journal.name
         options.logCapacity = LogCapacity(partitionCount: journal.partitions, bytesPerPartition: EmbeddedKafka.retainedBytesPerPartition,
                                           recordsPerPartition: Int64(EmbeddedKafka.retainedMessageSetsPerPartition)) { partition in

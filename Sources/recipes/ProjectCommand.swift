@@ -7,7 +7,7 @@ import RecipeProjection
 enum ProjectCommand {
     static let spec = CommandSpec(
         name: "recipes project",
-        summary: "Consume the edits topic and keep a store's read models current, until SIGTERM or Ctrl-C.",
+        summary: "Fold the decisions topic into a store's read models and keep them current, until SIGTERM or Ctrl-C.",
         abstract: "Keep a store's read models current from the log.",
         options: KafkaOptions.specs + [
             StoreOptions.db,
@@ -28,7 +28,7 @@ enum ProjectCommand {
         let mode: Projector.Mode = args.string("group").map { .group($0) } ?? .replica
         let batch = try args.int("batch", in: 1...1_000_000)!
         let interval = try args.int("progress", in: 1...3600)!
-        let topic = try KafkaOptions.topics(args).edits
+        let topic = try KafkaOptions.topics(args).decisions
         let config = try KafkaOptions.config(args)
 
         let projector = try Projector(storePath: path, kafka: config, topic: topic, mode: mode, batchSize: batch)

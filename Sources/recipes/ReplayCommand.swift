@@ -3,25 +3,26 @@ import Kafka
 import RecipeCLI
 import RecipeProjection
 
-/// `recipes replay`: rebuilds every read model from the log into a store.
+/// `recipes replay`: rebuilds every read model from the decisions into a store.
 enum ReplayCommand {
     static let spec = CommandSpec(
         name: "recipes replay",
-        summary: "Rebuild every read model from the first offset of the log into a store.",
-        abstract: "Rebuild every read model from the log into a store (resumable).",
+        summary: "Rebuild every read model from the first decision on the log into a store.",
+        abstract: "Rebuild every read model from the decisions into a store (resumable).",
         options: KafkaOptions.specs + [
             .value("into", "FILE", "The store to build (created if missing; an interrupted replay resumes in it).", required: true),
-            .value("until-position", "P:O,…", "Stop after the record at each of these positions (partitions not named are not read).",
+            .value("until-position", "P:O,…", "Stop after the command at each of these positions of the edits log (partitions not named are not read).",
                    alternatives: "end"),
-            .value("until-time", "TIME", "Stop after each partition's last record logged at or before this RFC 3339 time.",
+            .value("until-time", "TIME", "Stop after each partition's last command logged at or before this RFC 3339 time.",
                    alternatives: "end"),
             .value("batch", "N", "Records per transaction at most.", default: "200000"),
             .flag("allow-missing-head", "Build from a log whose first records are gone; the store is marked partial."),
         ],
         discussion: """
-            Both ends include the record they name: --until-position 0:9 replays offsets 0…9 of partition 0,
-            as `audit as-of --position 0:9` shows the recipe after the record at 0:9. Without either,
-            replays up to the end of the log as it is when the replay starts.
+            Folds the decisions (recipes.decisions), with no rule: what was decided, whatever this build's
+            rules say. Both ends include the command they name: --until-position 0:9 replays the decisions of
+            commands 0…9 of partition 0, as `audit as-of --position 0:9` shows the recipe after the command at
+            0:9. Without either, replays up to the end of the decisions as it is when the replay starts.
             A log whose first records are gone is refused (exit 3) unless --allow-missing-head, which
             builds what is left and marks the store partial (/readyz, /metrics and audit verify say so).
             A store built from another log (another cluster or topic) is refused too (exit 3).
@@ -37,9 +38,9 @@ enum ReplayCommand {
         let path = try args.required("into", "the store to build")
         let end = try end(args)
         let batch = try args.int("batch", in: 1...1_000_000)!
-        let topic = try KafkaOptions.topics(args).edits
+        let topic = try KafkaOptions.topics(args).decisions
         let config = try KafkaOptions.config(args)
-        if case .positions(let next) = end, FileManager.default.fileExists(atPath: path) {
+        if case .commands(let next) = end, FileManager.default.fileExists(atPath: path) {
             try refuseStorePast(next, path: path)
         }
 
@@ -57,8 +58,8 @@ enum ReplayCommand {
             // can exit, so that the store is one file however the replay ended.
             let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: batch, exclusive: true,
                                           allowMissingHead: args.flag("allow-missing-head"))
-            let resumed = try ReadModel(path: path).positions().values.reduce(0, +)
-            if resumed > 0 { say("resuming: \(path) already holds \(resumed) records") }
+            let resumed = try ReadModel(path: path).decisionPositions().values.reduce(0, +)
+            if resumed > 0 { say("resuming: \(path) already holds \(resumed) decisions") }
             totals = try projector.catchUp(to: end, timeout: nil, stop: stop) { progress in
                 last = progress
                 reporter.update(done: progress.done, total: progress.total)
@@ -83,8 +84,8 @@ enum ReplayCommand {
 
     static func end(_ args: ParsedArguments) throws -> Projector.LogEnd {
         if let positions = args.string("until-position") {
-            // The projector stops before next offsets: one past the last record to include.
-            return .positions(try LogPositions.positions(positions, option: "until-position").mapValues { $0 + 1 })
+            // The projector stops before next offsets: one past the last command to include.
+            return .commands(try LogPositions.positions(positions, option: "until-position").mapValues { $0 + 1 })
         }
         if let time = args.string("until-time") { return .time(try LogPositions.time(time, option: "until-time")) }
         return .latest

@@ -6,23 +6,27 @@ import RecipeHTTP
 import RecipeProcess
 import RecipeProjection
 
-/// `recipes serve`: a projector and the HTTP API against a real cluster.
+/// `recipes serve`: the HTTP API, a decider of the group's share of partitions and a projector against a real cluster.
 enum ServeCommand {
     static let spec = CommandSpec(
         name: "recipes serve",
-        summary: "Keep a store current from the log and serve the HTTP API over it, until SIGTERM or Ctrl-C.",
-        abstract: "Projector and HTTP API against a Kafka cluster.",
+        summary: "Decide commands, keep a store current from the decisions and serve the HTTP API over it, until SIGTERM or Ctrl-C.",
+        abstract: "HTTP API, decider and projector against a Kafka cluster.",
         options: KafkaOptions.specs + [
             .value("db", "FILE", "The read-model store (SQLite); created when missing.", required: true),
             .value("port", "PORT", "HTTP port.", default: "8080"),
             .flag("loopback", "Listen on 127.0.0.1 only (the default without --tokens)."),
             .flag("open", "Without --tokens, listen on every address all the same: anyone who reaches the port may write."),
             .value("group", "NAME", "Share the store with other workers in this consumer group (default: replica mode)."),
-            .value("decider-group", "NAME", "Also run a decider (recipes decide) in this consumer group: the replicas given the same NAME divide the partitions."),
+            .value("decider-group", "NAME", "The consumer group of the decider this process runs (recipes decide): the replicas given the same NAME divide the partitions.",
+                   default: "recipes-deciders", alternatives: "decider"),
+            .flag("no-decider", "Run no decider here: deciders elsewhere (recipes decide) decide the commands this process appends.",
+                  alternatives: "decider"),
             .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
         ] + ServerFlags.specs + ServerFlags.appendRateSpecs(rate: "100", burst: "1000"),
         discussion: """
-            /healthz is liveness, /readyz turns 200 once the store has caught up with the log's end at start,
+            Commands are appended to recipes.edits; the decider decides them into recipes.decisions, which the
+            projector folds into the store. /healthz is liveness, /readyz turns 200 once the store has caught up with the log's end at start,
             /metrics is Prometheus text. With --tokens it listens on every address; without, on 127.0.0.1
             only, unless --open says that anyone who reaches the port may write.
             """)
@@ -35,7 +39,7 @@ enum ServeCommand {
         let storePath = try args.required("db")
         let port = try args.int("port", in: 0...65535)!
         let wait = try args.seconds("wait", in: 0.01...300)!
-        let topic = try KafkaOptions.topics(args).edits
+        let topics = try KafkaOptions.topics(args)
         let config = try KafkaOptions.config(args)
         let tokens = try ServerFlags.tokens(args)
         if args.flag("open") && tokens != nil { throw UsageError("--open is for a server without --tokens") }
@@ -43,9 +47,9 @@ enum ServeCommand {
         // Without tokens anyone may write: only this machine may, unless --open says otherwise.
         let loopbackOnly = args.flag("loopback") || (tokens == nil && !args.flag("open"))
 
-        var options = RecipeService.Options(kafka: config, topic: topic, storePath: storePath)
+        var options = RecipeService.Options(kafka: config, topics: topics, storePath: storePath)
         options.mode = args.string("group").map { .group($0) } ?? .replica
-        if let group = args.string("decider-group") { options.decider = (try KafkaOptions.topics(args), .group(group)) }
+        options.decider = args.flag("no-decider") ? nil : .group(args.string("decider-group")!)
         options.port = UInt16(port)
         options.loopbackOnly = loopbackOnly
         options.api = try ServerFlags.api(args, tokens: tokens, wait: wait)
@@ -56,7 +60,7 @@ enum ServeCommand {
         } catch let error as HTTPServerError {
             throw UsageError(error.message)
         }
-        say("serving \(topic) from \(config.bootstrapServers) with store \(storePath) (\(args.string("group").map { "group \($0)" } ?? "replica mode"))")
+        say("serving \(topics.decisions) from \(config.bootstrapServers) with store \(storePath) (\(args.string("group").map { "group \($0)" } ?? "replica mode"))")
         let scheme = options.server.tlsKeyPEM == nil ? "http" : "https"
         let listening = "\(loopbackOnly ? "127.0.0.1" : "0.0.0.0"):\(service.port)"
         say("http: \(scheme)://\(listening)")

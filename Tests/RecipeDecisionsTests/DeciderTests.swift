@@ -1,8 +1,10 @@
 import Foundation
 import Kafka
+import RecipeAudit
 import RecipeDecisions
 import RecipeDomain
 import RecipeGenerators
+import RecipeProjection
 import RecipeTestSupport
 import RecipeWire
 import Testing
@@ -80,21 +82,51 @@ struct DeciderTests {
         #expect(effective.last?.follows == next.link && effective.last?.outcome.revision == 2)
     }
 
-    private func appendDecision(_ decision: DecisionRecord, _ fixture: DecisionFixture) throws {
-        _ = try fixture.producer.send(KafkaProducerMessage(topic: fixture.topics.decisions, key: decision.recipeID.map { Array($0.utf8) },
-                                                           value: DecisionEncoder(source: "by-hand").encode(decision), partition: decision.partition))
-    }
+    @Test("a decision written by hand as an older build would have (today's rules reject the command) is what history, list, detail and a replay show")
+    func recordedDecisionIsWhatReadersShow() throws {
+        let fixture = try DecisionFixture(partitions: 1)
+        let recipe = RecipeID(made: "pie")
+        let long = String(repeating: "Pie ", count: RecipeLimits.maxTitleLength / 4 + 1)
+        let commands: [RecipeCommand] = [.titleChanged(title: long), .ingredientAdded(name: "Apple", amount: 3, metric: "pcs", ingredientID: nil),
+                                         .recipeSaved]
+        let envelopes = commands.enumerated().map { index, command in
+            CommandEnvelope(commandID: "c\(index)", recipeID: recipe, actor: "alice",
+                            time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000 + Int64(index)), command: command)
+        }
+        var today = Recipe(id: recipe)
+        guard case .rejected(let rejection) = today.apply(envelopes[0]) else {
+            Issue.record("today's rules take a title of \(long.count) characters: the test needs one they refuse")
+            return
+        }
+        // As a build with a longer title limit decided c0: accepted, with the events today's rules give a title they take.
+        var probe = Recipe(id: recipe)
+        var short = envelopes[0]
+        short.command = .titleChanged(title: "Pie")
+        guard case .accepted(let events) = probe.apply(short) else { Issue.record("a short title is refused"); return }
+        let recorded = events.map { event -> RecipeEvent in if case .titleChanged = event { .titleChanged(long) } else { event } }
+        try fixture.send([envelopes[0]])
+        try appendDecision(DecisionRecord(partition: 0, offset: 0, recipeID: recipe.text, commandID: "c0", commandKind: .titleChanged,
+                                          actor: "alice", actorRole: nil, time: envelopes[0].time,
+                                          outcome: .accepted(recorded, revision: 1), decider: "older"), fixture)
+        try fixture.send(Array(envelopes[1...]))
+        try decide(fixture, until: 3)
 
-    /// Runs a decider in this process until `count` decisions count, then stops it.
-    private func decide(_ fixture: DecisionFixture, until count: Int) throws {
-        let stop = StopFlag()
-        let decider = try Decider(kafka: fixture.config, topics: fixture.topics)
-        let run = Background("the decider") { try decider.run(until: { stop.isSet }, progressInterval: .seconds(60)) }
-        let watcher = try DecisionWatcher(fixture)
-        defer { stop.set() }
-        try watcher.waitFor(count, deadline: .seconds(30))
-        stop.set()
-        try run.value(deadline: .seconds(30))
+        let store = temporaryPath("recorded") + ".db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+        _ = try Projector(storePath: store, kafka: fixture.config, topic: fixture.topics.decisions).catchUp(timeout: .seconds(30))
+        let model = try ReadModel(path: store)
+        let history = try model.history(recipe).items
+        #expect(history.map(\.outcome) == [.accepted, .accepted, .accepted], "\(history)")
+        #expect(history.first?.reason == nil, "today's rules would say \(rejection.code)")
+        #expect(try model.list().items.map(\.title) == [long])
+        #expect(try model.detail(recipe).title == long)
+        // A replay of the decisions folds the same store.
+        #expect(try fixture.storeDump(folding: fixture.topics.decisions) == (try StoreDump.string(storeAt: store)))
+        // `audit redecide` names it, with what today's rules decide.
+        let report = try Redecider(kafka: fixture.config, topics: fixture.topics).run()
+        #expect(report.compared == 3)
+        #expect(report.differences.map(\.position) == ["0:0"])
+        #expect(report.differences.first?.recorded.isAccepted == true && report.differences.first?.today.rejection?.code == rejection.code)
     }
 
     @Test("a decider SIGKILLed five times during a stream leaves one effective decision per command, in order, no gap")
@@ -135,46 +167,57 @@ struct DeciderTests {
         let log = DecisionLog(records: try decisionsReadByKafkaPython(fixture))
         #expect(log.count == stream.count)
         try expectOneEffectiveDecisionPerCommand(log, fixture)
+        try fixture.expectStoreOfOneUninterruptedDecider()
         try expectCommittedTopicFollowsTheDecisions(fixture)
     }
 
-    @Test("a decider paused while another takes its partitions, then resumed, cannot change what counts")
+    @Test("three deciders: one paused while the others take its partitions, then resumed, one killed; what counts cannot change")
     func pausedDeciderCannotChangeTheSequence() throws {
         let fixture = try DecisionFixture(partitions: 6)
         let count = (ProcessInfo.processInfo.environment["RECIPES_DECIDER_COMMANDS"].flatMap { Int($0) } ?? 4_000) / 4 * 4
         let stream = commandStream(count: count, recipes: max(300, count / 12), seed: 31)
         let quarter = count / 4
+        let wait = Duration.seconds(Int64(60 + count / 1_000))
         let watcher = try DecisionWatcher(fixture)
-        let (firstOutput, secondOutput) = (temporaryPath("decider-1"), temporaryPath("decider-2"))
-        defer { for path in [firstOutput, secondOutput] { try? FileManager.default.removeItem(atPath: path) } }
+        let outputs = (1...3).map { temporaryPath("decider-\($0)") }
+        defer { for path in outputs { try? FileManager.default.removeItem(atPath: path) } }
 
-        let first = try startDeciderProcess(fixture, output: firstOutput, extra: ["--group", "deciders"])
+        let first = try startDeciderProcess(fixture, output: outputs[0], extra: ["--group", "deciders"])
         defer { if first.isRunning { kill(first.processIdentifier, SIGCONT); kill(first.processIdentifier, SIGKILL) } }
-        try waitUntilDeciding(output: firstOutput)
+        let third = try startDeciderProcess(fixture, output: outputs[2], extra: ["--group", "deciders"])
+        defer { if third.isRunning { kill(third.processIdentifier, SIGKILL) } }
+        try waitUntilDeciding(output: outputs[0])
+        try waitUntilDeciding(output: outputs[2])
         try fixture.send(Array(stream[0..<quarter]))
         try watcher.waitFor(1)
         // Paused while it decides (it has records fetched and not yet decided, as likely as not).
         try fixture.send(Array(stream[quarter..<2 * quarter]))
         kill(first.processIdentifier, SIGSTOP)
 
-        let second = try startDeciderProcess(fixture, output: secondOutput, extra: ["--group", "deciders"])
+        let second = try startDeciderProcess(fixture, output: outputs[1], extra: ["--group", "deciders"])
         defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
-        try waitUntilDeciding(output: secondOutput)
-        // The group gives the second every partition once the first's session runs out.
-        try watcher.waitFor(2 * quarter, deadline: .seconds(Int64(60 + count / 1_000)))
+        try waitUntilDeciding(output: outputs[1])
+        // The group gives the first's partitions to the others once its session runs out.
+        try watcher.waitFor(2 * quarter, deadline: wait)
+        // Killed while it decides its share of the third quarter: the second takes every partition.
         try fixture.send(Array(stream[2 * quarter..<3 * quarter]))
-        try watcher.waitFor(3 * quarter, deadline: .seconds(Int64(60 + count / 1_000)))
+        let before = try watcher.poll()
+        try waitFor("the third quarter being decided", deadline: .seconds(30)) { try watcher.poll() > before }
+        kill(third.processIdentifier, SIGKILL)
+        third.waitUntilExit()
+        try watcher.waitFor(3 * quarter, deadline: wait)
 
         // Resumed: whatever it writes from where it stopped follows a chain that no longer counts.
         kill(first.processIdentifier, SIGCONT)
         try fixture.send(Array(stream[(3 * quarter)...]))
-        try watcher.waitFor(stream.count, deadline: .seconds(Int64(60 + count / 1_000)))
+        try watcher.waitFor(stream.count, deadline: wait)
         #expect(try stopWithSIGTERM(first), "the resumed decider stops cleanly: \(stderrOf(first))")
         #expect(try stopWithSIGTERM(second), "\(stderrOf(second))")
 
         let log = DecisionLog(records: try decisionsReadByKafkaPython(fixture))
         #expect(log.count == stream.count)
         try expectOneEffectiveDecisionPerCommand(log, fixture)
+        try fixture.expectStoreOfOneUninterruptedDecider()
         try expectCommittedTopicFollowsTheDecisions(fixture)
     }
 

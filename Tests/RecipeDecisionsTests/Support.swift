@@ -3,6 +3,7 @@ import Kafka
 import RecipeDecisions
 import RecipeDomain
 import RecipeGenerators
+import RecipeProjection
 import RecipeTestSupport
 import RecipeWire
 import Synchronization
@@ -73,6 +74,46 @@ final class DecisionFixture: Sendable {
             decisions[record.partition, default: []].append(judge.decide(record, recipes: &recipes[record.partition, default: [:]]))
         }
         return decisions
+    }
+}
+
+extension DecisionFixture {
+    /// Writes to a new `topic` what one decider alone, never interrupted, writes for the edits
+    /// topic as it is now: `referenceDecisions`, chained under one name, each stamped with its
+    /// command's time in the log as the decider stamps it.
+    func writeReferenceDecisions(to topic: String) throws {
+        try kafka.createTopic(topic, partitions: partitions)
+        let (judge, encoder) = (CommandJudge(partitionCount: partitions), DecisionEncoder(source: "reference"))
+        var recipes: [Int32: [RecipeID: Recipe]] = [:]
+        var last: [Int32: DecisionLink] = [:]
+        var messages: [KafkaProducerMessage] = []
+        for record in try records(of: topics.edits) {
+            var decision = judge.decide(record, recipes: &recipes[record.partition, default: [:]])
+            decision.decider = "reference"
+            decision.follows = last[record.partition]
+            last[record.partition] = decision.link
+            messages.append(KafkaProducerMessage(topic: topic, key: record.key, value: encoder.encode(decision),
+                                                 partition: record.partition, timestamp: record.timestamp))
+        }
+        for result in producer.sendBatch(messages) { _ = try result.get() }
+    }
+
+    /// The store a projector folds from the decisions on `topic`, as a canonical dump.
+    func storeDump(folding topic: String) throws -> String {
+        let path = temporaryPath("store") + ".db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        _ = try Projector(storePath: path, kafka: config, topic: topic).catchUp(timeout: .seconds(120))
+        return try StoreDump.string(storeAt: path)
+    }
+
+    /// Checks that the store folded from the decisions topic is the store folded from what one
+    /// decider alone would have written.
+    func expectStoreOfOneUninterruptedDecider(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let reference = "reference." + topics.decisions
+        try writeReferenceDecisions(to: reference)
+        let (folded, expected) = (try storeDump(folding: topics.decisions), try storeDump(folding: reference))
+        #expect(folded.split(separator: "\n").count > partitions, "the stores hold the recipes", sourceLocation: sourceLocation)
+        #expect(folded == expected, "the store differs from one built by a single uninterrupted decider", sourceLocation: sourceLocation)
     }
 }
 
@@ -185,6 +226,24 @@ func expectOneEffectiveDecisionPerCommand(_ log: DecisionLog, _ fixture: Decisio
                          sourceLocation: sourceLocation)
         }
     }
+}
+
+/// Appends a decision written by hand (as an older build, or a stale decider, would have written it) on its command's partition.
+func appendDecision(_ decision: DecisionRecord, _ fixture: DecisionFixture) throws {
+    _ = try fixture.producer.send(KafkaProducerMessage(topic: fixture.topics.decisions, key: decision.recipeID.map { Array($0.utf8) },
+                                                       value: DecisionEncoder(source: "by-hand").encode(decision), partition: decision.partition))
+}
+
+/// Runs a decider in this process until `count` decisions count, then stops it.
+func decide(_ fixture: DecisionFixture, until count: Int) throws {
+    let stop = StopFlag()
+    let decider = try Decider(kafka: fixture.config, topics: fixture.topics)
+    let run = Background("the decider") { try decider.run(until: { stop.isSet }, progressInterval: .seconds(60)) }
+    let watcher = try DecisionWatcher(fixture)
+    defer { stop.set() }
+    try watcher.waitFor(count, deadline: .seconds(30))
+    stop.set()
+    try run.value(deadline: .seconds(30))
 }
 
 /// A flag a test sets to stop an in-process decider.

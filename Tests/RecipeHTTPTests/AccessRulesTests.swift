@@ -4,6 +4,7 @@ import RecipeDomain
 import RecipeHTTP
 import RecipeProjection
 import RecipeTestSupport
+import RecipeWire
 import Testing
 
 /// Who may do what, through HTTP, decided by the fold: alice and bob write,
@@ -97,9 +98,9 @@ struct AccessRulesTests {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try StoreComparison.snapshot(of: fixture.storePath, into: scratch + "/live.db")
-        let positions = try ReadModel(path: scratch + "/live.db").positions()
+        let positions = try ReadModel(path: scratch + "/live.db").decisionPositions()
         let projector = try Projector(storePath: scratch + "/replay.db", kafka: KafkaConfig(bootstrapServers: fixture.kafka.bootstrapServers),
-                                      topic: fixture.topic, exclusive: true)
+                                      topic: RecipeTopics().decisions, exclusive: true)
         _ = try projector.catchUp(to: .positions(positions), timeout: .seconds(30))
         #expect(try StoreComparison.differences(live: scratch + "/live.db", replay: scratch + "/replay.db").isEmpty)
         #expect(try StoreDump.string(storeAt: scratch + "/live.db") == (try StoreDump.string(storeAt: scratch + "/replay.db")))

@@ -14,7 +14,7 @@ struct AppendFaultTests {
     private func service(_ kafka: EmbeddedKafka, store: String, configure: (inout RecipeService.Options) -> Void = { _ in })
         throws -> RecipeService {
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers),
-                                            topic: RecipeTopics().edits, storePath: store)
+                                            topics: RecipeTopics(), storePath: store)
         options.port = 0
         options.fetchWaitMilliseconds = 10
         configure(&options)
@@ -31,6 +31,7 @@ struct AppendFaultTests {
     func brokerAway() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(RecipeTopics().edits, partitions: 2)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 2) }
         let store = temporaryStore()
         defer { removeStore(store) }
         let service = try service(kafka, store: store) {
@@ -75,6 +76,7 @@ struct AppendFaultTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let journal = try EmbeddedKafkaJournal(folder: folder, kafka: kafka, topic: topic, partitions: 1)
         try journal.start()
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 1) }
         defer { try? journal.stop() }
         let store = temporaryStore()
         defer { removeStore(store) }

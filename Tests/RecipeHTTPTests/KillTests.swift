@@ -24,7 +24,9 @@ private struct ServeProcess {
     let port: UInt16
 
     static func start(brokers: String, store: String) throws -> ServeProcess {
-        let process = try recipesProcess(["serve", "--brokers", brokers, "--db", store, "--port", "0", "--loopback"])
+        // The killed process's decider holds its partitions until its group session runs out: keep it short.
+        let process = try recipesProcess(["serve", "--brokers", brokers, "--db", store, "--port", "0", "--loopback"],
+                                         environment: ["KAFKA_SESSION_TIMEOUT_MS": "6000", "KAFKA_HEARTBEAT_INTERVAL_MS": "500"])
         let stdout = Pipe()
         process.standardOutput = stdout
         try process.run()
@@ -59,6 +61,7 @@ struct KillTests {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 4)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 4) }
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("killed-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
 

@@ -15,6 +15,7 @@ struct ReadinessTests {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 2)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 2) }
         let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         let producer = try KafkaProducer(config: config)
         let envelope = CommandEnvelope(commandID: UUID().uuidString, recipeID: RecipeID(made: UUID().uuidString.lowercased()), actor: "alice",
@@ -24,11 +25,11 @@ struct ReadinessTests {
 
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
-        _ = try Projector(storePath: store, kafka: config, topic: topic) // creates the store
+        _ = try Projector(storePath: store, kafka: config, topic: RecipeTopics().decisions) // creates the store
         // Holding the store's write lock keeps the service's projector from committing.
         let blocker = try SQLiteConnection(path: store)
         try blocker.execute("BEGIN IMMEDIATE")
-        var options = RecipeService.Options(kafka: config, topic: topic, storePath: store)
+        var options = RecipeService.Options(kafka: config, topics: RecipeTopics(), storePath: store)
         options.port = 0
         options.fetchWaitMilliseconds = 10
         let service = try RecipeService(options: options)
@@ -48,11 +49,12 @@ struct ReadinessTests {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 2)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 2) }
         let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var options = RecipeService.Options(kafka: config, topic: topic, storePath: folder + "/recipes.db")
+        var options = RecipeService.Options(kafka: config, topics: RecipeTopics(), storePath: folder + "/recipes.db")
         options.port = 0
         options.fetchWaitMilliseconds = 10
         options.progressInterval = .milliseconds(20)

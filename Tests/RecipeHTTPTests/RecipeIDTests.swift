@@ -37,10 +37,10 @@ struct RecipeIDTests {
                 + "(1 to 128 ASCII letters, digits, '.', '_' or '-', the first a letter or digit)", "\(message)")
 
         // Nothing reached the recipe the aliases start with.
-        let detail = try shared.get("/v1/recipes/\(id)")
+        let detail = try shared.get("/v1/recipes/\(id)?after=\(position)")
         #expect(detail.object["version"] as? Int == 1)
         #expect(detail.object["title"] as? String == "Edge soup")
-        let history = try shared.get("/v1/recipes/\(id)/history")
+        let history = try shared.get("/v1/recipes/\(id)/history?after=\(position)")
         #expect(try history.items.count == 6, "\(history.text)")
 
         // Every character of the alphabet, and the longest id, are taken.

@@ -4,12 +4,12 @@ import RecipeTestSupport
 import RecipeWire
 import Testing
 
-/// The decider `recipes dev` and `recipes serve --decider-group` run beside the projector.
+/// The decider `recipes dev` and `recipes serve` run beside the projector.
 @Suite("A decider inside the service")
 struct ServiceDeciderTests {
     @Test("every command POSTed gets one decision that counts, and the service stops with its decider")
     func commandsAreDecidedInProcess() throws {
-        let fixture = try ServiceFixture(decides: true)
+        let fixture = try ServiceFixture()
         let (first, _) = try fixture.savedRecipe(title: "Soup")
         _ = try fixture.savedRecipe(title: "Stew")
         try fixture.command(first, #"{"type":"RecipeSaved","data":{}}"#)  // rejected: no draft is open

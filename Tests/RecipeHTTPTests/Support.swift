@@ -19,19 +19,21 @@ final class ServiceFixture: Sendable {
     let storePath: String
     let topic = RecipeTopics().edits
 
-    /// - Parameter decides: runs a decider in the service too, with the decisions and committed topics made beside the edits topic.
-    init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits(), decides: Bool = false) throws {
+    /// The service runs a decider of every partition, as `recipes dev` does, unless `decides` is
+    /// false (a test that runs deciders of its own); the decisions and committed topics are made
+    /// beside the edits topic.
+    init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits(), decides: Bool = true) throws {
         kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(topic, partitions: 4)
-        if decides { for name in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(name, partitions: 4) } }
+        for name in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(name, partitions: 4) }
         storePath = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString).db").path
-        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topic: topic,
+        var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(),
                                             storePath: storePath)
         options.port = 0
         options.fetchWaitMilliseconds = 10
         options.api = api
         options.server = server
-        if decides { options.decider = (RecipeTopics(), .all) }
+        if !decides { options.decider = nil }
         service = try RecipeService(options: options)
         try service.start()
     }

@@ -93,13 +93,13 @@ struct LogIntegrityTests {
         try fixture.project()
         let before = try StoreDump.string(storeAt: fixture.storePath)
         let recorded = try #require(try fixture.readModel().storeLog())
-        #expect(recorded.identity.topic == fixture.topic && recorded.identity.partitions == 2 && !recorded.isPartial)
+        #expect(recorded.identity.topic == fixture.decisions && recorded.identity.partitions == 2 && !recorded.isPartial)
 
         // A new, empty cluster with the same topic: what a store kept beside another dev journal meets.
         let other = try EmbeddedKafka(brokers: 1)
-        try other.createTopic(fixture.topic, partitions: 2)
+        try other.createTopic(fixture.decisions, partitions: 2)
         let otherConfig = KafkaConfig(bootstrapServers: other.bootstrapServers)
-        let error = Result { try Projector(storePath: fixture.storePath, kafka: otherConfig, topic: fixture.topic).catchUp(timeout: .seconds(30)) }
+        let error = Result { try Projector(storePath: fixture.storePath, kafka: otherConfig, topic: fixture.decisions).catchUp(timeout: .seconds(30)) }
         guard case .failure(let failure as LogMismatch) = error, case .otherCluster = failure else {
             Issue.record("expected otherCluster, got \(error)")
             return
@@ -108,14 +108,14 @@ struct LogIntegrityTests {
         #expect(try StoreDump.string(storeAt: fixture.storePath) == before)
     }
 
-    @Test("a replay of a log whose head is gone is refused, unless allowed, which marks the store partial")
+    @Test("a replay of decisions whose head is gone is refused, unless allowed, which marks the store partial")
     func refusesAMissingHead() throws {
         let fixture = try ProjectionFixture(partitions: 1)
         // The embedded broker keeps at most 5 MiB a partition and drops the oldest records beyond
-        // (random bytes: the producer compresses).
+        // (random bytes: the producer compresses). None of them is a decision, so none counts.
         var random = SystemRandomNumberGenerator()
         let filler = (0..<(60 << 10)).map { _ in UInt8.random(in: 0...255, using: &random) }
-        let topic = fixture.topic
+        let topic = fixture.decisions
         for _ in 0..<3 {
             let batch = (0..<40).map { _ in KafkaProducerMessage(topic: topic, key: "filler", value: filler) }
             for result in fixture.producer.sendBatch(batch) { _ = try result.get() }
@@ -129,15 +129,15 @@ struct LogIntegrityTests {
                                                 stored: 0, first: first)) { try refused.get() }
         let allowed = Result { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true, allowMissingHead: true).catchUp(timeout: .seconds(30)) }
         let summary = try allowed.get()
-        #expect(summary.records == Int(120 - first))
+        #expect(summary.records == Int(120 - first) && summary.superseded == summary.records)
         #expect(try fixture.readModel().storeLog()?.missingHeads == [0: first])
-        #expect(try fixture.readModel().positions() == [0: 120])
+        #expect(try fixture.readModel().decisionPositions() == [0: 120])
     }
 
     private func identity(of fixture: ProjectionFixture) throws -> LogIdentity? {
         let consumer = try KafkaConsumer(config: fixture.config)
         defer { consumer.close() }
-        return LogIdentity(cluster: try consumer.clusterID(), topic: fixture.topic, partitions: fixture.partitions)
+        return LogIdentity(cluster: try consumer.clusterID(), topic: fixture.decisions, partitions: fixture.partitions)
     }
 }
 
@@ -146,6 +146,6 @@ extension ProjectionFixture {
     func kafkaWatermarks() throws -> KafkaWatermarks {
         let consumer = try KafkaConsumer(config: config)
         defer { consumer.close() }
-        return try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: 0))
+        return try consumer.watermarks(KafkaTopicPartition(topic: decisions, partition: 0))
     }
 }

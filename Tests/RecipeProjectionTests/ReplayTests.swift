@@ -38,7 +38,7 @@ struct ReplayTests {
         try fixture.project()
         let store = fixture.storePath + ".small-cache.db"
         defer { removeStore(store) }
-        let (config, topic) = (fixture.config, fixture.topic)
+        let (config, topic) = (fixture.config, fixture.decisions)
         let totals = try Projector(storePath: store, kafka: config, topic: topic, mode: .replica, batchSize: 50,
                                    exclusive: false, cacheLimit: 3).catchUp(timeout: .seconds(30))
         #expect(totals.records == 3_000)
@@ -87,12 +87,12 @@ struct ReplayTests {
         #expect(interrupted, "the replay ended before it could be interrupted: \(stderrOf(process))")
         #expect(process.terminationStatus == 130, "an interrupted replay says so: \(stderrOf(process))")
         #expect(!FileManager.default.fileExists(atPath: store + "-wal"), "an interrupted replay leaves one file too")
-        let applied = try ReadModel(path: store).positions().values.reduce(0, +)
-        #expect(applied > 0 && applied < Int64(stream.count), "interrupted after \(applied) records")
+        let applied = try ReadModel(path: store).decisionPositions().values.reduce(0, +)
+        #expect(applied > 0 && applied < Int64(stream.count), "interrupted after \(applied) decisions")
 
         let resumed = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
         #expect(resumed.status == 0, "\(resumed.err)")
-        #expect(resumed.out.contains("resuming: \(store) already holds \(applied) records"), "\(resumed.out)")
+        #expect(resumed.out.contains("resuming: \(store) already holds \(applied) decisions"), "\(resumed.out)")
         try fixture.project()
         #expect(try StoreDump.string(storeAt: store) == (try StoreDump.string(storeAt: fixture.storePath)))
     }
@@ -168,7 +168,7 @@ struct ReplayTests {
         let brokers = fixture.kafka.bootstrapServers
         let good = try runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
         #expect(good.status == 0, "\(good.out) \(good.err)")
-        #expect(good.out.contains("agrees with a replay of the log"))
+        #expect(good.out.contains("agrees with a replay of the decisions"))
 
         let victim = try #require(try fixture.readModel().list(limit: 1).items.first).id
         let db = try SQLiteConnection(path: fixture.storePath)

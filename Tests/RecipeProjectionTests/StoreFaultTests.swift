@@ -105,7 +105,7 @@ struct StoreFaultTests {
     private func replayDump(_ fixture: ProjectionFixture) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).db").path
         defer { removeStore(path) }
-        _ = try Projector(storePath: path, kafka: fixture.config, topic: fixture.topic, exclusive: true).catchUp(timeout: .seconds(30))
+        _ = try Projector(storePath: path, kafka: fixture.config, topic: fixture.decisions, exclusive: true).catchUp(timeout: .seconds(30))
         return try StoreDump.string(storeAt: path)
     }
 
@@ -118,7 +118,7 @@ struct StoreFaultTests {
         let store = disk.mounted ? disk.path + "/recipes.db" : fixture.storePath
         let full = FullFlag()
         full.isSet = !disk.mounted
-        let (config, topic, mounted) = (fixture.config, fixture.topic, disk.mounted)
+        let (config, topic, mounted) = (fixture.config, fixture.decisions, disk.mounted)
         let supervised = SupervisedProjector {
             try Projector(storePath: store, kafka: config, topic: topic, mode: .replica, batchSize: 200_000, exclusive: false,
                           cacheLimit: 20_000, pageLimit: !mounted && full.isSet ? 40 : nil)
@@ -168,7 +168,7 @@ struct StoreFaultTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = folder + "/recipes.db"
-        let (config, topic) = (fixture.config, fixture.topic)
+        let (config, topic) = (fixture.config, fixture.decisions)
         let supervised = SupervisedProjector { try Projector(storePath: store, kafka: config, topic: topic) }
         defer { supervised.finish() }
         try sendRecipes(fixture, count: 3, steps: 2)

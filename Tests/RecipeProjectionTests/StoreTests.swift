@@ -26,7 +26,7 @@ struct StoreTests {
                 INSERT INTO positions(topic, partition, next_offset) VALUES('\(fixture.topic)', 1, 2);
                 """)
         }
-        _ = try Projector(storePath: fixture.storePath, kafka: fixture.config, topic: fixture.topic)
+        _ = try Projector(storePath: fixture.storePath, kafka: fixture.config, topic: fixture.decisions)
         let db = try SQLiteConnection(path: fixture.storePath)
         #expect(try StoreSchema.installedVersion(db) == StoreSchema.version)
         let history = try fixture.readModel().history(id).items
@@ -69,7 +69,7 @@ struct StoreTests {
                         0, 4, 1796000000000, NULL);
                 """)
         }
-        _ = try Projector(storePath: fixture.storePath, kafka: fixture.config, topic: fixture.topic)
+        _ = try Projector(storePath: fixture.storePath, kafka: fixture.config, topic: fixture.decisions)
         let drafts = try fixture.readModel().drafts()
         #expect(drafts.map(\.id) == [id.text])
         #expect(drafts.first.map { [$0.title, "\($0.ingredientCount)", "\($0.instructionCount)", "\($0.revision)"] }
@@ -137,7 +137,7 @@ struct StoreTests {
         let path = missing.appendingPathComponent("recipes.db").path
         let config = fixture.config
         #expect(throws: StoreError.noSuchFolder(missing.path)) {
-            try Projector(storePath: path, kafka: config, topic: fixture.topic)
+            try Projector(storePath: path, kafka: config, topic: fixture.decisions)
         }
         try fixture.send(newRecipeID(), [.titleChanged(title: "Soup")])
         try fixture.project()

@@ -1,16 +1,22 @@
 import Foundation
 import Kafka
+import RecipeDecisions
 import RecipeDomain
 import RecipeProjection
 import RecipeWire
 import Testing
 
-/// An embedded cluster with the edits topic, a producer of encoded commands,
-/// and a fresh store file: what every projection test starts from.
+/// An embedded cluster with the edits and decisions topics, a producer of encoded
+/// commands, and a fresh store file: what every projection test starts from.
+/// What `send` appends is decided at once by a decider of every partition, so the
+/// decisions topic holds one decision per command, at the command's offset.
 final class ProjectionFixture: Sendable {
     let kafka: EmbeddedKafka
     let producer: KafkaProducer
+    /// Where commands are sent.
     let topic = RecipeTopics().edits
+    /// What projectors fold.
+    let decisions = RecipeTopics().decisions
     let storePath: String
     let partitions: Int
     private let encoder = RecordEncoder(source: "projection-tests")
@@ -18,6 +24,7 @@ final class ProjectionFixture: Sendable {
     init(partitions: Int = 4) throws {
         kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(topic, partitions: partitions)
+        for decided in [decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: partitions) }
         producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
         storePath = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).db").path
         self.partitions = partitions
@@ -45,13 +52,24 @@ final class ProjectionFixture: Sendable {
             KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: $0.recipeID), value: encoder.encode($0),
                                  headers: [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)])
         }
-        return try producer.sendBatch(messages).map { try $0.get() }
+        let reports = try producer.sendBatch(messages).map { try $0.get() }
+        try decide()
+        return reports
     }
 
-    /// Runs a projector until it has applied everything in the topic (30 s at most: then it throws).
+    /// Decides every command on the edits topic that has no decision yet (records appended
+    /// other than through `send` too), with a decider of its own (30 s at most: then it throws).
+    @discardableResult
+    func decide() throws -> Decider.Totals {
+        try Decider(kafka: config, topics: RecipeTopics()).catchUp(timeout: .seconds(30))
+    }
+
+    /// Decides what is undecided, then runs a projector until it has applied every decision
+    /// (30 s at most: then it throws).
     @discardableResult
     func project(mode: Projector.Mode = .replica) throws -> BatchSummary {
-        try Projector(storePath: storePath, kafka: config, topic: topic, mode: mode).catchUp(timeout: .seconds(30))
+        try decide()
+        return try Projector(storePath: storePath, kafka: config, topic: decisions, mode: mode).catchUp(timeout: .seconds(30))
     }
 
     func readModel() throws -> ReadModel { try ReadModel(path: storePath) }

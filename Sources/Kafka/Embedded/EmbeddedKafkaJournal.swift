@@ -62,7 +62,7 @@ public final class EmbeddedKafkaJournal: Sendable {
         guard lockDescriptor >= 0 else {
             throw KafkaError(.embeddedBroker, "cannot open \(folder): \(String(cString: strerror(errno)))")
         }
-        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard FileLock.take(lockDescriptor, LOCK_EX) else {
             close(lockDescriptor)
             throw KafkaError(.embeddedBroker, "the journal in \(folder) is in use by another process (another recipes dev?)")
         }

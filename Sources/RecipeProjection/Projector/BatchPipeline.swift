@@ -1,7 +1,8 @@
 import Foundation
 import Kafka
+import RecipeWire
 
-/// Judges the records a projector polls and commits them in batches.
+/// Judges the decisions a projector polls and commits them in batches.
 ///
 /// Replica mode pipelines: a batch commits on a thread of its own while the
 /// next is polled and judged. While the consumer has a backlog (a catch-up, a
@@ -22,6 +23,8 @@ final class BatchPipeline {
     private let batchSize: Int
     /// Positions after the records judged so far (replica mode).
     private(set) var judged: [Int32: Int64]
+    /// Each partition's last effective decision among those judged (replica mode).
+    private var effective: EffectiveDecisions
     /// Positions after the records committed so far.
     private(set) var committed: [Int32: Int64]
     private(set) var totals = BatchSummary()
@@ -31,7 +34,7 @@ final class BatchPipeline {
     init(writer: LockedWriter, pipelined: Bool, batchSize: Int) throws {
         self.writer = writer
         self.batchSize = batchSize
-        committed = try writer.withLock { try $0.writer.storedPositions() }
+        (committed, effective) = try writer.withLock { try $0.writer.storedState() }
         judged = committed
         committer = pipelined ? CommitThread(writer: writer) : nil
     }
@@ -43,7 +46,7 @@ final class BatchPipeline {
 
     /// Judges the records read (each partition's in order) and commits what is due.
     /// - Parameter backlog: whether the consumer has more records at hand (its poll came back full).
-    func add(_ records: [RecordJudge.Reading], backlog: Bool) throws {
+    func add(_ records: [DecisionReading], backlog: Bool) throws {
         guard let committer else {
             guard !records.isEmpty else { return }
             totals += try writer.withLock { try $0.writer.project(records) }
@@ -54,7 +57,7 @@ final class BatchPipeline {
         // in a quiet period that could be never, and the store would fall behind unseen.
         if !committer.isBusy { try settle(committer) }
         if !records.isEmpty {
-            totals += try writer.withLock { try $0.writer.judge(records, positions: &judged, into: &collecting) }
+            totals += try writer.withLock { try $0.writer.judge(records, positions: &judged, effective: &effective, into: &collecting) }
         }
         if collecting.records >= batchSize || (collecting.records > 0 && !backlog && !committer.isBusy) {
             try handOver(to: committer)

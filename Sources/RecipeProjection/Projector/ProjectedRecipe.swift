@@ -1,8 +1,8 @@
 import RecipeDomain
 import RecipeWire
 
-/// A recipe as the projector keeps it between records: the fold's state plus
-/// what the read models show beside it. The audit tools fold the same way.
+/// A recipe as the projector keeps it between decisions: the fold's state plus
+/// what the read models show beside it. The audit tools fold with it too (`fold`).
 public struct ProjectedRecipe: Sendable {
     public internal(set) var recipe: Recipe
     /// The latest rejection of a command while the draft was open, as JSON.
@@ -20,18 +20,17 @@ public struct ProjectedRecipe: Sendable {
         self.updatedAt = updatedAt
     }
 
-    /// Folds a decoded command (see `RecordJudge.apply`) and keeps the draft's side data.
-    @discardableResult
-    public mutating func apply(_ envelope: CommandEnvelope, entry: inout HistoryEntry) -> RecipeDecision {
-        let decision = RecordJudge.apply(envelope, to: &recipe, entry: &entry)
-        switch decision {
-        case .accepted:
-            updatedAt = envelope.time.millisecondsSinceEpoch
+    /// Folds an effective decision about this recipe as it was recorded: an accepted
+    /// one's events, with no rule; a rejection is the last word on an open draft.
+    public mutating func fold(_ decision: DecisionRecord, entry: HistoryEntry) {
+        switch decision.outcome {
+        case .accepted(let events, _):
+            recipe.record(events, ofCommand: decision.commandID ?? "")
+            updatedAt = decision.time?.millisecondsSinceEpoch ?? updatedAt
             if !recipe.hasOpenDraft { lastRejection = nil }
-        case .rejected(let rejection): noteRejection(rejection, entry: entry)
+        case .rejected(let rejection, _), .undecodable(let rejection): noteRejection(rejection, entry: entry)
         case .duplicate: break
         }
-        return decision
     }
 
     /// A rejected or undecodable record is the last word on an open draft.
@@ -109,13 +108,17 @@ public struct BatchSummary: Sendable, Equatable {
     public var duplicates = 0
     /// Records below the stored position (already applied, e.g. re-delivered after a rebalance).
     public var skipped = 0
+    /// Records of the decisions topic that do not count (`EffectiveDecisions`): a second
+    /// decision of a command, a stale decider's, anything that is not a decision.
+    public var superseded = 0
 
-    public var records: Int { accepted + rejected + duplicates + skipped }
+    public var records: Int { accepted + rejected + duplicates + skipped + superseded }
 
     public static func += (a: inout BatchSummary, b: BatchSummary) {
         a.accepted += b.accepted
         a.rejected += b.rejected
         a.duplicates += b.duplicates
         a.skipped += b.skipped
+        a.superseded += b.superseded
     }
 }

@@ -30,9 +30,16 @@ extension ProjectionWriter {
                                .string(entry.reasonMessage), entry.logTime.map { .integer($0) }).run()
             rejection.reset()
         }
-        let position = try db.statement("INSERT OR REPLACE INTO positions(topic, partition, next_offset) VALUES(?, ?, ?)")
+        // The command position moves only with an effective decision; the row keeps it otherwise.
+        let position = try db.statement("""
+            INSERT INTO positions(topic, partition, next_offset, next_command, tail) VALUES(?, ?, ?, ?, ?)
+            ON CONFLICT(topic, partition) DO UPDATE SET next_offset = excluded.next_offset,
+                next_command = coalesce(excluded.next_command, next_command), tail = coalesce(excluded.tail, tail)
+            """)
         for (partition, next) in batch.positions {
-            try position.bind(.text(topic), .int(Int(partition)), .integer(next)).run()
+            let tail = batch.decided[partition]
+            try position.bind(.text(topic), .int(Int(partition)), .integer(next), tail.map { SQLiteValue.integer($0.offset + 1) },
+                              .string(tail?.description)).run()
             position.reset()
         }
     }

@@ -2,7 +2,7 @@ import Kafka
 import RecipeDomain
 import RecipeWire
 
-/// Folds batches of records into the store, one SQLite transaction per batch:
+/// Folds batches of decisions into the store, one SQLite transaction per batch:
 /// the changed read-model rows and the next offset of every partition it
 /// consumed commit together, so a projector killed at any instant resumes
 /// exactly after its last transaction.
@@ -47,11 +47,25 @@ final class ProjectionWriter {
     /// mode rebalance), or a batch they came from failed to commit.
     func dropCache() { cache.removeAll(keepingCapacity: true) }
 
-    /// The next offset of every partition, as committed.
+    /// The next offset of every partition of the decisions topic, as committed.
     func storedPositions() throws -> [Int32: Int64] {
+        try storedState().positions
+    }
+
+    /// The committed positions, and each partition's last effective decision, read together.
+    func storedState() throws -> (positions: [Int32: Int64], effective: EffectiveDecisions) {
         try reader.transaction(writing: false) {
-            let rows = try reader.statement("SELECT partition, next_offset FROM positions WHERE topic = ?").bind(.text(topic))
-            return Dictionary(uniqueKeysWithValues: try rows.rows { (Int32($0.int(0)), $0.int64(1)) })
+            let rows = try reader.statement("SELECT partition, next_offset, tail FROM positions WHERE topic = ?").bind(.text(topic))
+            var positions: [Int32: Int64] = [:], tails: [Int32: DecisionLink] = [:]
+            while try rows.step() {
+                let partition = Int32(rows.int(0))
+                positions[partition] = rows.int64(1)
+                if let text = rows.optionalText(2) {
+                    guard let link = DecisionLink(text) else { throw StoreError.corrupted("positions: tail \(text) of partition \(partition)") }
+                    tails[partition] = link
+                }
+            }
+            return (positions, EffectiveDecisions(tails: tails))
         }
     }
 
@@ -61,13 +75,13 @@ final class ProjectionWriter {
     /// transaction, reading the positions inside it: for a store that other
     /// processes write too (group mode).
     @discardableResult
-    func project(_ readings: [RecordJudge.Reading]) throws -> BatchSummary {
+    func project(_ readings: [DecisionReading]) throws -> BatchSummary {
         var batch = PendingBatch()
         do {
             let summary = try db.transaction { () throws -> BatchSummary in
                 // Read under the write lock: another process sharing the store may have moved them.
-                var positions = try storedPositions()
-                let summary = try judge(readings, positions: &positions, into: &batch)
+                var (positions, effective) = try storedState()
+                let summary = try judge(readings, positions: &positions, effective: &effective, into: &batch)
                 seal(&batch)
                 try write(batch)
                 return summary
@@ -81,9 +95,10 @@ final class ProjectionWriter {
         }
     }
 
-    /// Folds the records read into `batch`, skipping those below `positions` (already
-    /// applied) and advancing `positions` past the others. Writes nothing.
-    func judge(_ readings: [RecordJudge.Reading], positions: inout [Int32: Int64],
+    /// Folds the effective decisions among the records read into `batch`, skipping
+    /// records below `positions` (already applied) and advancing `positions` past the
+    /// others, and `effective` past the decisions that count. Writes nothing.
+    func judge(_ readings: [DecisionReading], positions: inout [Int32: Int64], effective: inout EffectiveDecisions,
                into batch: inout PendingBatch) throws -> BatchSummary {
         var summary = BatchSummary()
         // Each reading is handed on as a pointer into the buffer, valid for this closure:
@@ -91,12 +106,23 @@ final class ProjectionWriter {
         // two dozen references per record, on objects the reading thread made.
         try readings.withUnsafeBufferPointer { readings in
             for index in readings.indices {
-                let (partition, offset) = (readings[index].entry.partition, readings[index].entry.offset)
-                if let next = positions[partition], offset < next {
+                let (partition, offset) = (readings[index].partition, readings[index].offset)
+                let next = positions[partition] ?? 0
+                if offset < next {
                     summary.skipped += 1
                     continue
                 }
-                try project(readings.baseAddress! + index, into: &batch, summary: &summary)
+                // A partition whose head is gone (a read model allowed to be partial) starts
+                // its chain at the first decision read: what it follows was never seen.
+                if offset > next, effective.tails[partition] == nil, let follows = readings[index].decision?.follows {
+                    effective = EffectiveDecisions(tails: effective.tails.merging([partition: follows]) { $1 })
+                }
+                if let decision = readings[index].decision, effective.admit(decision, onPartition: partition) {
+                    try project(decision, logTime: readings[index].logTime, into: &batch, summary: &summary)
+                    batch.decided[partition] = effective.tails[partition]
+                } else {
+                    summary.superseded += 1
+                }
                 positions[partition] = offset + 1
                 batch.positions[partition] = offset + 1
                 batch.records += 1
@@ -133,39 +159,42 @@ final class ProjectionWriter {
         cache = cache.filter { $0.value.batch == sealed }
     }
 
-    private func project(_ reading: UnsafePointer<RecordJudge.Reading>, into batch: inout PendingBatch,
+    private func project(_ decision: DecisionRecord, logTime: Int64?, into batch: inout PendingBatch,
                          summary: inout BatchSummary) throws {
-        switch reading.pointee.content {
-        case .rejected(let rejection):
-            let entry = reading.pointee.entry
-            // A record that breaks the schema is still the last word on an open draft.
-            if let recipeID = reading.pointee.marksDraftOf, let cached = try cached(recipeID, for: &batch, creating: false) {
-                cached.projected.noteRejection(rejection, entry: entry)
+        let entry = HistoryEntry(decision, logTime: logTime)
+        guard decision.commandKind != nil, let recipeID = entry.recipeID else {
+            // Not a command (undecodable): still the last word on an open draft of the recipe it
+            // names, unless it lies in another partition than that recipe's. Such a record is not
+            // ordered with the recipe's own, so where it fell among them would depend on how the
+            // partitions were interleaved: marking the draft would let two replicas disagree.
+            let marksDraft = decision.outcome.rejection?.code != .wrongPartition
+            if marksDraft, let recipeID = entry.recipeID, let cached = try cached(recipeID, for: &batch, creating: false) {
+                cached.projected.fold(decision, entry: entry)
                 cached.record(entry, strays: &batch.strayHistory)
             } else {
                 batch.strayHistory.append(entry)
             }
             batch.rejections.append(entry)
             summary.rejected += 1
-        case .command(let decoded):
-            var entry = reading.pointee.entry
-            let cached = try cached(decoded.envelope.recipeID, for: &batch, creating: true)!
-            // Folded where it lies in the cache: in place, without copying the recipe.
-            var saved: [RecipeVersion] = []
-            var listingChanged = false
-            switch cached.projected.apply(decoded.envelope, entry: &entry, saved: &saved, listingChanged: &listingChanged) {
-            case .accepted:
-                for version in saved { batch.newVersions.append(SavedVersion(recipeID: decoded.envelope.recipeID, version)) }
-                if listingChanged { cached.listingChanged = true }
-                summary.accepted += 1
-            case .duplicate:
-                summary.duplicates += 1
-            case .rejected:
-                batch.rejections.append(entry)
-                summary.rejected += 1
-            }
-            cached.record(entry, strays: &batch.strayHistory)
+            return
         }
+        let cached = try cached(recipeID, for: &batch, creating: true)!
+        // Folded where it lies in the cache: in place, without copying the recipe.
+        let (versionsBefore, deletedBefore) = (cached.projected.recipe.versions.count, cached.projected.recipe.isDeleted)
+        cached.projected.fold(decision, entry: entry)
+        switch decision.outcome {
+        case .accepted:
+            let recipe = cached.projected.recipe
+            for version in recipe.versions[versionsBefore...] { batch.newVersions.append(SavedVersion(recipeID: recipeID, version)) }
+            if recipe.versions.count != versionsBefore || recipe.isDeleted != deletedBefore { cached.listingChanged = true }
+            summary.accepted += 1
+        case .duplicate:
+            summary.duplicates += 1
+        case .rejected, .undecodable:
+            batch.rejections.append(entry)
+            summary.rejected += 1
+        }
+        cached.record(entry, strays: &batch.strayHistory)
     }
 
     /// The recipe's latest state in the cache, loaded from the store (or, with
@@ -305,7 +334,10 @@ struct PendingBatch: Sendable {
     /// Entries with no recipe, or in a partition not their recipe's, while judging.
     var strayHistory: [HistoryChunk.Key: HistoryChunk] = [:]
     var rejections: [HistoryEntry] = []
+    /// Next offset in the decisions topic of each partition read.
     var positions: [Int32: Int64] = [:]
+    /// Each partition's last effective decision, where the batch folded one.
+    var decided: [Int32: DecisionLink] = [:]
     /// Records judged into the batch.
     var records = 0
 }
@@ -395,18 +427,5 @@ extension ProjectedRecipe {
     var listedTags: [Tag]? {
         guard let latest = recipe.latestVersion, !recipe.isDeleted else { return nil }
         return latest.content.tags
-    }
-
-    /// Folds a command and says what the batch must write beyond the recipe's
-    /// rows: the versions it saved, and whether its list entry changed.
-    mutating func apply(_ envelope: CommandEnvelope, entry: inout HistoryEntry, saved: inout [RecipeVersion],
-                        listingChanged: inout Bool) -> RecipeDecision {
-        let (versionsBefore, deletedBefore) = (recipe.versions.count, recipe.isDeleted)
-        let decision = apply(envelope, entry: &entry)
-        if case .accepted = decision {
-            saved.append(contentsOf: recipe.versions[versionsBefore...])
-            listingChanged = recipe.versions.count != versionsBefore || recipe.isDeleted != deletedBefore
-        }
-        return decision
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import Kafka
 import Synchronization
 
-/// Consumes the edits topic and keeps a store's read models current.
+/// Consumes the decisions topic and keeps a store's read models current: it folds
+/// the effective decisions (`EffectiveDecisions`) as they were recorded, with no rule.
 ///
 /// ```swift
-/// let projector = try Projector(storePath: "recipes.db", kafka: config, topic: "recipes.edits")
+/// let projector = try Projector(storePath: "recipes.db", kafka: config, topic: "recipes.decisions")
 /// try projector.run(until: stop) { progress in print(progress) }
 /// ```
 ///
@@ -38,9 +39,13 @@ public final class Projector: Sendable {
     public enum LogEnd: Sendable, Equatable {
         /// The high watermarks seen when it starts.
         case latest
-        /// These next offsets (`partition: offset`, each capped at the high
-        /// watermark); partitions not named are not read.
+        /// These next offsets of the decisions topic (`partition: offset`, each
+        /// capped at the high watermark); partitions not named are not read.
         case positions([Int32: Int64])
+        /// The decisions of the commands before these next offsets of the edits log
+        /// (`partition: offset`): each partition's decisions up to the first about a
+        /// command at or past its offset. Partitions not named are not read.
+        case commands([Int32: Int64])
         /// Each partition's last record logged at or before this time
         /// (milliseconds since the epoch, Kafka record timestamps). The cut is
         /// a prefix of each partition, so it is a state the log really had.
@@ -119,7 +124,7 @@ public final class Projector: Sendable {
         if config["queued.max.messages.kbytes"] == nil { config["queued.max.messages.kbytes"] = String(128 << 10) }
         // A stored position the log does not hold stops the projector; librdkafka would move it to an end.
         config["auto.offset.reset"] = "error"
-        // The record decoder reads key and value only.
+        // The decision decoder reads key and value only.
         if case .group(let name) = mode {
             consumer = try KafkaConsumer(config: config, groupID: name, readsHeaders: false)
         } else {
@@ -140,7 +145,7 @@ public final class Projector: Sendable {
         let partitions = log.partitions
         try start(partitions)
         let pipeline = try makePipeline()
-        let source = makeSource(partitionCount: partitions.count)
+        let source = makeSource()
         defer {
             source.stop()
             consumer.close()
@@ -188,6 +193,7 @@ public final class Projector: Sendable {
             switch end {
             case .latest, .time: targets[partition] = high
             case .positions(let positions): targets[partition] = min(positions[partition] ?? 0, high)
+            case .commands(let commands): targets[partition] = commands[partition] == nil ? 0 : high
             }
             let stored = start[partition] ?? 0
             if let target = targets[partition], target < stored {
@@ -198,7 +204,7 @@ public final class Projector: Sendable {
         let open = partitions.filter { (start[$0] ?? 0) < targets[$0]! }
         try self.start(open)
         let pipeline = try makePipeline()
-        let source = makeSource(partitionCount: partitions.count)
+        let source = makeSource()
         defer {
             source.stop()
             consumer.close()
@@ -211,13 +217,20 @@ public final class Projector: Sendable {
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
             // Taken out of the chunk, so the filter below works in place, not on a copy.
             var records = (consume chunk)?.readings ?? []
-            if case .time(let until) = end {
-                for index in records.indices where (records[index].entry.logTime ?? 0) > until {
-                    let (partition, offset) = (records[index].entry.partition, records[index].entry.offset)
-                    targets[partition] = min(targets[partition]!, offset)
+            // A cut is a prefix of each partition's decisions: it ends at the first record past it.
+            switch end {
+            case .time(let until):
+                for index in records.indices where (records[index].logTime ?? 0) > until {
+                    targets[records[index].partition] = min(targets[records[index].partition]!, records[index].offset)
                 }
+            case .commands(let commands):
+                for index in records.indices {
+                    guard let command = records[index].commandOffset, command >= commands[records[index].partition] ?? 0 else { continue }
+                    targets[records[index].partition] = min(targets[records[index].partition]!, records[index].offset)
+                }
+            case .latest, .positions: break
             }
-            records.removeAll { $0.entry.offset >= targets[$0.entry.partition] ?? 0 }
+            records.removeAll { $0.offset >= targets[$0.partition] ?? 0 }
             let before = pipeline.judged
             // Until its end, a catch-up always has more to read: it fills whole batches
             // (each rewrites every recipe it touched), and `finish` commits the last.
@@ -236,7 +249,7 @@ public final class Projector: Sendable {
 
     /// In group mode the pipeline commits on this thread, so the signal goes from
     /// here; in replica mode the commit thread signals (`LockedWriter.commitUnlocked`).
-    private func add(_ records: [RecordJudge.Reading], backlog: Bool, to pipeline: BatchPipeline) throws {
+    private func add(_ records: [DecisionReading], backlog: Bool, to pipeline: BatchPipeline) throws {
         let before = pipeline.committed
         try pipeline.add(records, backlog: backlog)
         if mode != .replica, pipeline.committed != before { commits.committed() }
@@ -264,9 +277,8 @@ public final class Projector: Sendable {
         try BatchPipeline(writer: writer, pipelined: mode == .replica, batchSize: batchSize)
     }
 
-    private func makeSource(partitionCount: Int) -> RecordSource {
-        RecordSource(consumer: consumer, judge: RecordJudge(partitionCount: partitionCount), topic: topic,
-                     pollSize: min(batchSize, Self.pollRecords), ahead: mode == .replica)
+    private func makeSource() -> RecordSource {
+        RecordSource(consumer: consumer, topic: topic, pollSize: min(batchSize, Self.pollRecords), ahead: mode == .replica)
     }
 
     /// The log as the brokers describe it now: its partitions, identity and watermarks.

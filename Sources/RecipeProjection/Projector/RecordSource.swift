@@ -1,21 +1,22 @@
 import Foundation
 import Kafka
+import RecipeWire
 
-/// Where the projector's thread gets its records, read (decoded and placed)
-/// by `RecordJudge`. In replica mode a thread of its own polls and reads a few
+/// Where the projector's thread gets its records, decoded as decisions
+/// (`DecisionReading`). In replica mode a thread of its own polls and reads a few
 /// polls ahead, so that decoding runs beside folding and committing; in group
 /// mode the projector's thread polls, since a rebalance callback must run
 /// between its polls and the transaction of what it polled.
 final class RecordSource: @unchecked Sendable {
     /// The records of one poll.
     struct Chunk: Sendable {
-        var readings: [RecordJudge.Reading]
+        var readings: [DecisionReading]
         /// Whether the consumer had more at hand (its poll came back full).
         var backlog: Bool
     }
 
     private let consumer: KafkaConsumer
-    private let judge: RecordJudge
+    private let decoder = DecisionDecoder()
     private let topic: String
     private let pollSize: Int
     private let ahead: Bool
@@ -23,7 +24,7 @@ final class RecordSource: @unchecked Sendable {
     // Guarded by `condition`.
     private var chunks: [Chunk] = []
     /// Readings judged already, freed by the reading thread.
-    private var spent: [[RecordJudge.Reading]] = []
+    private var spent: [[DecisionReading]] = []
     private var failure: (any Error)?
     private var stopping = false
     private var running = false
@@ -33,8 +34,8 @@ final class RecordSource: @unchecked Sendable {
     /// about 5 % less CPU); one left the folding thread waiting.
     private static let depth = 2
 
-    init(consumer: KafkaConsumer, judge: RecordJudge, topic: String, pollSize: Int, ahead: Bool) {
-        (self.consumer, self.judge, self.topic, self.pollSize, self.ahead) = (consumer, judge, topic, pollSize, ahead)
+    init(consumer: KafkaConsumer, topic: String, pollSize: Int, ahead: Bool) {
+        (self.consumer, self.topic, self.pollSize, self.ahead) = (consumer, topic, pollSize, ahead)
         guard ahead else { return }
         running = true
         let thread = Thread { [self] in readAhead() }
@@ -59,7 +60,7 @@ final class RecordSource: @unchecked Sendable {
 
     /// Takes back readings that were judged, so that the reading thread frees
     /// them (a few hundred thousand strings a second) rather than the folding one.
-    func recycle(_ readings: consuming [RecordJudge.Reading]) {
+    func recycle(_ readings: consuming [DecisionReading]) {
         guard ahead else { return }
         let owned = consume readings
         condition.withLock { spent.append(owned) }
@@ -77,13 +78,38 @@ final class RecordSource: @unchecked Sendable {
     /// One poll, read where the records lie in the consumer's messages: copied into
     /// arrays first, a replay's reading thread spent more time in malloc and free than decoding.
     private func poll(timeout: Duration) throws -> Chunk? {
-        var readings: [RecordJudge.Reading] = []
-        let count = try consumer.poll(maxRecords: pollSize, timeout: timeout) { record in
-            // Reserved once: grown step by step, the array copied the readings so far each time.
-            if readings.isEmpty { readings.reserveCapacity(record.pollCount) }
-            if record.topic == topic { readings.append(judge.read(record)) }
+        var readings: [DecisionReading] = []
+        let (topic, decoder) = (topic, decoder)
+        let count = try consumer.poll(maxRecords: pollSize, timeout: timeout) { (records: [KafkaBorrowedRecord]) in
+            readings = Self.read(records.allSatisfy { $0.topic == topic } ? records : records.filter { $0.topic == topic }, decoder)
         }
         return count == 0 ? nil : Chunk(readings: readings, backlog: count == pollSize)
+    }
+
+    /// Decodes a poll's decisions, on two threads when there are many: decoding is most of
+    /// the reading thread's work, and in a replay the folding thread waited for it (one
+    /// core of two busy).
+    private static func read(_ records: [KafkaBorrowedRecord], _ decoder: DecisionDecoder) -> [DecisionReading] {
+        guard records.count >= 256 else { return records.map { DecisionReading($0, decoder: decoder) } }
+        return records.withUnsafeBufferPointer { records in
+            [DecisionReading](unsafeUninitializedCapacity: records.count) { buffer, initialized in
+                let job = DecodeJob(records: records, readings: buffer.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: 2) { part in
+                    let half = job.records.count / 2
+                    for index in part == 0 ? 0..<half : half..<job.records.count {
+                        (job.readings + index).initialize(to: DecisionReading(job.records[index], decoder: decoder))
+                    }
+                }
+                initialized = records.count
+            }
+        }
+    }
+
+    /// A poll's records and the storage of their readings, for the two decoding threads:
+    /// each reads and writes its own half, and both are done before either buffer goes.
+    private struct DecodeJob: @unchecked Sendable {
+        let records: UnsafeBufferPointer<KafkaBorrowedRecord>
+        let readings: UnsafeMutablePointer<DecisionReading>
     }
 
     private func readAhead() {
@@ -94,7 +120,7 @@ final class RecordSource: @unchecked Sendable {
             }
         }
         while true {
-            var freed: [[RecordJudge.Reading]] = []
+            var freed: [[DecisionReading]] = []
             let go = condition.withLock {
                 while chunks.count >= Self.depth, !stopping { condition.wait() }
                 swap(&freed, &spent)

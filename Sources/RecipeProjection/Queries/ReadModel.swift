@@ -37,8 +37,17 @@ public final class ReadModel: @unchecked Sendable {
 
     // MARK: - Positions
 
-    /// The next offset of every partition the store has consumed.
+    /// The next command offset of every partition whose decisions the store has read:
+    /// positions of the edits log, which a POST answers and `after=` takes.
     public func positions() throws -> [Int32: Int64] {
+        try read {
+            try db.statement("SELECT partition, coalesce(next_command, 0) FROM positions").rows { (Int32($0.int(0)), $0.int64(1)) }
+                .reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
+    /// The next offset of every partition of the decisions topic the store has read.
+    public func decisionPositions() throws -> [Int32: Int64] {
         try read {
             try db.statement("SELECT partition, next_offset FROM positions").rows { (Int32($0.int(0)), $0.int64(1)) }
                 .reduce(into: [:]) { $0[$1.0] = $1.1 }

@@ -7,7 +7,9 @@ public enum StoreDump {
     /// Tables, the order their rows are dumped in (their keys), and the
     /// column naming the recipe a row belongs to.
     static let tables: [(name: String, columns: String, order: String, recipe: String?)] = [
-        ("positions", "topic, partition, next_offset", "topic, partition", nil),
+        // Command positions only: the decisions topic (its name, its offsets) and the tail's decider
+        // depend on which deciders wrote (and how often they restarted), not on what counted.
+        ("positions", "partition, next_command", "partition", nil),
         ("recipes", "recipe_id, revision, deleted, draft_base, latest_version, listed, title, title_key, servings, image, ingredient_count, tags, updated_at, owner, grants", "recipe_id", "recipe_id"),
         ("recipe_tags", "tag, recipe_id", "tag, recipe_id", "recipe_id"),
         ("versions", "recipe_id, version, content, saved_at, saved_by", "recipe_id, version", "recipe_id"),

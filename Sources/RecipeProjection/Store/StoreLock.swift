@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Kafka
 
 /// Who may write a store: projectors share it (in group mode several processes
 /// project into one store), a replay holds it alone. It is an advisory `flock`
@@ -18,7 +19,7 @@ final class StoreLock: Sendable {
     private let descriptor: Int32
     private let path: String
 
-    /// Takes the lock or throws `StoreError.inUse` at once: never waits.
+    /// Takes the lock or throws `StoreError.inUse`: never waits for its holder (`FileLock`).
     /// Creates the store file if it is not there (SQLite takes an empty file as a new database).
     init(storePath: String, mode: Mode) throws {
         path = storePath
@@ -31,7 +32,7 @@ final class StoreLock: Sendable {
         guard descriptor >= 0 else {
             throw StoreError.cannotOpen(path: storePath, reason: String(cString: strerror(errno)))
         }
-        guard flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
+        guard FileLock.take(descriptor, mode == .shared ? LOCK_SH : LOCK_EX) else {
             close(descriptor)
             throw StoreError.inUse(path: storePath, byReplay: mode == .shared)
         }

@@ -4,7 +4,7 @@ import Foundation
 /// The read-model tables and their migrations. The version lives in the
 /// store; a store newer than the code is refused rather than misread.
 enum StoreSchema {
-    static let version = 5
+    static let version = 6
 
     /// `migrations[n]` takes a store from version n to n+1.
     static let migrations: [String] = [
@@ -125,6 +125,16 @@ enum StoreSchema {
             json_array_length(content, '$.ingredients'), json_array_length(content, '$.instructions'), content FROM drafts;
         DROP TABLE drafts;
         ALTER TABLE drafts_v5 RENAME TO drafts;
+        """,
+        // Read models folded from decisions (recipes.decisions): beside the next offset of the
+        // decisions topic, the next command offset of the partition whose decision is applied
+        // (what `after=` and a POST's position are about) and the last effective decision
+        // (`<decider>:<offset>`), from which the next one is told. A store of an older version
+        // folded the commands themselves: its log is another topic, which it refuses to mix
+        // (`LogMismatch.otherTopic`); it is rebuilt by a replay.
+        """
+        ALTER TABLE positions ADD COLUMN next_command INTEGER;
+        ALTER TABLE positions ADD COLUMN tail TEXT;
         """,
     ]
 
