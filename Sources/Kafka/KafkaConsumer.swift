@@ -42,6 +42,8 @@ public final class KafkaConsumer: Sendable {
 
     /// Whether records come with their headers.
     public let readsHeaders: Bool
+    /// Where each partition's end was last found (with `enable.partition.eof=true`).
+    private let endsReached = Mutex<[KafkaTopicPartition: Int64]>([:])
 
     /// - Parameter groupID: the consumer group for `subscribe`. Without one, a
     ///   private group id is used, which only `assign` needs (librdkafka ties
@@ -216,6 +218,9 @@ public final class KafkaConsumer: Sendable {
                 if message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR {
                     body(message, topicNames.name(message.pointee.rkt), count)
                     given += 1
+                } else if message.pointee.err == RD_KAFKA_RESP_ERR__PARTITION_EOF {
+                    let partition = KafkaTopicPartition(topic: topicNames.name(message.pointee.rkt), partition: message.pointee.partition)
+                    endsReached.withLock { $0[partition] = message.pointee.offset }
                 } else if failure == nil, let error = consumerError(message) {
                     failure = error
                 }
@@ -268,7 +273,8 @@ public final class KafkaConsumer: Sendable {
         var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
         let timestamp = rd_kafka_message_timestamp(message, &timestampType)
         return KafkaConsumerRecord(topic: topic, partition: m.partition, offset: m.offset, key: key, value: value,
-                                   headers: headers, timestamp: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp)
+                                   headers: headers, timestamp: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp,
+                                   hasNullValue: m.payload == nil)
     }
 
     // MARK: - Positions
@@ -309,6 +315,13 @@ public final class KafkaConsumer: Sendable {
         client.cachedWatermarks(partition)
     }
 
+    /// The offset at which a poll last found `partition` read to its end, or nil; only for a consumer
+    /// made with `enable.partition.eof=true`. What tells a reader it has read a partition to its high
+    /// watermark when the last offsets hold no record (a compacted topic's removed tombstones).
+    public func endReached(_ partition: KafkaTopicPartition) -> Int64? {
+        endsReached.withLock { $0[partition] }
+    }
+
     /// The low and high watermarks of a partition, asked of its leader.
     public func watermarks(_ partition: KafkaTopicPartition, timeout: Duration = .seconds(10)) throws -> KafkaWatermarks {
         try client.queryWatermarks(partition, timeoutMs: timeout.milliseconds)
@@ -322,6 +335,13 @@ public final class KafkaConsumer: Sendable {
     /// Partition ids of a topic, asked of the cluster.
     public func partitions(of topic: String, timeout: Duration = .seconds(10)) throws -> [Int32] {
         try client.partitions(of: topic, timeoutMs: timeout.milliseconds)
+    }
+
+    /// Every topic of the cluster with its partition count. Unlike asking for one topic by
+    /// name, this never creates one on brokers that create topics when asked for them (the
+    /// embedded broker does): what tells a missing topic from an existing one.
+    public func topics(timeout: Duration = .seconds(10)) throws -> [String: Int] {
+        try client.topics(timeoutMs: timeout.milliseconds)
     }
 
     // MARK: - Closing

@@ -199,6 +199,10 @@ public final class KafkaProducer: Sendable {
         return nil
     }
 
+    /// What an empty value points at: librdkafka takes a null pointer for a null value, and an empty
+    /// array may have none. Never written to (zero bytes are copied from it).
+    private nonisolated(unsafe) static let emptyValue = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+
     private func produce(_ message: KafkaProducerMessage, topic: OpaquePointer,
                          headers: OpaquePointer?, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
         message.value.withUnsafeBytes { value in
@@ -208,7 +212,9 @@ public final class KafkaProducer: Sendable {
                     values[0].vtype = RD_KAFKA_VTYPE_RKT
                     values[0].u.rkt = topic
                     values[1].vtype = RD_KAFKA_VTYPE_VALUE
-                    values[1].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: value.baseAddress), size: value.count)
+                    // A null pointer is a null value (a tombstone); an empty value has a pointer.
+                    values[1].u.mem = message.hasNullValue ? .init(ptr: nil, size: 0)
+                        : .init(ptr: UnsafeMutableRawPointer(mutating: value.baseAddress ?? Self.emptyValue), size: value.count)
                     values[2].vtype = RD_KAFKA_VTYPE_KEY
                     values[2].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: key?.baseAddress), size: key?.count ?? 0)
                     values[3].vtype = RD_KAFKA_VTYPE_HEADERS

@@ -21,6 +21,9 @@ public struct KafkaProducerMessage: Sendable, Hashable {
     /// The key decides the partition (murmur2, as the Java client) and so the order.
     public var key: [UInt8]?
     public var value: [UInt8]
+    /// Whether the value is null rather than `value` (then empty): in a compacted topic, a
+    /// tombstone, which deletes its key.
+    public var hasNullValue = false
     public var headers: [KafkaHeader]
     /// A partition chosen by the caller instead of the key's: for copying a log as it is.
     public var partition: Int32?
@@ -39,6 +42,13 @@ public struct KafkaProducerMessage: Sendable, Hashable {
 
     public init(topic: String, key: String, value: [UInt8], headers: [KafkaHeader] = []) {
         self.init(topic: topic, key: Array(key.utf8), value: value, headers: headers)
+    }
+
+    /// A record whose value is null: in a compacted topic, the tombstone that deletes `key`.
+    public static func tombstone(topic: String, key: [UInt8], headers: [KafkaHeader] = [], partition: Int32? = nil) -> Self {
+        var message = Self(topic: topic, key: key, value: [], headers: headers, partition: partition)
+        message.hasNullValue = true
+        return message
     }
 }
 
@@ -65,17 +75,20 @@ public struct KafkaConsumerRecord: Sendable, Hashable {
     public var offset: Int64
     public var key: [UInt8]?
     public var value: [UInt8]
+    /// Whether the value is null (`value` is empty then): a tombstone, in a compacted topic.
+    public var hasNullValue: Bool
     public var headers: [KafkaHeader]
     /// Milliseconds since the Unix epoch (create or log-append time), if the broker gave one.
     public var timestamp: Int64?
 
     public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],
-                headers: [KafkaHeader], timestamp: Int64?) {
+                headers: [KafkaHeader], timestamp: Int64?, hasNullValue: Bool = false) {
         self.topic = topic
         self.partition = partition
         self.offset = offset
         self.key = key
         self.value = value
+        self.hasNullValue = hasNullValue
         self.headers = headers
         self.timestamp = timestamp
     }

@@ -5,7 +5,9 @@ import RecipeWire
 
 /// The decider stage: consumes the edits topic, decides each command against its
 /// recipe's state, and appends one decision per command to the decisions topic,
-/// with the command's key, on the partition of the same number.
+/// with the command's key, on the partition of the same number; and, for each
+/// decision known to count that changes what a recipe's detail shows, its document
+/// (or a tombstone) to the committed topic (`CommittedRecipe`).
 ///
 /// ```swift
 /// let decider = try Decider(kafka: config, topics: RecipeTopics(), mode: .group("deciders"))
@@ -25,6 +27,13 @@ import RecipeWire
 /// - It reads back what lands on its partitions; when another's decision counts
 ///   where its own would have, or one of its own does not count, it starts the
 ///   partition again (`rebuilds`), adopting what counts.
+/// - It writes a committed document only for a decision so read back on the chain (or
+///   read when starting the partition). Starting a partition, it reads the committed
+///   topic's partition and writes again what differs from the documents the effective
+///   decisions make (what a killed decider had not written yet); reading back that
+///   partition, it writes a recipe's document again after an older one that landed late;
+///   letting a partition go (a revoke, a stop), it reads back its last decisions there
+///   and writes their documents first.
 ///
 /// Modes: `.all` assigns itself every partition; `.group(name)` divides them
 /// among the deciders of a consumer group. Two deciders on one partition never
@@ -47,6 +56,8 @@ public final class Decider: @unchecked Sendable {
         public var undecodable = 0
         /// Partitions started again after finding that another decider's decisions counted.
         public var rebuilds = 0
+        /// Records written to the committed topic: documents and tombstones.
+        public var committed = 0
 
         public init() {}
     }
@@ -62,6 +73,8 @@ public final class Decider: @unchecked Sendable {
     private let mode: Mode
     private let edits: KafkaConsumer
     private let readBack: KafkaConsumer
+    /// Reads back the committed topic's partitions it holds (with headers: a tombstone's position is in one).
+    private let committedReadBack: KafkaConsumer
     private let producer: KafkaProducer
     private let encoder = DecisionEncoder(source: "recipes-decider")
     private let decoder = DecisionDecoder()
@@ -72,6 +85,8 @@ public final class Decider: @unchecked Sendable {
     private var totals = Totals()
     /// Decisions handed to the producer whose acknowledgements are still to be checked.
     private var pending: [KafkaPendingBatch] = []
+    /// When each partition last wrote its documents (`writeDocuments`).
+    private var documentsWritten: [Int32: ContinuousClock.Instant] = [:]
     /// What a rebalance callback could not do, thrown by `run` after the poll.
     private var callbackFailure: (any Error)?
 
@@ -98,9 +113,10 @@ public final class Decider: @unchecked Sendable {
             edits = try KafkaConsumer(config: editsConfig, readsHeaders: false)
         }
         readBack = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
+        committedReadBack = try KafkaConsumer(config: consumerConfig)
         var producerConfig = kafka
         producerConfig["fetch.wait.max.ms"] = nil // the consumers' (the service sets it), which a producer warns about
-        producerConfig.setDefaults(EditsTopicSettings.decisionsProducerProperties)
+        producerConfig.setDefaults(EditsTopicSettings.deciderProducerProperties)
         // A command waits for its decision before anyone sees it: hold a decision 1 ms for others
         // to share its request, not librdkafka's 5 (a catch-up hands over thousands at once anyway).
         if producerConfig["linger.ms"] == nil, producerConfig["queue.buffering.max.ms"] == nil { producerConfig["linger.ms"] = "1" }
@@ -108,7 +124,8 @@ public final class Decider: @unchecked Sendable {
     }
 
     /// Decides until `shouldStop` says so, then waits for the decisions written to be
-    /// acknowledged, and closes its clients. `progress` is called at most once per
+    /// acknowledged, reads them back and writes the documents of those that count
+    /// (`letGo`), and closes its clients. `progress` is called at most once per
     /// `progressInterval`.
     public func run(until shouldStop: () -> Bool, progressInterval: Duration = .seconds(5),
                     progress: (Progress) -> Void = { _ in }) throws {
@@ -142,7 +159,7 @@ public final class Decider: @unchecked Sendable {
                 lastReport = .now
             }
         }
-        try settleAll()
+        try letGo(Set(partitions.keys))
         progress(report())
     }
 
@@ -167,21 +184,25 @@ public final class Decider: @unchecked Sendable {
     }
 
     private static let contentType = KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)
+    private static let committedContentType = KafkaHeader(key: WireFormat.contentTypeHeaderName, value: CommittedRecipe.contentType)
 
     // MARK: - Topics
 
-    /// The partition count of both topics, which must be equal.
+    /// The partition count of the three topics, which must be equal. A missing topic is
+    /// refused, not created: its settings (replicas, compaction) are `recipes topics create`'s.
+    /// Looked up in the list of every topic, since asking for one by name creates it where
+    /// brokers auto-create topics, with their defaults (not compacted, not kept).
     private func checkTopics() throws -> Int {
         let editsCount = try readBack.partitions(of: topics.edits).count
-        let decisionsCount: Int
-        do {
-            decisionsCount = try readBack.partitions(of: topics.decisions).count
-        } catch {
-            throw DeciderError.noDecisionsTopic(topics.decisions, editsPartitions: editsCount)
-        }
-        guard decisionsCount == editsCount else {
-            throw DeciderError.partitionMismatch(edits: topics.edits, editsPartitions: editsCount,
-                                                 decisions: topics.decisions, decisionsPartitions: decisionsCount)
+        let existing = try readBack.topics()
+        for (role, topic, record) in [("decisions", topics.decisions, "decision"), ("committed", topics.committed, "document")] {
+            guard let count = existing[topic] else {
+                throw DeciderError.noTopic(role: role, topic, editsPartitions: editsCount)
+            }
+            guard count == editsCount else {
+                throw DeciderError.partitionMismatch(edits: topics.edits, editsPartitions: editsCount, other: topic, otherPartitions: count,
+                                                     record: record)
+            }
         }
         return editsCount
     }
@@ -207,8 +228,13 @@ public final class Decider: @unchecked Sendable {
                     }
                 },
                 onRevoke: { [self] revoked in
-                    for partition in revoked { partitions[partition.partition] = nil }
-                    do { try assignReadBack() } catch { callbackFailure = error }
+                    do {
+                        try letGo(Set(revoked.map(\.partition)))
+                        for partition in revoked { partitions[partition.partition] = nil }
+                        try assignReadBack()
+                    } catch {
+                        callbackFailure = error
+                    }
                 }))
         }
     }
@@ -216,14 +242,25 @@ public final class Decider: @unchecked Sendable {
     /// Starts deciding these partitions, each from its decisions: returns where each goes on in the edits topic.
     private func take(_ taken: [Int32]) throws -> [Int32: Int64] {
         // Its own decisions still on their way would land after the end read, on the chain it
-        // leaves: what it decided under the new name would then not count.
+        // leaves: what it decided under the new name would then not count. Its committed
+        // documents too, so that the committed topic is read with them.
         try settleAll()
         var offsets: [Int32: Int64] = [:]
         for partition in taken {
-            let decider = PartitionDecider(partition: partition, rebuilt: try rebuild(partition))
+            var decider = PartitionDecider(partition: partition, rebuilt: try rebuild(partition))
+            // Decisions of commands the edits topic does not hold are another log's: deciding on would skip commands.
+            let editsEnd = try readBack.watermarks(KafkaTopicPartition(topic: topics.edits, partition: partition)).high
+            guard decider.nextCommand <= editsEnd else {
+                throw DeciderError.decisionsPastLog(KafkaTopicPartition(topic: topics.decisions, partition: partition),
+                                                    next: decider.nextCommand, editsEnd: editsEnd)
+            }
+            let committed = try readCommitted(partition)
+            decider.reconcile(withTopic: committed.onTopic, end: committed.end)
             partitions[partition] = decider
             offsets[partition] = decider.nextCommand
+            documentsWritten[partition] = .now
         }
+        try writeDocuments()
         try assignReadBack()
         return offsets
     }
@@ -251,12 +288,44 @@ public final class Decider: @unchecked Sendable {
         return rebuilt
     }
 
-    /// Reads back every partition this decider holds from where it stopped.
+    /// Reads the committed topic's partition from its start to its end, with a consumer of its
+    /// own: each recipe's last and newest position. A compacted partition may end in offsets
+    /// that hold no record (tombstones removed): the consumer's end-of-partition says it is read.
+    private func readCommitted(_ partition: Int32) throws -> (onTopic: [RecipeID: CommittedOnTopic], end: Int64) {
+        let topicPartition = KafkaTopicPartition(topic: topics.committed, partition: partition)
+        var readerConfig = config
+        readerConfig["enable.partition.eof"] = "true"
+        let reader = try KafkaConsumer(config: readerConfig)
+        defer { reader.close() }
+        let marks = try reader.watermarks(topicPartition)
+        var onTopic: [RecipeID: CommittedOnTopic] = [:]
+        guard marks.high > marks.low else { return (onTopic, marks.high) }
+        try reader.assign([topicPartition], from: [topicPartition: .beginning])
+        var next = marks.low
+        var lastRead = ContinuousClock.now
+        while next < marks.high, reader.endReached(topicPartition) ?? -1 < marks.high {
+            guard ContinuousClock.now - lastRead < .seconds(60) else {
+                throw DeciderError.readTimedOut(topicPartition, at: next, end: marks.high)
+            }
+            for record in try reader.poll(maxRecords: 10_000, timeout: .milliseconds(200)) where record.offset >= next {
+                next = record.offset + 1
+                lastRead = .now
+                guard let key = record.key, let recipeID = RecordKey.recipeID(fromKey: key),
+                      let position = record.header(CommittedRecipe.positionHeaderName).flatMap({ CommittedRecipe.position(fromHeader: $0) }),
+                      position.partition == partition else { continue }
+                onTopic[recipeID, default: CommittedOnTopic()].add(position.offset)
+            }
+        }
+        return (onTopic, marks.high)
+    }
+
+    /// Reads back every partition this decider holds from where it stopped, on both topics it writes.
     private func assignReadBack() throws {
-        let topic = topics.decisions
-        let held = partitions.values.map { ($0.partition, $0.nextReadBack) }
-        try readBack.assign(held.map { KafkaTopicPartition(topic: topic, partition: $0.0) },
-                            from: held.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.0)] = .offset($1.1) })
+        let held = partitions.values.map { ($0.partition, $0.nextReadBack, $0.nextCommittedReadBack) }
+        let decisions = held.map { KafkaTopicPartition(topic: topics.decisions, partition: $0.0) }
+        try readBack.assign(decisions, from: Dictionary(uniqueKeysWithValues: zip(decisions, held.map { KafkaOffset.offset($0.1) })))
+        let committed = held.map { KafkaTopicPartition(topic: topics.committed, partition: $0.0) }
+        try committedReadBack.assign(committed, from: Dictionary(uniqueKeysWithValues: zip(committed, held.map { KafkaOffset.offset($0.2) })))
     }
 
     // MARK: - Reading back
@@ -264,21 +333,85 @@ public final class Decider: @unchecked Sendable {
     /// Checks the decisions that landed on held partitions; a partition whose chain
     /// another decider's decisions took over is started again from its decisions.
     private func readWhatLanded() throws {
-        var lost: Set<Int32> = []
-        let decoder = self.decoder
-        try readBack.poll(maxRecords: 10_000, timeout: .zero) { record in
-            guard !lost.contains(record.partition), partitions[record.partition] != nil else { return }
-            let found = partitions[record.partition]!.readBack(record.value, at: record.offset) {
-                try? decoder.decode(key: record.key.map { Array($0) }, value: Array(record.value)).get()
-            }
-            if found == .lost { lost.insert(record.partition) }
-        }
+        let lost = try readBackLanded()
         guard !lost.isEmpty else { return }
         totals.rebuilds += lost.count
         let offsets = try take(lost.sorted())
         for (partition, offset) in offsets {
             try edits.seek(KafkaTopicPartition(topic: topics.edits, partition: partition), to: .offset(offset))
         }
+    }
+
+    /// Reads back what landed on both topics of the held partitions, writes the documents
+    /// of its decisions found on the chain, and returns the partitions it found lost.
+    private func readBackLanded(waiting timeout: Duration = .zero) throws -> Set<Int32> {
+        var lost: Set<Int32> = []
+        let decoder = self.decoder
+        try readBack.poll(maxRecords: 10_000, timeout: timeout) { record in
+            guard !lost.contains(record.partition), partitions[record.partition] != nil else { return }
+            let found = partitions[record.partition]!.readBack(record.value, at: record.offset) {
+                try? decoder.decode(key: record.key.map { Array($0) }, value: Array(record.value)).get()
+            }
+            if found == .lost { lost.insert(record.partition) }
+        }
+        for record in try committedReadBack.poll(maxRecords: 10_000, timeout: .zero) where partitions[record.partition] != nil {
+            let position = record.header(CommittedRecipe.positionHeaderName).flatMap { CommittedRecipe.position(fromHeader: $0) }
+            partitions[record.partition]!.committedLanded(key: record.key, position: position, at: record.offset)
+        }
+        // Before a lost partition is taken again: these documents are of decisions that count.
+        try writeDocuments()
+        return lost
+    }
+
+    /// Before letting partitions go (a revoke, a stop): waits for its decisions to land, reads
+    /// them back and writes the documents of those that count, held ones too, so that a
+    /// handover or a stop leaves nothing it knew to the next owner (for at most 10 s of
+    /// reading: what is left, the next owner's start writes). A partition found lost has
+    /// nothing more to write: its own decisions there do not count.
+    private func letGo(_ leaving: Set<Int32>) throws {
+        try settleAll()
+        var waiting = leaving
+        let deadline = ContinuousClock.now + .seconds(10)
+        while waiting.contains(where: { partitions[$0]?.hasUnread == true }), ContinuousClock.now < deadline {
+            waiting.subtract(try readBackLanded(waiting: .milliseconds(50)))
+        }
+        try writeDocuments(holding: false)
+        try settleAll()
+    }
+
+    // MARK: - The committed topic
+
+    /// A partition this many commands behind the end its consumer last saw is catching up.
+    private static let catchingUp: Int64 = 1_000
+    /// The longest a partition catching up holds its documents.
+    private static let longestHold: Duration = .seconds(10)
+
+    /// Hands the documents the held partitions have to write to the producer. A partition
+    /// catching up holds them (`holding`), for at most `longestHold`: a recipe's newest
+    /// replaces the older ones meanwhile, so that deciding a long backlog writes each recipe
+    /// about once, not at every save (the JSON encoder is most of what documents cost).
+    private func writeDocuments(holding: Bool = true) throws {
+        var messages: [KafkaProducerMessage] = []
+        let now = ContinuousClock.now
+        for partition in partitions.keys {
+            if holding, let written = documentsWritten[partition], now - written < Self.longestHold,
+               let high = edits.lastSeenWatermarks(KafkaTopicPartition(topic: topics.edits, partition: partition))?.high,
+               high - partitions[partition]!.nextCommand > Self.catchingUp { continue }
+            documentsWritten[partition] = now
+            for document in partitions[partition]!.takeDocuments() {
+                let key = RecordKey.key(forRecipe: document.recipeID)
+                let position = KafkaHeader(key: CommittedRecipe.positionHeaderName, value: document.position)
+                if let value = try document.value() {
+                    messages.append(KafkaProducerMessage(topic: topics.committed, key: key, value: value,
+                                                         headers: [Self.committedContentType, position], partition: partition))
+                } else {
+                    messages.append(.tombstone(topic: topics.committed, key: key, headers: [position], partition: partition))
+                }
+            }
+        }
+        guard !messages.isEmpty else { return }
+        totals.committed += messages.count
+        pending.append(producer.enqueue(messages))
     }
 
     // MARK: - Deliveries
@@ -320,30 +453,37 @@ public final class Decider: @unchecked Sendable {
     private func close() {
         edits.close()
         readBack.close()
+        committedReadBack.close()
         try? producer.shutdown(timeout: .seconds(10))
     }
 }
 
 public enum DeciderError: Error, CustomStringConvertible, Sendable {
-    case noDecisionsTopic(String, editsPartitions: Int)
-    case partitionMismatch(edits: String, editsPartitions: Int, decisions: String, decisionsPartitions: Int)
+    /// The decisions or the committed topic (`role`) does not exist.
+    case noTopic(role: String, String, editsPartitions: Int)
+    /// The decisions or the committed topic has another partition count than the edits topic; `record` names what it holds.
+    case partitionMismatch(edits: String, editsPartitions: Int, other: String, otherPartitions: Int, record: String)
     case missingHead(KafkaTopicPartition, low: Int64)
     case readTimedOut(KafkaTopicPartition, at: Int64, end: Int64)
+    case decisionsPastLog(KafkaTopicPartition, next: Int64, editsEnd: Int64)
     case deliveryFailed(KafkaError)
     case catchUpTimedOut([Int32: Int64], after: Duration)
 
     public var description: String {
         switch self {
-        case .noDecisionsTopic(let topic, let count):
-            "the decisions topic \(topic) does not exist: create it with \(count) partitions, as many as the edits topic has (recipes topics create)"
-        case .partitionMismatch(let edits, let editsCount, let decisions, let decisionsCount):
-            "\(decisions) has \(decisionsCount) partitions and \(edits) \(editsCount): each decision goes on its command's partition number, so they must be equal"
+        case .noTopic(let role, let topic, let count):
+            "the \(role) topic \(topic) does not exist: create it with \(count) partitions, as many as the edits topic has (recipes topics create)"
+        case .partitionMismatch(let edits, let editsCount, let other, let otherCount, let record):
+            "\(other) has \(otherCount) partitions and \(edits) \(editsCount): each \(record) goes on its command's partition number, so they must be equal"
         case .missingHead(let partition, let low):
             "\(partition) starts at offset \(low), not 0: its first decisions are gone, so which decisions count cannot be read"
         case .readTimedOut(let partition, let at, let end):
             "reading \(partition) got nothing for a minute at offset \(at) of \(end)"
+        case .decisionsPastLog(let partition, let next, let end):
+            "\(partition) holds decisions of commands up to offset \(next - 1), but the edits partition ends at offset \(end): "
+                + "they are another log's decisions (was the edits topic made again, or a journal cut short?)"
         case .deliveryFailed(let error):
-            "a decision could not be appended: \(error)"
+            "a decision or a committed document could not be appended: \(error)"
         case .catchUpTimedOut(let ends, let timeout):
             "the decider did not decide every command up to \(ends.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")) within \(timeout)"
         }

@@ -4,12 +4,19 @@ import RecipeDomain
 import RecipeWire
 
 /// What a decider holds for one partition it decides: the state of every recipe
-/// the partition's effective decisions made, the chain it writes, and how far the
-/// decisions it wrote have been read back.
+/// the partition's effective decisions made, the chain it writes, how far the
+/// decisions it wrote have been read back, and the committed documents of its recipes.
 ///
-/// Made only by `rebuild(from:)` after reading the partition's decisions (so its
-/// states and its chain start at the effective tail), under a name of its own: a
+/// Made only from a `RebuiltPartition`, after reading the partition's decisions (so
+/// its states and its chain start at the effective tail), under a name of its own: a
 /// name writes each command once, and a partition rebuilt is decided under a new one.
+///
+/// The committed topic: a document goes out only for a decision known to count (its own,
+/// once read back on the chain; those read when rebuilt), never for one that may not.
+/// What the topic's partition shows is compared with those documents when the partition
+/// is taken (`reconcile`) and whenever a record lands (`committedLanded`), and what
+/// differs is written again, so that the last record of each recipe is the document its
+/// effective decisions make, whoever was killed or paused on the way.
 struct PartitionDecider {
     let partition: Int32
     /// The name written in `decider`, new for every rebuild.
@@ -28,10 +35,21 @@ struct PartitionDecider {
     private var unread: [Written] = []
     private var firstUnread = 0
 
+    /// Each recipe's committed document as of the last decision known to count that changed it.
+    private var committed: [RecipeID: CommittedRecipe]
+    /// Each recipe's greatest position read on the committed topic's partition.
+    private var newestOnTopic: [RecipeID: Int64] = [:]
+    /// Documents to write to the committed topic, the newest of each recipe (`takeDocuments`).
+    private var toWrite: [RecipeID: CommittedRecipe] = [:]
+    /// Where reading the committed topic's partition goes on (set by `reconcile`).
+    private(set) var nextCommittedReadBack: Int64 = 0
+
     private struct Written {
         var value: [UInt8]
         var link: DecisionLink
         var follows: DecisionLink?
+        /// The document its decision makes, when it changes the recipe's; written once the decision is read back on the chain.
+        var document: CommittedRecipe?
     }
 
     init(partition: Int32, rebuilt: RebuiltPartition) {
@@ -42,6 +60,9 @@ struct PartitionDecider {
         nextCommand = rebuilt.effective.nextCommandOffset(partition)
         readBack = rebuilt.effective
         nextReadBack = rebuilt.end
+        committed = rebuilt.changedAt.reduce(into: [:]) { documents, change in
+            documents[change.key] = rebuilt.recipes[change.key].flatMap { CommittedRecipe($0, partition: partition, offset: change.value) }
+        }
     }
 
     /// A fresh random name: 16 lowercase hex digits.
@@ -60,12 +81,20 @@ struct PartitionDecider {
         var decision = judge.decide(record, recipes: &recipes)
         decision.decider = name
         decision.follows = last
+        let document = committedDocument(after: decision)
         let link = DecisionLink(decider: name, offset: record.offset)
         let value = encoder.encode(decision)
-        unread.append(Written(value: value, link: link, follows: last))
+        unread.append(Written(value: value, link: link, follows: last, document: document))
         last = link
         nextCommand = record.offset + 1
         return (decision, value)
+    }
+
+    /// The recipe's document after `decision`, when the decision can change it.
+    private func committedDocument(after decision: DecisionRecord) -> CommittedRecipe? {
+        guard case .accepted(let events, _) = decision.outcome, CommittedRecipe.mayChange(by: events),
+              let text = decision.recipeID, let recipeID = try? RecipeID(text), let recipe = recipes[recipeID] else { return nil }
+        return CommittedRecipe(recipe, partition: partition, offset: decision.offset)
     }
 
     // MARK: - Reading back
@@ -83,6 +112,9 @@ struct PartitionDecider {
         case lost
     }
 
+    /// Whether decisions it wrote have not been read back yet.
+    var hasUnread: Bool { firstUnread < unread.count }
+
     /// Applies the effective-decision rule to the next record read back at `offset`:
     /// its own decisions by their bytes, any other record as `decode` reads it.
     mutating func readBack(_ value: UnsafeRawBufferPointer, at offset: Int64, decode: () -> DecisionRecord?) -> ReadBack {
@@ -95,18 +127,79 @@ struct PartitionDecider {
                 unread.removeFirst(firstUnread)
                 firstUnread = 0
             }
-            return readBack.admit(written.link, following: written.follows, onPartition: partition) ? .onChain : .lost
+            guard readBack.admit(written.link, following: written.follows, onPartition: partition) else { return .lost }
+            if let document = written.document { commit(document) }
+            return .onChain
         }
         guard let decision = decode() else { return .onChain }
         let effective = readBack.admit(decision, onPartition: partition)
         let mine = decision.decider == name
         return effective == mine ? .onChain : .lost
     }
+
+    // MARK: - The committed topic
+
+    /// A decision that changed a recipe's document is known to count: its document is written.
+    private mutating func commit(_ document: CommittedRecipe) {
+        committed[document.recipeID] = document
+        toWrite[document.recipeID] = document
+    }
+
+    /// Compares what the committed topic's partition shows (read from its start to `end` when
+    /// the partition was taken) with the documents the effective decisions make, and writes
+    /// again each one the topic lacks or shows older. A recipe whose last record is newer than
+    /// this decider's document was written by a decider that is ahead (this one will find
+    /// itself lost): left alone.
+    mutating func reconcile(withTopic onTopic: [RecipeID: CommittedOnTopic], end: Int64) {
+        nextCommittedReadBack = end
+        newestOnTopic = onTopic.mapValues(\.newest)
+        for (recipeID, document) in committed {
+            let there = onTopic[recipeID]
+            if document.offset >= there?.newest ?? -1, document.offset > there?.last ?? -1 { toWrite[recipeID] = document }
+        }
+    }
+
+    /// Notes the record read back at `offset` of the committed topic's partition. One that lands
+    /// after a newer one of its recipe (a paused decider's, written late) would be what
+    /// compaction keeps: the document as it stands is written again after it.
+    mutating func committedLanded(key: [UInt8]?, position: (partition: Int32, offset: Int64)?, at offset: Int64) {
+        guard offset >= nextCommittedReadBack else { return }
+        nextCommittedReadBack = offset + 1
+        guard let key, let recipeID = RecordKey.recipeID(fromKey: key), let position, position.partition == partition else { return }
+        let newest = newestOnTopic[recipeID] ?? -1
+        guard position.offset < newest else {
+            newestOnTopic[recipeID] = position.offset
+            return
+        }
+        if let current = committed[recipeID], current.offset >= newest { toWrite[recipeID] = current }
+    }
+
+    /// The documents to write now, each recipe's newest (an earlier one not written yet is
+    /// skipped: compaction would drop it anyway); emptied.
+    mutating func takeDocuments() -> [CommittedRecipe] {
+        defer { toWrite = [:] }
+        return toWrite.values.sorted { $0.offset < $1.offset }
+    }
+}
+
+/// A recipe's records on the committed topic's partition, as read when the partition is taken.
+struct CommittedOnTopic {
+    /// The position of its last record, which compaction keeps.
+    var last: Int64 = -1
+    /// The greatest position among its records.
+    var newest: Int64 = -1
+
+    mutating func add(_ position: Int64) {
+        last = position
+        newest = max(newest, position)
+    }
 }
 
 /// A partition's decisions read to the end: the effective chain and what it made.
 struct RebuiltPartition {
     var recipes: [RecipeID: Recipe] = [:]
+    /// The command offset of the last effective decision that changed each recipe's committed document.
+    var changedAt: [RecipeID: Int64] = [:]
     var effective = EffectiveDecisions()
     /// The offset after the last decision read.
     var end: Int64 = 0
@@ -121,5 +214,6 @@ struct RebuiltPartition {
         guard case .accepted(let events, _) = decision.outcome, let text = decision.recipeID, let commandID = decision.commandID,
               let recipeID = try? RecipeID(text) else { return }
         recipes[recipeID, default: Recipe(id: recipeID)].record(events, ofCommand: commandID)
+        if CommittedRecipe.mayChange(by: events) { changedAt[recipeID] = decision.offset }
     }
 }

@@ -56,12 +56,30 @@ public struct EditsTopicSettings: Sendable, Hashable {
         configs.merging(["max.message.bytes": String(Self.maxDecisionBatchSize)]) { $1 }
     }
 
-    /// What the decider's producer sets so that a decision of `DecisionFormat.maxRecordSize` can be sent.
-    public static let decisionsProducerProperties: [String: String] = [
-        "message.max.bytes": String(maxDecisionBatchSize),
-    ]
-
     static let maxDecisionBatchSize = DecisionFormat.maxRecordSize + 64 * 1024
+
+    /// Topic configs of the committed topic (`RecipeTopics.committed`), created with as many
+    /// partitions as the edits topic. Compacted: it keeps the last record of each recipe (its
+    /// latest document, or its tombstone), which is all a downstream service needs. A
+    /// tombstone is kept a week after compaction reaches it (the broker's default is a day),
+    /// so a consumer away for less than that still sees the deletion. Room for the largest
+    /// document (`CommittedRecipe.maxValueSize`).
+    public var committedConfigs: [String: String] {
+        [
+            "cleanup.policy": "compact",
+            "delete.retention.ms": String(7 * 24 * 60 * 60 * 1000),
+            "min.insync.replicas": String(minInsyncReplicas),
+            "max.message.bytes": String(Self.maxCommittedBatchSize),
+        ]
+    }
+
+    static let maxCommittedBatchSize = CommittedRecipe.maxValueSize + 64 * 1024
+
+    /// What the decider's producer sets so that a decision of `DecisionFormat.maxRecordSize`
+    /// and a committed document of `CommittedRecipe.maxValueSize` can be sent.
+    public static let deciderProducerProperties: [String: String] = [
+        "message.max.bytes": String(max(maxDecisionBatchSize, maxCommittedBatchSize)),
+    ]
 
     /// Why the settings are invalid together, or nil.
     public var problem: String? {

@@ -21,11 +21,12 @@ public struct RecipeTopics: Sendable, Hashable {
     public var edits: String { prefix + "recipes.edits" }
 
     /// The decisions: one `DecisionRecord` per record of `edits`, with its key, on
-    /// the partition of the same number, in the same order (written by a decider
-    /// stage that is not wired yet).
+    /// the partition of the same number, in the same order (written by the decider).
     public var decisions: String { prefix + "recipes.decisions" }
 
-    /// The latest committed snapshot of each recipe (compacted; later).
+    /// The latest committed version of each recipe, as its detail document, or a tombstone
+    /// once it is deleted (`CommittedRecipe`): compacted, keyed by recipe id, on the
+    /// partition of the same number as its commands; written by the decider.
     public var committed: String { prefix + "recipes.committed" }
 
     /// Why `prefix` cannot start topic names, or nil when it can. Kafka allows

@@ -83,7 +83,7 @@ enum AppendBenchmark {
         let kafka = try EmbeddedKafka(brokers: 3)
         let serviceTopic = RecipeTopics().edits
         try kafka.createTopic(serviceTopic, partitions: 12, replicationFactor: 3)
-        try kafka.createTopic(RecipeTopics().decisions, partitions: 12, replicationFactor: 3)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 12, replicationFactor: 3) }
         let store = work.appendingPathComponent("bench.db").path
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(), storePath: store)
         options.port = 0

@@ -10,7 +10,7 @@ import Synchronization
 enum DecideBenchmark {
     static let spec = CommandSpec(
         name: "recipes-bench decide",
-        summary: "Decide a topic of recipe commands into the decisions topic, next to the projection of those decisions and raw consumption of the commands, and print commands/s.",
+        summary: "Decide a topic of recipe commands into the decisions topic (and each recipe's latest document into the committed topic), next to the projection of those decisions and raw consumption of the commands, and print commands/s.",
         abstract: "Commands/s decided (appended to recipes.decisions) vs projected vs raw consumption.",
         options: BenchmarkLog.options + [
             .value("db", "FILE", "Store the projection baseline creates (deleted first).", default: "/tmp/recipes-bench-decide.db"),
@@ -36,8 +36,8 @@ enum DecideBenchmark {
         }
         let seconds = (ContinuousClock.now - start).seconds
         let rate = Double(totals.decided) / seconds
-        say(String(format: "  decider              %10.0f commands/s  (%d decided and appended: %d accepted, %d rejected, %d duplicates, %d undecodable; %.2f s, %.2f CPU s)",
-                   rate, totals.decided, totals.accepted, totals.rejected, totals.duplicates, totals.undecodable, seconds,
+        say(String(format: "  decider              %10.0f commands/s  (%d decided and appended: %d accepted, %d rejected, %d duplicates, %d undecodable; %d committed documents; %.2f s, %.2f CPU s)",
+                   rate, totals.decided, totals.accepted, totals.rejected, totals.duplicates, totals.undecodable, totals.committed, seconds,
                    processCPUSeconds() - startCPU))
 
         // The rate the decider has to keep up with: the projection of what it decided.

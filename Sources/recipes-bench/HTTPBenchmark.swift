@@ -48,7 +48,7 @@ enum HTTPBenchmark {
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 6, replicationFactor: 3)
-        try kafka.createTopic(RecipeTopics().decisions, partitions: 6, replicationFactor: 3)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 6, replicationFactor: 3) }
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("bench-http-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(), storePath: store)

@@ -97,7 +97,7 @@ enum ImportBenchmark {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 6)
-        try kafka.createTopic(RecipeTopics().decisions, partitions: 6)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 6) }
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("bench-import-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(), storePath: store)

@@ -85,7 +85,7 @@ struct BenchmarkLog {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topics = RecipeTopics(), topic = topics.edits
         try kafka.createTopic(topic, partitions: partitions)
-        try kafka.createTopic(topics.decisions, partitions: partitions)
+        for decided in [topics.decisions, topics.committed] { try kafka.createTopic(decided, partitions: partitions) }
         let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         say("bench \(benchmark): \(commands) commands over \(recipes) recipes, \(partitions) partitions")
         let (bytes, recipe) = try publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)

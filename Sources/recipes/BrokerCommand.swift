@@ -12,7 +12,7 @@ enum BrokerCommand {
         options: [
             .value("broker-count", "N", "Number of brokers.", default: "3"),
             .value("partitions", "P", "Partitions of the topic (fixed for its life).", default: "6"),
-            .value("topic", "NAME", "Topic to create; for an edits topic (…recipes.edits) its decisions topic too.", default: "recipes.edits"),
+            .value("topic", "NAME", "Topic to create; for an edits topic (…recipes.edits) its decisions and committed topics too.", default: "recipes.edits"),
         ],
         discussion: """
             Prints `kafka: <bootstrap servers>`; any Kafka client (kcat, kafka-python) can connect.
@@ -29,7 +29,8 @@ enum BrokerCommand {
         let kafka = try EmbeddedKafka(brokers: brokers)
         var topics = [topic]
         if topic.hasSuffix(RecipeTopics().edits) {
-            topics.append(RecipeTopics(prefix: String(topic.dropLast(RecipeTopics().edits.count))).decisions)
+            let names = RecipeTopics(prefix: String(topic.dropLast(RecipeTopics().edits.count)))
+            topics += [names.decisions, names.committed]
         }
         for name in topics { try kafka.createTopic(name, partitions: partitions, replicationFactor: min(3, brokers)) }
         say("kafka: \(kafka.bootstrapServers)")

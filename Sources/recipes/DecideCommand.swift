@@ -8,7 +8,7 @@ import RecipeProjection
 enum DecideCommand {
     static let spec = CommandSpec(
         name: "recipes decide",
-        summary: "Decide each command of the edits topic once and append its decision to the decisions topic, until SIGTERM or Ctrl-C.",
+        summary: "Decide each command of the edits topic once, append its decision to the decisions topic and each recipe's committed document to the committed topic, until SIGTERM or Ctrl-C.",
         abstract: "Decide the log's commands, one decision each.",
         options: KafkaOptions.specs + [
             .value("group", "NAME", "Divide the partitions with the other deciders of this consumer group (default: decide every partition)."),
@@ -19,8 +19,12 @@ enum DecideCommand {
             number (the topic must have as many partitions as recipes.edits). A decider starts each
             partition from the decisions already there, so one killed at any moment, or paused while
             another takes its partitions, never makes a reader see a decision that does not follow the
-            ones before it (docs/architecture.md, "The decider"). On SIGTERM or Ctrl-C it waits for its
-            decisions to be acknowledged and exits 0.
+            ones before it (docs/architecture.md, "The decider"). For each decision that counts and
+            changes what a recipe's detail shows, it writes the recipe's detail document (a tombstone once
+            deleted) to recipes.committed, compacted, keyed by recipe id, with the command's position in a
+            header (docs/operations.md, "Consuming recipes.committed"). A topic that is missing is refused:
+            recipes topics create makes all three. On SIGTERM or Ctrl-C it waits for what it wrote to be
+            acknowledged and exits 0.
             """)
 
     static func run(_ arguments: [String]) throws {
@@ -40,7 +44,7 @@ enum DecideCommand {
             let lag = progress.lag.values.reduce(0, +)
             let perPartition = progress.lag.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
             say("decided \(totals.decided) (accepted \(totals.accepted), rejected \(totals.rejected), duplicates \(totals.duplicates), "
-                + "undecodable \(totals.undecodable)); rebuilds \(totals.rebuilds); lag \(lag) [\(perPartition)]")
+                + "undecodable \(totals.undecodable)); committed \(totals.committed); rebuilds \(totals.rebuilds); lag \(lag) [\(perPartition)]")
         }
         say("stopped")
     }

@@ -33,8 +33,10 @@ enum DevCommand {
             partition and offset, when dev starts again, so the recipes and the store survive a restart.
             The embedded broker keeps at most 5 MiB and 100,000 records a partition and drops the oldest
             beyond; appends are refused (507 logFull) before a partition gets there.
-            A decider runs in the process too: one decision per command on recipes.decisions (not journaled:
-            after a restart it decides the journaled log again from its start, with the same rules).
+            A decider runs in the process too: one decision per command on recipes.decisions, and each
+            recipe's latest detail document (a tombstone once deleted) on recipes.committed. Both topics are
+            journaled as well (in --data/recipes.decisions and --data/recipes.committed): after a restart the
+            decider goes on after the decisions that count, and recipes.committed holds what it held.
             Example:
               recipes dev --seed
               curl -s localhost:8080/v1/recipes
@@ -57,21 +59,25 @@ enum DevCommand {
         let topic = RecipeTopics().edits
         let journal = try EmbeddedKafkaJournal(folder: data, kafka: kafka, topic: topic, partitions: partitions,
                                                      replicationFactor: 3, fresh: args.flag("fresh"))
+        func removeStore() throws {
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: storePath + suffix) {
+                try FileManager.default.removeItem(atPath: storePath + suffix)
+            }
+        }
         // After the journal's lock: a store another dev uses is never removed under it.
-        if args.flag("fresh") {
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: storePath + suffix) {
-                try FileManager.default.removeItem(atPath: storePath + suffix)
-            }
+        if args.flag("fresh") { try removeStore() }
+        // What the decider writes is kept as well, each topic in a folder of its own: decisions decided once stay
+        // decided (a rebuilt dev with other rules does not decide the log again), the store folded from them stays
+        // valid, and recipes.committed goes on from what it held. Restored before the decider starts, so it starts
+        // from them; forgotten with an empty log, whose decisions they cannot be.
+        let decidedJournals = try [RecipeTopics().decisions, RecipeTopics().committed].map { name in
+            try EmbeddedKafkaJournal(folder: data + "/" + name, kafka: kafka, topic: name, partitions: journal.partitions,
+                                     replicationFactor: 3, fresh: args.flag("fresh") || journal.restoredRecords == 0)
         }
-        try journal.start()
-        // Not journaled: after a restart the decider decides the journaled log again from its start,
-        // and the store, folded from the decisions of before, is built again from the new ones.
-        try kafka.createTopic(RecipeTopics().decisions, partitions: journal.partitions, replicationFactor: 3)
-        if journal.restoredRecords > 0, FileManager.default.fileExists(atPath: storePath) {
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: storePath + suffix) {
-                try FileManager.default.removeItem(atPath: storePath + suffix)
-            }
-        }
+        // A store folded from decisions no journal kept (a folder from before they were journaled) is
+        // built again from the decisions made now.
+        if journal.restoredRecords > 0, decidedJournals[0].restoredRecords == 0 { try removeStore() }
+        for kept in [journal] + decidedJournals { try kept.start() }
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(),
                                             storePath: storePath)
         options.decider = .all
@@ -120,10 +126,12 @@ enum DevCommand {
         signals.wait()
         say("stopping")
         service.shutdown()
-        do {
-            try journal.stop()
-        } catch {
-            say("the journal stopped early, records after it are not kept: \(error)")
+        for kept in [journal] + decidedJournals {
+            do {
+                try kept.stop()
+            } catch {
+                say("the journal of \(kept.topic) stopped early, records after it are not kept: \(error)")
+            }
         }
         withExtendedLifetime(kafka) {}
         say("stopped")

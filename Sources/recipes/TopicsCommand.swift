@@ -8,13 +8,13 @@ enum TopicsCommand {
     static let group = Command.group(
         "recipes topics",
         summary: "Administer the recipe topics on a Kafka cluster.",
-        abstract: "Create the edits and decisions topics on a real cluster with the settings the log needs.",
+        abstract: "Create the edits, decisions and committed topics on a real cluster with the settings they need.",
         [.run(createSpec, create)])
 
     static let createSpec = CommandSpec(
         name: "recipes topics create",
-        summary: "Create the edits topic (recipes.edits) and the decisions topic (recipes.decisions) with the settings the log needs, and print what was done.",
-        abstract: "Create the edits and decisions topics with the settings the log needs.",
+        summary: "Create the edits topic (recipes.edits), the decisions topic (recipes.decisions) and the committed topic (recipes.committed) with the settings they need, and print what was done.",
+        abstract: "Create the edits, decisions and committed topics with the settings they need.",
         options: KafkaOptions.specs + [
             .value("partitions", "P", "Partitions, fixed for the topic's life: choose for the peak write rate.", default: "6"),
             .value("replication-factor", "R", "Copies of each partition (1 for a one-broker development cluster).", default: "3"),
@@ -38,6 +38,15 @@ enum TopicsCommand {
             The decisions topic gets the same settings and partition count (a command's decision goes on the
             partition of the same number), with max.message.bytes=4259840 (a decision repeats its command's
             changes as events).
+            The committed topic (each recipe's latest detail document, written by the decider) gets the same
+            partition count and min.insync.replicas, and:
+              cleanup.policy=compact
+                                    only each recipe's last record is kept: its latest document, or its tombstone
+              delete.retention.ms=604800000
+                                    a tombstone stays a week after compaction reaches it, so a consumer away
+                                    for less than that still sees the deletion
+              max.message.bytes=\(EditsTopicSettings().committedConfigs["max.message.bytes"]!)
+                                    the largest document a recipe at every limit can have
             Producers use acks=all with enable.idempotence=true (the recipes producer always sets both), and
             message.max.bytes=2162688 for the same records.
             An existing topic is left as it is (its partition count is printed); the exit status is 0 then too.
@@ -53,7 +62,8 @@ enum TopicsCommand {
         if let problem = settings.problem { throw UsageError(problem) }
         let timeout = try args.int("timeout", in: 1...600)!
         let names = try KafkaOptions.topics(args)
-        let topics = [(names.edits, settings.configs), (names.decisions, settings.decisionsConfigs)]
+        let topics = [(names.edits, settings.configs), (names.decisions, settings.decisionsConfigs),
+                      (names.committed, settings.committedConfigs)]
         if args.flag("dry-run") {
             for (topic, configs) in topics {
                 say("dry run: would create topic \(topic) with")

@@ -64,6 +64,33 @@ struct JournalTests {
         #expect((0..<3).map { again.bytes(of: Int32($0)) }.reduce(0, +) > 0)
     }
 
+    @Test("a null value (a compacted topic's tombstone) comes back null, an empty value empty, from the broker and from the journal")
+    func nullValuesStayNull() throws {
+        let folder = folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try EmbeddedKafka(brokers: 1)
+        let journal = try EmbeddedKafkaJournal(folder: folder, kafka: first, topic: topic, partitions: 1)
+        try journal.start()
+        let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: first.bootstrapServers))
+        let messages = [KafkaProducerMessage(topic: topic, key: Array("a".utf8), value: Array("document".utf8)),
+                        .tombstone(topic: topic, key: Array("a".utf8), headers: [KafkaHeader(key: "position", value: "0:1")]),
+                        KafkaProducerMessage(topic: topic, key: Array("b".utf8), value: [])]
+        for result in producer.sendBatch(messages) { _ = try result.get() }
+        try producer.shutdown()
+        try journal.stop()
+        let original = try everything(in: first, count: 3)
+        #expect(original.map(\.hasNullValue) == [false, true, false])
+        #expect(original.map(\.value) == [Array("document".utf8), [], []])
+        #expect(original[1].headers == [KafkaHeader(key: "position", value: "0:1")])
+
+        let second = try EmbeddedKafka(brokers: 1)
+        _ = try EmbeddedKafkaJournal(folder: folder, kafka: second, topic: topic, partitions: 1)
+        #expect(try everything(in: second, count: 3) == original)
+        // kcat's %S is the value's length, -1 for a null value.
+        let kcat = try run("/usr/bin/kcat", ["-b", second.bootstrapServers, "-t", topic, "-C", "-e", "-q", "-f", "%k=%S\\n"])
+        #expect(kcat == "a=8\na=-1\nb=0\n", "kcat reads the tombstone as a null value, the empty value as empty")
+    }
+
     @Test("a frame cut short by a crash is dropped; a journal in use, or of another topic, is refused")
     func tornFrames() throws {
         let folder = folder()

@@ -159,6 +159,7 @@ struct DeciderTests {
         #expect(log.count == stream.count)
         try expectOneEffectiveDecisionPerCommand(log, fixture)
         try fixture.expectStoreOfOneUninterruptedDecider()
+        try expectCommittedTopicFollowsTheDecisions(fixture)
     }
 
     @Test("three deciders: one paused while the others take its partitions, then resumed, one killed; what counts cannot change")
@@ -208,6 +209,7 @@ struct DeciderTests {
         #expect(log.count == stream.count)
         try expectOneEffectiveDecisionPerCommand(log, fixture)
         try fixture.expectStoreOfOneUninterruptedDecider()
+        try expectCommittedTopicFollowsTheDecisions(fixture)
     }
 
     // MARK: - The command line

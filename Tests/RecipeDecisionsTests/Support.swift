@@ -9,8 +9,8 @@ import RecipeWire
 import Synchronization
 import Testing
 
-/// An embedded cluster with the edits topic and its decisions topic (as many
-/// partitions), a producer of encoded commands: what every decider test starts from.
+/// An embedded cluster with the edits topic, its decisions and committed topics (as
+/// many partitions), a producer of encoded commands: what every decider test starts from.
 final class DecisionFixture: Sendable {
     let kafka: EmbeddedKafka
     let producer: KafkaProducer
@@ -18,10 +18,12 @@ final class DecisionFixture: Sendable {
     let partitions: Int
     private let encoder = RecordEncoder(source: "decider-tests")
 
-    init(partitions: Int = 4, decisionsPartitions: Int? = nil) throws {
+    /// `decisionsPartitions` or `committedPartitions` 0: that topic is not made.
+    init(partitions: Int = 4, decisionsPartitions: Int? = nil, committedPartitions: Int? = nil) throws {
         kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(topics.edits, partitions: partitions)
         if decisionsPartitions != 0 { try kafka.createTopic(topics.decisions, partitions: decisionsPartitions ?? partitions) }
+        if committedPartitions != 0 { try kafka.createTopic(topics.committed, partitions: committedPartitions ?? partitions) }
         producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
         self.partitions = partitions
     }

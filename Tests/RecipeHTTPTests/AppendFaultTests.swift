@@ -31,7 +31,7 @@ struct AppendFaultTests {
     func brokerAway() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(RecipeTopics().edits, partitions: 2)
-        try kafka.createTopic(RecipeTopics().decisions, partitions: 2)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 2) }
         let store = temporaryStore()
         defer { removeStore(store) }
         let service = try service(kafka, store: store) {
@@ -76,7 +76,7 @@ struct AppendFaultTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let journal = try EmbeddedKafkaJournal(folder: folder, kafka: kafka, topic: topic, partitions: 1)
         try journal.start()
-        try kafka.createTopic(RecipeTopics().decisions, partitions: 1)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 1) }
         defer { try? journal.stop() }
         let store = temporaryStore()
         defer { removeStore(store) }

@@ -113,8 +113,12 @@ struct DeployTests {
             + settings.configs.sorted { $0.key < $1.key }.map { "  \($0.key)=\($0.value)" }
             + ["dry run: would create topic staging.recipes.decisions with", "  partitions=12", "  replication.factor=3"]
             + settings.decisionsConfigs.sorted { $0.key < $1.key }.map { "  \($0.key)=\($0.value)" }
+            + ["dry run: would create topic staging.recipes.committed with", "  partitions=12", "  replication.factor=3"]
+            + settings.committedConfigs.sorted { $0.key < $1.key }.map { "  \($0.key)=\($0.value)" }
         #expect(result.out.split(separator: "\n").map(String.init) == expected)
         #expect(settings.decisionsConfigs["max.message.bytes"] == "4259840")
+        #expect(settings.committedConfigs == ["cleanup.policy": "compact", "delete.retention.ms": "604800000", "min.insync.replicas": "2",
+                                              "max.message.bytes": String(CommittedRecipe.maxValueSize + 65536)])
         #expect(settings.configs == ["cleanup.policy": "delete", "retention.ms": "-1", "retention.bytes": "-1",
                                      "min.insync.replicas": "2", "max.message.bytes": "2162688"])
 
@@ -134,6 +138,9 @@ struct DeployTests {
         }
         for (key, value) in EditsTopicSettings().configs where key != "min.insync.replicas" {
             #expect(help.out.contains("\(key)=\(value)"), "\(key) undocumented")
+        }
+        for (key, value) in EditsTopicSettings().committedConfigs where key != "min.insync.replicas" {
+            #expect(help.out.contains("\(key)=\(value)"), "the committed topic's \(key) undocumented")
         }
         for setting in ["key ", "partitions ", "replication.factor ", "min.insync.replicas ", "acks=all", "enable.idempotence=true"] {
             #expect(help.out.contains(setting), "\(setting) undocumented")

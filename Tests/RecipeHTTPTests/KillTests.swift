@@ -61,7 +61,7 @@ struct KillTests {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 4)
-        try kafka.createTopic(RecipeTopics().decisions, partitions: 4)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 4) }
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("killed-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
 

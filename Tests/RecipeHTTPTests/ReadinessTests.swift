@@ -15,7 +15,7 @@ struct ReadinessTests {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 2)
-        try kafka.createTopic(RecipeTopics().decisions, partitions: 2)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 2) }
         let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         let producer = try KafkaProducer(config: config)
         let envelope = CommandEnvelope(commandID: UUID().uuidString, recipeID: RecipeID(made: UUID().uuidString.lowercased()), actor: "alice",
@@ -49,7 +49,7 @@ struct ReadinessTests {
         let kafka = try EmbeddedKafka(brokers: 1)
         let topic = RecipeTopics().edits
         try kafka.createTopic(topic, partitions: 2)
-        try kafka.createTopic(RecipeTopics().decisions, partitions: 2)
+        for decided in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: 2) }
         let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -19,11 +19,13 @@ final class ServiceFixture: Sendable {
     let storePath: String
     let topic = RecipeTopics().edits
 
-    /// The service runs a decider of every partition, as `recipes dev` does.
-    init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits()) throws {
+    /// The service runs a decider of every partition, as `recipes dev` does, unless `decides` is
+    /// false (a test that runs deciders of its own); the decisions and committed topics are made
+    /// beside the edits topic.
+    init(api: RecipeAPI.Options = RecipeAPI.Options(), server: HTTPServer.Limits = HTTPServer.Limits(), decides: Bool = true) throws {
         kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(topic, partitions: 4)
-        try kafka.createTopic(RecipeTopics().decisions, partitions: 4)
+        for name in [RecipeTopics().decisions, RecipeTopics().committed] { try kafka.createTopic(name, partitions: 4) }
         storePath = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString).db").path
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(),
                                             storePath: storePath)
@@ -31,6 +33,7 @@ final class ServiceFixture: Sendable {
         options.fetchWaitMilliseconds = 10
         options.api = api
         options.server = server
+        if !decides { options.decider = nil }
         service = try RecipeService(options: options)
         try service.start()
     }

@@ -24,7 +24,7 @@ final class ProjectionFixture: Sendable {
     init(partitions: Int = 4) throws {
         kafka = try EmbeddedKafka(brokers: 1)
         try kafka.createTopic(topic, partitions: partitions)
-        try kafka.createTopic(decisions, partitions: partitions)
+        for decided in [decisions, RecipeTopics().committed] { try kafka.createTopic(decided, partitions: partitions) }
         producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
         storePath = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).db").path
         self.partitions = partitions

@@ -231,7 +231,8 @@ public final class EmbeddedKafkaJournal: Sendable {
     }
 
     /// `[u32 length of the rest][i64 offset][i64 timestamp or -1][i32 key length or -1][key]
-    /// [u32 value length][value][u16 headers]([u16 name length][name][i32 value length or -1][value])*`, little-endian.
+    /// [u32 value length, or 0xFFFFFFFF for a null value][value][u16 headers]([u16 name length][name]
+    /// [i32 value length or -1][value])*`, little-endian.
     static func frame(_ record: KafkaConsumerRecord) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(32 + record.value.count + (record.key?.count ?? 0))
@@ -239,7 +240,7 @@ public final class EmbeddedKafkaJournal: Sendable {
         append(record.timestamp ?? -1, to: &body)
         append(Int32(record.key.map { $0.count } ?? -1), to: &body)
         body += record.key ?? []
-        append(UInt32(record.value.count), to: &body)
+        append(record.hasNullValue ? Self.nullValueLength : UInt32(record.value.count), to: &body)
         body += record.value
         append(UInt16(record.headers.count), to: &body)
         for header in record.headers {
@@ -253,6 +254,9 @@ public final class EmbeddedKafkaJournal: Sendable {
         append(UInt32(body.count), to: &frame)
         return frame + body
     }
+
+    /// The value length that stands for a null value (a tombstone).
+    static let nullValueLength = UInt32.max
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
@@ -276,8 +280,10 @@ public final class EmbeddedKafkaJournal: Sendable {
                     throw KafkaError(.embeddedBroker, "\(path): record \(messages.count) has offset \(record.offset): the journal has a gap")
                 }
                 size += record.value.count + (record.key?.count ?? 0)
-                messages.append(KafkaProducerMessage(topic: topic, key: record.key, value: record.value, headers: record.headers,
-                                                     partition: partition, timestamp: record.timestamp))
+                var message = KafkaProducerMessage(topic: topic, key: record.key, value: record.value, headers: record.headers,
+                                                   partition: partition, timestamp: record.timestamp)
+                message.hasNullValue = record.hasNullValue
+                messages.append(message)
             }
             if reader.position < bytes.count {
                 // A frame cut short by a crash: the broker never acknowledged it to the journal.
@@ -314,6 +320,7 @@ private struct FrameReader {
         var timestamp: Int64?
         var key: [UInt8]?
         var value: [UInt8]
+        var hasNullValue: Bool
         var headers: [KafkaHeader]
     }
 
@@ -338,7 +345,9 @@ private struct FrameReader {
         let timestamp = try take(Int64.self)
         let keyLength = try take(Int32.self)
         let key = keyLength < 0 ? nil : try take(Int(keyLength))
-        let value = try take(Int(try take(UInt32.self)))
+        let valueLength = try take(UInt32.self)
+        let hasNullValue = valueLength == EmbeddedKafkaJournal.nullValueLength
+        let value = hasNullValue ? [] : try take(Int(valueLength))
         var headers: [KafkaHeader] = []
         for _ in 0..<(try take(UInt16.self)) {
             let name = String(decoding: try take(Int(try take(UInt16.self))), as: UTF8.self)
@@ -347,7 +356,8 @@ private struct FrameReader {
         }
         guard cursor == end else { throw corrupt() }
         position = end
-        return Record(offset: offset, timestamp: timestamp < 0 ? nil : timestamp, key: key, value: value, headers: headers)
+        return Record(offset: offset, timestamp: timestamp < 0 ? nil : timestamp, key: key, value: value, hasNullValue: hasNullValue,
+                      headers: headers)
     }
 
     private func read<T: FixedWidthInteger>(_ type: T.Type, at index: Int) -> T {

@@ -1,4 +1,5 @@
 import Foundation
+import RecipeWire
 
 /// One HTTP request as the routes see it: the body is complete (at most the
 /// server's body limit), the query is decoded, header names are lowercase.
@@ -112,9 +113,6 @@ public struct HTTPResponse: Sendable {
 }
 
 enum JSONCoding {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    /// The read side's one encoder, which recipes.committed's values are written with too.
+    static let encoder = DocumentJSON.encoder
 }

@@ -3,15 +3,14 @@
 // JSON, never `null`. Schemas/openapi.yaml describes each shape with no other
 // members, so a field added here must be added there too (scripts/api-contract fails).
 
-public struct TagView: Codable, Sendable, Equatable {
-    public var name: String
-    public var payload: String?
+import RecipeWire
 
-    public init(name: String, payload: String?) {
-        self.name = name
-        self.payload = payload
-    }
-}
+// The detail document is RecipeWire's (RecipeDetail.swift), so that the decider writes
+// recipes.committed with the same JSON; named here too for the modules that read the queries.
+public typealias RecipeDetail = RecipeWire.RecipeDetail
+public typealias IngredientView = RecipeWire.IngredientView
+public typealias InstructionView = RecipeWire.InstructionView
+public typealias TagView = RecipeWire.TagView
 
 public struct RecipeSummary: Codable, Sendable, Equatable {
     public var id: String
@@ -29,59 +28,6 @@ public struct RecipeList: Codable, Sendable, Equatable {
     public var items: [RecipeSummary]
     /// Pass as `cursor` for the next page; nil on the last page.
     public var nextCursor: String?
-}
-
-public struct IngredientView: Codable, Sendable, Equatable {
-    public var id: String
-    public var name: String
-    /// Absent for a line without a quantity ("salt, to taste").
-    public var amount: Double?
-    /// The upper end of a range.
-    public var amountMax: Double?
-    /// The unit, as `unit`: the member old clients read (fields are added, never renamed).
-    public var metric: String?
-    public var unit: String?
-    public var note: String?
-    public var section: String?
-    /// The line as the cook wrote it, when the command gave it.
-    public var text: String?
-    /// The quantity as people read it (`IngredientQuantity.text`): "1½ cups", "375 g",
-    /// "2–3 cloves", "2"; empty for a line without an amount, which has nothing to
-    /// measure (show the name, and `text` or `note`, alone).
-    public var display: String
-}
-
-public struct InstructionView: Codable, Sendable, Equatable {
-    public var id: String
-    public var order: Int
-    public var description: String
-    public var section: String?
-}
-
-public struct RecipeDetail: Codable, Sendable, Equatable {
-    public var id: String
-    public var version: Int
-    public var title: String
-    public var servings: Int?
-    public var image: String?
-    public var description: String?
-    /// What the recipe makes, as text ("12 muffins"); `servings` is what scaling uses.
-    public var yield: String?
-    /// ISO 8601 durations as written (`PT1H30M`).
-    public var prepTime: String?
-    public var cookTime: String?
-    public var totalTime: String?
-    public var sourceUrl: String?
-    /// The number of guests amounts are scaled for, when asked.
-    public var guests: Int?
-    /// The system amounts are shown in (`metric`, `us`), when asked; stored amounts never change.
-    public var units: String?
-    public var ingredients: [IngredientView]
-    public var instructions: [InstructionView]
-    public var tags: [TagView]
-    public var updatedAt: String
-    public var savedBy: String
-    public var hasDraft: Bool
 }
 
 public struct ReasonView: Codable, Sendable, Equatable {
