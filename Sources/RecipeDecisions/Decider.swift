@@ -401,7 +401,7 @@ public final class Decider: @unchecked Sendable {
             for document in partitions[partition]!.takeDocuments() {
                 let key = RecordKey.key(forRecipe: document.recipeID)
                 let position = KafkaHeader(key: CommittedRecipe.positionHeaderName, value: document.position)
-                if let value = try document.value() {
+                if let value = document.value() {
                     messages.append(KafkaProducerMessage(topic: topics.committed, key: key, value: value,
                                                          headers: [Self.committedContentType, position], partition: partition))
                 } else {

@@ -1,4 +1,3 @@
-import Foundation
 import RecipeDomain
 
 // MARK: - recipes.committed
@@ -17,7 +16,7 @@ import RecipeDomain
 ///
 /// ```swift
 /// if let committed = CommittedRecipe(recipe, partition: 3, offset: 120) {
-///     let value = try committed.value()   // nil: a tombstone
+///     let value = committed.value()   // nil: a tombstone
 /// }
 /// ```
 public struct CommittedRecipe: Sendable {
@@ -53,22 +52,8 @@ public struct CommittedRecipe: Sendable {
     }
 
     /// The record's value: the detail document and its `position`, or nil (a tombstone) for a deleted recipe.
-    public func value() throws -> [UInt8]? {
-        try detail.map { Array(try DocumentJSON.encoder.encode(Value(detail: $0, position: position))) }
-    }
-
-    /// The detail's members and `position`, in one object.
-    private struct Value: Encodable {
-        var detail: RecipeDetail
-        var position: String
-
-        private enum Keys: String, CodingKey { case position }
-
-        func encode(to encoder: any Encoder) throws {
-            try detail.encode(to: encoder)
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(position, forKey: .position)
-        }
+    public func value() -> [UInt8]? {
+        detail.map { $0.json(position: position) }
     }
 
     // MARK: - Headers

@@ -41,6 +41,23 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// `,"name":`, or `{"name":` directly after the object's `{`: for objects whose
+    /// first member may be absent. (No value ends in `{`, so a `{` last means no member yet.)
+    @inlinable
+    public mutating func member(_ name: StaticString) {
+        if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        raw(name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// `,` between the elements of an array: nothing directly after its `[`.
+    @inlinable
+    public mutating func element() {
+        if bytes.last != UInt8(ascii: "[") { bytes.append(UInt8(ascii: ",")) }
+    }
+
     // MARK: - Strings
 
     /// A JSON string. Escaped: `"` and `\` with a backslash; U+0008, U+0009, U+000A,

@@ -107,6 +107,11 @@ public struct HTTPResponse: Sendable {
         }
     }
 
+    /// A detail document, in the bytes `recipes.committed` carries it in (`RecipeDetail.json`).
+    public static func json(_ detail: RecipeDetail, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: detail.json())
+    }
+
     public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }
