@@ -21,27 +21,49 @@ public struct CommandJudge: Sendable {
         self.partitionCount = partitionCount
     }
 
+    /// A record of the edits topic as read, before any state: its command, or the
+    /// decision that it holds none. Reading needs no state, so that the decider reads a
+    /// poll's records on two threads, then decides them in order on one.
+    public enum Reading: Sendable {
+        case command(CommandEnvelope, partition: Int32, offset: Int64)
+        case undecodable(DecisionRecord)
+    }
+
     /// The decision about `record`, with no decider or chain yet; `recipes` (the
     /// states of the record's partition) moves on when it is accepted.
     public func decide(_ record: KafkaConsumerRecord, recipes: inout [RecipeID: Recipe]) -> DecisionRecord {
+        decide(read(record), recipes: &recipes)
+    }
+
+    /// Whether `record` sits where its key hashes, and the command it holds.
+    public func read(_ record: KafkaConsumerRecord) -> Reading {
         if let key = record.key {
             let expected = KafkaPartitioner.partition(forKey: key, partitionCount: partitionCount)
             if expected != record.partition {
                 let recipeID = RecordKey.recipeID(fromKey: key)
                 let rejection = Rejection(.wrongPartition, "key \(recipeID?.text ?? RecipeID.quoted(utf8: key)) hashes to partition "
                                           + "\(expected), not \(record.partition)")
-                return DecisionRecord(undecodable: rejection, recipeID: recipeID?.text, commandID: nil,
-                                      partition: record.partition, offset: record.offset)
+                return .undecodable(DecisionRecord(undecodable: rejection, recipeID: recipeID?.text, commandID: nil,
+                                                   partition: record.partition, offset: record.offset))
             }
         }
         switch decoder.decode(key: record.key, value: record.value) {
         case .failure(let error):
-            return DecisionRecord(undecodable: error, key: record.key, partition: record.partition, offset: record.offset)
+            return .undecodable(DecisionRecord(undecodable: error, key: record.key, partition: record.partition, offset: record.offset))
         case .success(let decoded):
-            let envelope = decoded.envelope
+            return .command(decoded.envelope, partition: record.partition, offset: record.offset)
+        }
+    }
+
+    /// The decision about a record read by `read`, against the states of its partition.
+    public func decide(_ reading: Reading, recipes: inout [RecipeID: Recipe]) -> DecisionRecord {
+        switch reading {
+        case .undecodable(let decision):
+            return decision
+        case .command(let envelope, let partition, let offset):
             var recipe = recipes.removeValue(forKey: envelope.recipeID) ?? Recipe(id: envelope.recipeID)
             defer { recipes[envelope.recipeID] = recipe }
-            return DecisionRecord(deciding: envelope, partition: record.partition, offset: record.offset, recipe: &recipe)
+            return DecisionRecord(deciding: envelope, partition: partition, offset: offset, recipe: &recipe)
         }
     }
 }

@@ -137,11 +137,22 @@ public final class Decider: @unchecked Sendable {
         while !shouldStop() {
             let records = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty ? 100 : 1))
             if let failure = callbackFailure { throw failure }
+            // Reading and encoding need no state: on two threads. Deciding, in order, on this one.
+            let (judge, encoder) = (judge, encoder)
+            let readings = TwoThreads.map(records) { judge.read($0) }
+            var decided: [(record: Int, decided: PartitionDecider.Decided)] = []
+            decided.reserveCapacity(records.count)
+            for (index, record) in records.enumerated() {
+                guard let one = partitions[record.partition]?.decide(readings[index], offset: record.offset, judge: judge) else { continue }
+                tally(one.decision.outcome)
+                decided.append((index, one))
+            }
+            let values = TwoThreads.map(decided) { encoder.encode($0.decided.decision) }
             var messages: [KafkaProducerMessage] = []
-            messages.reserveCapacity(records.count)
-            for record in records {
-                guard let (decision, value) = partitions[record.partition]?.decide(record, judge: judge, encoder: encoder) else { continue }
-                tally(decision.outcome)
+            messages.reserveCapacity(decided.count)
+            for ((index, one), value) in zip(decided, values) {
+                let record = records[index]
+                partitions[record.partition]!.wrote(value, for: one)
                 // Stamped with the command's time in the log, so that a cut of the decisions by time
                 // (`recipes replay --until-time`) is the same cut of the commands.
                 messages.append(KafkaProducerMessage(topic: topics.decisions, key: record.key, value: value,

@@ -85,7 +85,7 @@ struct CommittedTopicTests {
             return last.map { $0.offset > landed.offset && position(of: $0) == current.position } == true
         }
         let last = try #require(try lastRecords(fixture.records(of: fixture.topics.committed))[recipe.text])
-        #expect(last.value == (try current.value()), "the document as it stands, again")
+        #expect(last.value == current.value(), "the document as it stands, again")
         stop.set()
         try run.value(deadline: .seconds(30))
     }
@@ -132,7 +132,7 @@ struct CommittedTopicTests {
         let recipe = Recipe(id: id, versions: [version], draft: RecipeDraft(content: content, baseVersion: Int.max), revision: Int.max,
                             isDeleted: false, appliedCommandIDs: [])
         let document = try #require(CommittedRecipe(recipe, partition: Int32.max, offset: Int64.max))
-        let size = try #require(try document.value()).count
+        let size = try #require(document.value()).count
         #expect(size <= CommittedRecipe.maxValueSize, "\(size) bytes, over the bound of \(CommittedRecipe.maxValueSize)")
         #expect(size > CommittedRecipe.maxValueSize / 2, "the bound is of this order: \(size) of \(CommittedRecipe.maxValueSize)")
     }
@@ -189,7 +189,7 @@ struct ReferenceDocuments {
                 let document = CommittedRecipe(recipes[id]!, partition: partition, offset: decision.offset)
                 after["\(partition):\(decision.offset)"] = (id, document)
                 // Told apart by what a reader sees: the document's bytes (with the same position on both sides).
-                if try document?.value() != before?.value() || (document == nil) != (before == nil) { changedAt[id] = decision.offset }
+                if document?.value() != before?.value() || (document == nil) != (before == nil) { changedAt[id] = decision.offset }
             }
             for (id, offset) in changedAt {
                 now[id] = CommittedRecipe(recipes[id]!, partition: partition, offset: offset)
@@ -236,7 +236,7 @@ func expectOnlyDocumentsOfEffectiveDecisions(_ records: [KafkaConsumerRecord], _
             continue
         }
         #expect(record.keyString == made.recipe.text && record.partition == document.partition, sourceLocation: sourceLocation)
-        if let value = try document.value() {
+        if let value = document.value() {
             #expect(!record.hasNullValue && record.value == value, "\(named): \(String(decoding: record.value, as: UTF8.self))",
                     sourceLocation: sourceLocation)
             #expect(record.header(WireFormat.contentTypeHeaderName) == Array("application/json".utf8), sourceLocation: sourceLocation)
@@ -255,7 +255,7 @@ func expectLastRecordIsTheStateNow(_ records: [KafkaConsumerRecord], _ reference
     for (id, document) in reference.now {
         guard let record = last[id.text] else { continue }
         #expect(position(of: record) == document.position, "\(id.text)", sourceLocation: sourceLocation)
-        if let value = try document.value() {
+        if let value = document.value() {
             #expect(!record.hasNullValue && record.value == value, "\(id.text)", sourceLocation: sourceLocation)
         } else {
             #expect(record.hasNullValue, "\(id.text): a tombstone", sourceLocation: sourceLocation)

@@ -33,7 +33,7 @@ struct RecipeDetailJSONTests {
         let texts = ["plain", "quote \" and backslash \\", "slash / and </script>", "tab\tnew\nline\rreturn",
                      "controls \u{01}\u{08}\u{0C}\u{1F}\u{7F}", "é ñ 中文 🍰 \u{2028}\u{2029}", ""]
         let numbers: [Double] = [0, -0.0, 1, 250, 0.1, 1.0 / 3, 2.5e-7, 123_456.789, 1e15, 1e16, 9_007_199_254_740_992,
-                                 9_007_199_254_740_994, 5e-324, 1.7976931348623157e308, -12.75]
+                                 9_007_199_254_740_994, .leastNonzeroMagnitude, 1.7976931348623157e308, -12.75]
         for (index, text) in texts.enumerated() {
             let ingredients = numbers.enumerated().map { offset, amount in
                 IngredientView(id: "i\(offset)", name: text, amount: amount, amountMax: numbers[(offset + 1) % numbers.count], metric: text, unit: text,
@@ -70,7 +70,7 @@ struct RecipeDetailJSONTests {
                                     ingredients: [Ingredient(id: "i1", name: "flour", amount: 0.3, unit: "kg")],
                                     instructions: [Instruction(id: "s1", description: "Whisk.", order: 1, section: nil)],
                                     tags: [Tag(name: "source", payload: "grandma")])
-        let recipe = Recipe(id: try RecipeID("pancakes"),
+        let recipe = Recipe(id: "pancakes",
                             versions: [RecipeVersion(number: 1, content: content, savedAt: Timestamp(millisecondsSinceEpoch: 1_700_000_000_000),
                                                      savedBy: "ana")],
                             draft: nil, revision: 3, isDeleted: false, appliedCommandIDs: [])

@@ -90,26 +90,7 @@ final class RecordSource: @unchecked Sendable {
     /// the reading thread's work, and in a replay the folding thread waited for it (one
     /// core of two busy).
     private static func read(_ records: [KafkaBorrowedRecord], _ decoder: DecisionDecoder) -> [DecisionReading] {
-        guard records.count >= 256 else { return records.map { DecisionReading($0, decoder: decoder) } }
-        return records.withUnsafeBufferPointer { records in
-            [DecisionReading](unsafeUninitializedCapacity: records.count) { buffer, initialized in
-                let job = DecodeJob(records: records, readings: buffer.baseAddress!)
-                DispatchQueue.concurrentPerform(iterations: 2) { part in
-                    let half = job.records.count / 2
-                    for index in part == 0 ? 0..<half : half..<job.records.count {
-                        (job.readings + index).initialize(to: DecisionReading(job.records[index], decoder: decoder))
-                    }
-                }
-                initialized = records.count
-            }
-        }
-    }
-
-    /// A poll's records and the storage of their readings, for the two decoding threads:
-    /// each reads and writes its own half, and both are done before either buffer goes.
-    private struct DecodeJob: @unchecked Sendable {
-        let records: UnsafeBufferPointer<KafkaBorrowedRecord>
-        let readings: UnsafeMutablePointer<DecisionReading>
+        TwoThreads.map(records) { DecisionReading($0, decoder: decoder) }
     }
 
     private func readAhead() {
