@@ -117,8 +117,9 @@ enum QueryCommands {
         let id = try singleID(args)
         let trail = try ReadModel(path: args.string("db")!).history(id)
         if args.flag("json") { return try printJSON(trail) }
-        printTable(["POSITION", "TIME", "ACTOR", "TYPE", "OUTCOME", "REASON"], trail.items.map {
-            [$0.position, $0.time ?? "", $0.actor ?? "", $0.type, $0.outcome.rawValue, $0.reason.map { "\($0.code): \($0.message)" } ?? ""]
+        printTable(["POSITION", "TIME", "ACTOR", "TYPE", "OUTCOME", "RULES", "REASON"], trail.items.map {
+            [$0.position, $0.time ?? "", $0.actor ?? "", $0.type, $0.outcome.rawValue, $0.rulesVersion.map(String.init) ?? "",
+             $0.reason.map { "\($0.code): \($0.message)" } ?? ""]
         })
     }
 

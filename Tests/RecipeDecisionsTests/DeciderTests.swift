@@ -93,12 +93,13 @@ struct DeciderTests {
             CommandEnvelope(commandID: "c\(index)", recipeID: recipe, actor: "alice",
                             time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000 + Int64(index)), command: command)
         }
-        // As a build with a longer title limit decided c0: accepted.
+        // As a build with a longer title limit decided c0: accepted, under a rules version not this build's.
+        let otherRules = RecipeDecider.rulesVersion + 1
         let (recorded, rejection) = try #require(OlderBuild.acceptedLongTitle(envelopes[0]), "today's rules take the long title")
         try fixture.send([envelopes[0]])
         try appendDecision(DecisionRecord(partition: 0, offset: 0, recipeID: recipe.text, commandID: "c0", commandKind: .titleChanged,
                                           actor: "alice", actorRole: nil, time: envelopes[0].time,
-                                          outcome: .accepted(recorded, revision: 1), decider: "older"), fixture)
+                                          outcome: .accepted(recorded, revision: 1), rulesVersion: otherRules, decider: "older"), fixture)
         try fixture.send(Array(envelopes[1...]))
         try decide(fixture, until: 3)
 
@@ -109,6 +110,7 @@ struct DeciderTests {
         let history = try model.history(recipe).items
         #expect(history.map(\.outcome) == [.accepted, .accepted, .accepted], "\(history)")
         #expect(history.first?.reason == nil, "today's rules would say \(rejection.code)")
+        #expect(history.map(\.rulesVersion) == [otherRules, RecipeDecider.rulesVersion, RecipeDecider.rulesVersion], "each as recorded")
         #expect(try model.list().items.map(\.title) == [long])
         #expect(try model.detail(recipe).title == long)
         // A replay of the decisions folds the same store.

@@ -35,6 +35,7 @@ struct StoreTests {
         #expect(history.map(\.outcome) == [.accepted, .rejected])
         #expect(history[1].reason == ReasonView(code: "notSavable", message: "A recipe needs a title."))
         #expect(history[1].time == RFC3339.string(Timestamp(millisecondsSinceEpoch: 1_796_000_001_000)))
+        #expect(history.map(\.rulesVersion) == [nil, nil], "entries folded before stores kept the rules version name none")
         #expect(try fixture.readModel().outcome(partition: 1, offset: 1)?.outcome == .rejected)
     }
 

@@ -32,7 +32,7 @@ extension HistoryEntry {
         self.init(partition: decision.partition, offset: decision.offset, recipeID: recipeID, commandID: decision.commandID,
                   time: decision.time?.millisecondsSinceEpoch, actor: decision.actor, type: decision.commandKind?.rawValue ?? "unknown",
                   outcome: .accepted, revision: decision.outcome.revision, actorRole: decision.actorRole?.rawValue,
-                  logTime: logTime)
+                  rulesVersion: decision.rulesVersion, logTime: logTime)
         switch decision.outcome {
         case .accepted: break
         case .duplicate: outcome = .duplicate

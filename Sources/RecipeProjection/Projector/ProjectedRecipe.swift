@@ -91,6 +91,8 @@ public struct HistoryEntry: Sendable, Equatable {
     public var revision: Int?
     /// The record's `actorrole` (admin, writer, reader), when it carries one.
     public var actorRole: String?
+    /// The rules version of the build that decided it (`RecipeDecider.rulesVersion`).
+    public var rulesVersion: Int?
     /// The record's Kafka timestamp (milliseconds).
     public var logTime: Int64?
 

@@ -359,7 +359,7 @@ struct HistoryChunk: Sendable {
     /// `history` view's columns. Changing them takes a store migration that
     /// rewrites the chunks and the view.
     static let members = ["offset", "command_id", "time", "actor", "type", "outcome", "reason_code", "reason_message", "revision",
-                          "actor_role"]
+                          "actor_role", "rules_version"]
 
     /// SQL for an entry's member: `entry.value ->> index`, where `entry` is a row of `json_each(entries)`.
     static func member(_ name: String, of entry: String = "e") -> String {
@@ -414,6 +414,8 @@ struct HistoryChunk: Sendable {
         if let revision = entry.revision { writer.integer(revision) } else { writer.raw("null") }
         writer.raw(",")
         optional(entry.actorRole)
+        writer.raw(",")
+        if let rulesVersion = entry.rulesVersion { writer.integer(rulesVersion) } else { writer.raw("null") }
         writer.raw("]]")
     }
 

@@ -101,6 +101,9 @@ public struct HistoryItem: Codable, Sendable, Equatable {
     /// The role the gateway wrote into the record (`admin` when an admin acted on
     /// someone else's recipe); absent for records without one.
     public var actorRole: String?
+    /// The rules version of the build that decided the record (`RecipeDecider.rulesVersion`);
+    /// absent for entries a store folded before it kept them (a replay fills them in).
+    public var rulesVersion: Int?
 }
 
 /// Who may act on a recipe, as the fold decided: its owner and grants.

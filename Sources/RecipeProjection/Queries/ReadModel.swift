@@ -271,7 +271,7 @@ public final class ReadModel: @unchecked Sendable {
 
     /// The columns of the `history` view that `historyItem` reads, in its order.
     private static let historyColumns = ["partition", "offset", "time", "actor", "type", "command_id", "outcome",
-                                         "reason_code", "reason_message", "revision", "actor_role"]
+                                         "reason_code", "reason_message", "revision", "actor_role", "rules_version"]
 
     private static func historyItem(_ row: SQLiteStatement) throws -> HistoryItem {
         guard let outcome = RecordOutcome(rawValue: row.text(6)) else {
@@ -280,7 +280,7 @@ public final class ReadModel: @unchecked Sendable {
         return HistoryItem(position: "\(row.int(0)):\(row.int64(1))", time: row.isNull(2) ? nil : time(row.int64(2)),
                            actor: row.optionalText(3), type: row.text(4), commandId: row.optionalText(5),
                            outcome: outcome, reason: reason(row, 7), revision: row.optionalInt(9),
-                           actorRole: row.optionalText(10))
+                           actorRole: row.optionalText(10), rulesVersion: row.optionalInt(11))
     }
 
     /// The most recent rejected or undecodable records, newest first; with `visibleTo`, only

@@ -15,7 +15,7 @@ public enum StoreDump {
         ("versions", "recipe_id, version, content, saved_at, saved_by", "recipe_id, version", "recipe_id"),
         ("drafts", "recipe_id, content, base_version, revision, updated_at, last_rejection, title, ingredient_count, instruction_count",
          "recipe_id", "recipe_id"),
-        ("history", "partition, offset, recipe_id, command_id, time, actor, type, outcome, reason_code, reason_message, revision, actor_role", "partition, offset", "recipe_id"),
+        ("history", "partition, offset, recipe_id, command_id, time, actor, type, outcome, reason_code, reason_message, revision, actor_role, rules_version", "partition, offset", "recipe_id"),
         ("rejections", "partition, offset, key, command_id, type, reason_code, reason_message, log_time", "partition, offset", "key"),
     ]
 

@@ -4,7 +4,7 @@ import Foundation
 /// The read-model tables and their migrations. The version lives in the
 /// store; a store newer than the code is refused rather than misread.
 enum StoreSchema {
-    static let version = 6
+    static let version = 7
 
     /// `migrations[n]` takes a store from version n to n+1.
     static let migrations: [String] = [
@@ -135,6 +135,15 @@ enum StoreSchema {
         """
         ALTER TABLE positions ADD COLUMN next_command INTEGER;
         ALTER TABLE positions ADD COLUMN tail TEXT;
+        """,
+        // Each history entry names the rules version that decided it: one more member of the
+        // entries, read by the view. Entries a store folded before have none (null) until a
+        // replay folds them again; no chunk is rewritten.
+        """
+        DROP VIEW history;
+        CREATE VIEW history(partition, recipe_id, \(HistoryChunk.members.joined(separator: ", "))) AS
+            SELECT c.partition, c.recipe_id, \(HistoryChunk.members.map { HistoryChunk.member($0) }.joined(separator: ", "))
+            FROM history_chunks c, json_each(c.entries) e;
         """,
     ]
 
