@@ -87,7 +87,7 @@ enum AppendBenchmark {
         let store = work.appendingPathComponent("bench.db").path
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(), storePath: store)
         options.port = 0
-        options.fetchWaitMilliseconds = 10
+        options.fetchWaitMilliseconds = EmbeddedKafka.fetchWaitMilliseconds
         if let linger { options.appendLinger = .milliseconds(linger) }
         let service = try RecipeService(options: options)
         try service.start()

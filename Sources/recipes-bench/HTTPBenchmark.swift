@@ -28,6 +28,8 @@ enum HTTPBenchmark {
             .value("load-rounds", "R", "Paired rounds of a detail query's latency: unloaded, under far-future `after=` queries, beside idle connections (0: none).", default: "2"),
             .value("far-future", "N", "Connections sending `after=` far past the log's end (and, as a control, plain detail queries), one query after another, in the load rounds.", default: "300"),
             .value("idle", "N", "Idle connections held open in the load rounds.", default: "1100"),
+            .value("fetch-wait", "MS", "The consumers' fetch.wait.max.ms, which bounds append → visible on the embedded broker.",
+                   default: String(EmbeddedKafka.fetchWaitMilliseconds)),
         ],
         discussion: """
             The client is in-process (one thread per connection), so client and server share the cores.
@@ -44,6 +46,7 @@ enum HTTPBenchmark {
         let loadRounds = try args.int("load-rounds", in: 0...100)!
         let farFuture = try args.int("far-future", in: 1...5_000)!
         let idle = try args.int("idle", in: 1...10_000)!
+        let fetchWait = try args.int("fetch-wait", in: 1...500)!
 
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = RecipeTopics().edits
@@ -53,7 +56,7 @@ enum HTTPBenchmark {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(), storePath: store)
         options.port = 0
-        options.fetchWaitMilliseconds = 10
+        options.fetchWaitMilliseconds = fetchWait
         // Room for every idle connection of the load rounds, and the others: the server holds them all.
         options.server.maxConnections = max(options.server.maxConnections, idle + farFuture + connections + 64)
         let service = try RecipeService(options: options)

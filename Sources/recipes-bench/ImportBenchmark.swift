@@ -102,7 +102,7 @@ enum ImportBenchmark {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(), storePath: store)
         options.port = 0
-        options.fetchWaitMilliseconds = 10
+        options.fetchWaitMilliseconds = EmbeddedKafka.fetchWaitMilliseconds
         options.api.appendRate = nil
         let service = try RecipeService(options: options)
         try service.start()

@@ -90,8 +90,7 @@ enum DevCommand {
         options.loopbackOnly = true
         options.api = apiOptions
         options.server = limits
-        // The embedded broker answers fetches only when their wait ends: keep it short.
-        options.fetchWaitMilliseconds = 10
+        options.fetchWaitMilliseconds = EmbeddedKafka.fetchWaitMilliseconds
         let service = try RecipeService(options: options)
         do {
             try service.start()

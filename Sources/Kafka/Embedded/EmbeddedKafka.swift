@@ -25,6 +25,11 @@ public final class EmbeddedKafka: Sendable {
     /// oldest records without a word (librdkafka's mock, not configurable in 2.0.2).
     public static let retainedBytesPerPartition = 5 << 20
     public static let retainedMessageSetsPerPartition = 100_000
+    /// The `fetch.wait.max.ms` for its consumers. It answers a fetch only when the fetch's
+    /// wait ends, even when records arrive sooner (a real broker answers at once), so the
+    /// wait bounds how soon a consumer sees a record; each fetch of an idle consumer costs
+    /// the process a little CPU, so it is not shorter.
+    public static let fetchWaitMilliseconds = 10
 
     public let brokerCount: Int
 

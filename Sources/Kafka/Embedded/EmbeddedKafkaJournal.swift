@@ -138,7 +138,7 @@ public final class EmbeddedKafkaJournal: Sendable {
     public func start() throws {
         var config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         // The embedded broker answers a fetch only when its wait ends: a short one keeps the journal moments behind.
-        config["fetch.wait.max.ms"] = "10"
+        config["fetch.wait.max.ms"] = String(EmbeddedKafka.fetchWaitMilliseconds)
         let consumer = try KafkaConsumer(config: config)
         let next = state.withLock { state in
             state.running = true
