@@ -29,7 +29,7 @@ public enum StoreVerifier {
         let read = try liveModel.decisionPositions()
         // A partial store is compared with a replay as partial: the log's head was gone for both.
         let liveLog = try liveModel.storeLog()
-        let projector = try Projector(storePath: replay, kafka: kafka, topic: topic, exclusive: true,
+        let projector = try Projector(storePath: replay, kafka: kafka, topic: topic,
                                       allowMissingHead: liveLog?.isPartial ?? false)
         _ = try projector.catchUp(to: .positions(read), timeout: nil, progress: progress)
         return Report(positions: positions, differences: try StoreComparison.differences(live: snapshot, replay: replay),

@@ -29,7 +29,6 @@ public final class RecipeService: Sendable {
         /// Commands are appended to `edits`; the projector folds `decisions`.
         public var topics: RecipeTopics
         public var storePath: String
-        public var mode: Projector.Mode = .replica
         /// Names the log instead of the cluster's id, for a log that outlives its cluster (`recipes dev`'s journal).
         public var logName: String?
         /// For a log that drops records when full (the embedded broker): appends are refused before it would.
@@ -128,7 +127,7 @@ public final class RecipeService: Sendable {
         self.commits = commits
         let consumerConfig = projectorConfig
         @Sendable func makeProjector() throws -> Projector {
-            try Projector(storePath: options.storePath, kafka: consumerConfig, topic: options.topics.decisions, mode: options.mode,
+            try Projector(storePath: options.storePath, kafka: consumerConfig, topic: options.topics.decisions,
                           logName: options.logName, commits: commits)
         }
         // The first is made here, so that the store exists for the read model, and checked by `start`.

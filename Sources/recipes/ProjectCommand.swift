@@ -11,8 +11,7 @@ enum ProjectCommand {
         abstract: "Keep a store's read models current from the log.",
         options: KafkaOptions.specs + [
             StoreOptions.db,
-            .value("group", "NAME", "Share the store with other workers in this consumer group (default: replica mode, every partition)."),
-            .value("batch", "N", "Records per transaction at most (replica mode fills transactions up to it while catching up; group mode takes one poll, at most 10,000).", default: "200000"),
+            .value("batch", "N", "Records per transaction at most (transactions fill up to it while catching up).", default: "200000"),
             .value("progress", "SECONDS", "Seconds between progress lines.", default: "5"),
         ],
         discussion: """
@@ -25,16 +24,15 @@ enum ProjectCommand {
         let args = try ParsedArguments(arguments, spec: spec)
         try args.expectNoPositionals()
         let path = args.string("db")!
-        let mode: Projector.Mode = args.string("group").map { .group($0) } ?? .replica
         let batch = try args.int("batch", in: 1...1_000_000)!
         let interval = try args.int("progress", in: 1...3600)!
         let topic = try KafkaOptions.topics(args).decisions
         let config = try KafkaOptions.config(args)
 
-        let projector = try Projector(storePath: path, kafka: config, topic: topic, mode: mode, batchSize: batch)
+        let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: batch)
         let stop = StopSignal()
         _ = TerminationSignals { stop.set() } // caught from here on, for the life of the process
-        say("projecting \(topic) from \(config.bootstrapServers) into \(path) (\(mode == .replica ? "replica mode" : "group \(args.string("group")!)"))")
+        say("projecting \(topic) from \(config.bootstrapServers) into \(path)")
         try projector.run(until: stop, progressInterval: .seconds(interval)) { progress in
             let totals = progress.totals
             let lag = progress.lag.values.reduce(0, +)

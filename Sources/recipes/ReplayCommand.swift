@@ -56,7 +56,7 @@ enum ReplayCommand {
         do {
             // The projector closes the store as this block ends: before the process
             // can exit, so that the store is one file however the replay ended.
-            let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: batch, exclusive: true,
+            let projector = try Projector(storePath: path, kafka: config, topic: topic, batchSize: batch,
                                           allowMissingHead: args.flag("allow-missing-head"))
             let resumed = try ReadModel(path: path).decisionPositions().values.reduce(0, +)
             if resumed > 0 { say("resuming: \(path) already holds \(resumed) decisions") }

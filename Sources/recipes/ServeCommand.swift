@@ -17,7 +17,6 @@ enum ServeCommand {
             .value("port", "PORT", "HTTP port.", default: "8080"),
             .flag("loopback", "Listen on 127.0.0.1 only (the default without --tokens)."),
             .flag("open", "Without --tokens, listen on every address all the same: anyone who reaches the port may write."),
-            .value("group", "NAME", "Share the store with other workers in this consumer group (default: replica mode)."),
             .value("decider-group", "NAME", "The consumer group of the decider this process runs (recipes decide): the replicas given the same NAME divide the partitions.",
                    default: "recipes-deciders", alternatives: "decider"),
             .flag("no-decider", "Run no decider here: deciders elsewhere (recipes decide) decide the commands this process appends.",
@@ -48,7 +47,6 @@ enum ServeCommand {
         let loopbackOnly = args.flag("loopback") || (tokens == nil && !args.flag("open"))
 
         var options = RecipeService.Options(kafka: config, topics: topics, storePath: storePath)
-        options.mode = args.string("group").map { .group($0) } ?? .replica
         options.decider = args.flag("no-decider") ? nil : .group(args.string("decider-group")!)
         options.port = UInt16(port)
         options.loopbackOnly = loopbackOnly
@@ -60,7 +58,7 @@ enum ServeCommand {
         } catch let error as HTTPServerError {
             throw UsageError(error.message)
         }
-        say("serving \(topics.decisions) from \(config.bootstrapServers) with store \(storePath) (\(args.string("group").map { "group \($0)" } ?? "replica mode"))")
+        say("serving \(topics.decisions) from \(config.bootstrapServers) with store \(storePath)")
         let scheme = options.server.tlsKeyPEM == nil ? "http" : "https"
         let listening = "\(loopbackOnly ? "127.0.0.1" : "0.0.0.0"):\(service.port)"
         say("http: \(scheme)://\(listening)")

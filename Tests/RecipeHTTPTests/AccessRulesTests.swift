@@ -100,7 +100,7 @@ struct AccessRulesTests {
         try StoreComparison.snapshot(of: fixture.storePath, into: scratch + "/live.db")
         let positions = try ReadModel(path: scratch + "/live.db").decisionPositions()
         let projector = try Projector(storePath: scratch + "/replay.db", kafka: KafkaConfig(bootstrapServers: fixture.kafka.bootstrapServers),
-                                      topic: RecipeTopics().decisions, exclusive: true)
+                                      topic: RecipeTopics().decisions)
         _ = try projector.catchUp(to: .positions(positions), timeout: .seconds(30))
         #expect(try StoreComparison.differences(live: scratch + "/live.db", replay: scratch + "/replay.db").isEmpty)
         #expect(try StoreDump.string(storeAt: scratch + "/live.db") == (try StoreDump.string(storeAt: scratch + "/replay.db")))

@@ -12,7 +12,7 @@ import Testing
 func startProjectorProcess(_ fixture: ProjectionFixture, storePath: String, extra: [String] = [],
                            output: String? = nil) throws -> Process {
     let process = try recipesProcess(["project", "--brokers", fixture.kafka.bootstrapServers, "--db", storePath,
-                                      "--progress", "1"] + extra, environment: projectorEnvironment)
+                                      "--progress", "1"] + extra)
     if let output {
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
@@ -31,15 +31,6 @@ func waitUntilProjecting(output: String) throws {
     }
 }
 
-/// The partitions a projector process fetched, as its last progress line lists them
-/// (`records …; lag N [partition:lag …]`); empty before its first.
-func reportedPartitions(output: String) -> Set<Int32> {
-    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("records ") }),
-          let open = line.lastIndex(of: "["), let close = line.lastIndex(of: "]") else { return [] }
-    return Set(line[line.index(after: open)..<close].split(separator: " ").compactMap { Int32($0.split(separator: ":")[0]) })
-}
-
 /// The records a store at `path` has applied (its positions added up), read by one
 /// connection kept open; 0 until a projector has made the store.
 final class AppliedRecords {
@@ -54,9 +45,6 @@ final class AppliedRecords {
     }
 }
 
-/// A killed group member is noticed after the session timeout: keep it short.
-let projectorEnvironment = ["KAFKA_SESSION_TIMEOUT_MS": "6000", "KAFKA_HEARTBEAT_INTERVAL_MS": "500"]
-
 /// Waits until the store at `path` has consumed every partition up to its high watermark.
 func waitUntilCaughtUp(_ fixture: ProjectionFixture, storePath: String, deadline: Duration = .seconds(30)) throws {
     let consumer = try KafkaConsumer(config: fixture.config)
@@ -69,7 +57,7 @@ func waitUntilCaughtUp(_ fixture: ProjectionFixture, storePath: String, deadline
     try waitFor("the store to apply the log's \(total) records", deadline: deadline) { applied.count >= total }
 }
 
-@Suite("Crash safety and group mode, with real projector processes")
+@Suite("Crash safety, with real projector processes")
 struct CrashTests {
     @Test("a projector killed with SIGKILL at random moments ends with the same store as one that never stopped")
     func killedProjectorMatchesUninterrupted() throws {
@@ -161,40 +149,6 @@ struct CrashTests {
         let left = try StoreDump.string(storeAt: store)
         let reference = try StoreDump.string(storeAt: fixture.storePath)
         #expect(left == reference, "first difference: \(firstDifference(left, reference))")
-    }
-
-    @Test("two projector processes in a group share a store; when one is killed the other takes over")
-    func groupModeTakeover() throws {
-        let fixture = try ProjectionFixture(partitions: 8)
-        let stream = commandStream(count: 8_000, recipes: 200, seed: 11)
-        try fixture.send(Array(stream[..<4_000]))
-        let shared = fixture.storePath + ".shared.db"
-        defer { removeStore(shared) }
-        let group = "projectors-\(UUID().uuidString.prefix(8))"
-        let (firstOutput, secondOutput) = (shared + ".first.out", shared + ".second.out")
-        defer { for output in [firstOutput, secondOutput] { try? FileManager.default.removeItem(atPath: output) } }
-        let first = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group], output: firstOutput)
-        let second = try startProjectorProcess(fixture, storePath: shared, extra: ["--group", group], output: secondOutput)
-        try waitUntilCaughtUp(fixture, storePath: shared)
-        // Both opened the new store at once and are sharing it, neither died, and the one to be
-        // killed holds partitions: what the other takes over.
-        #expect(first.isRunning && second.isRunning)
-        try waitFor("the second member to report partitions it reads", deadline: .seconds(30)) {
-            !reportedPartitions(output: secondOutput).isEmpty
-        }
-        let taken = reportedPartitions(output: secondOutput)
-        kill(second.processIdentifier, SIGKILL)
-        second.waitUntilExit()
-        // New records on the killed member's partitions too: only the first can fold them.
-        let appended = try fixture.send(Array(stream[4_000...]))
-        #expect(taken.isSubset(of: Set(appended.map(\.partition))), "no new record on the killed member's partitions \(taken)")
-        try waitUntilCaughtUp(fixture, storePath: shared)
-        #expect(try stopWithSIGTERM(first), "SIGTERM stops the projector cleanly: \(stderrOf(first))")
-
-        try fixture.project()
-        let reference = try StoreDump.string(storeAt: fixture.storePath)
-        let groupDump = try StoreDump.string(storeAt: shared)
-        #expect(groupDump == reference, "first difference: \(firstDifference(groupDump, reference))")
     }
 }
 

@@ -124,10 +124,10 @@ struct LogIntegrityTests {
         try #require(first > 0, "the broker dropped the head of the partition")
 
         let (path, config) = (fixture.storePath, fixture.config)
-        let refused = Result { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true).catchUp(timeout: .seconds(30)) }
+        let refused = Result { try Projector(storePath: path, kafka: config, topic: topic).catchUp(timeout: .seconds(30)) }
         #expect(throws: LogMismatch.missingHead(store: path, log: try #require(try self.identity(of: fixture)), partition: 0,
                                                 stored: 0, first: first)) { try refused.get() }
-        let allowed = Result { try Projector(storePath: path, kafka: config, topic: topic, exclusive: true, allowMissingHead: true).catchUp(timeout: .seconds(30)) }
+        let allowed = Result { try Projector(storePath: path, kafka: config, topic: topic, allowMissingHead: true).catchUp(timeout: .seconds(30)) }
         let summary = try allowed.get()
         #expect(summary.records == Int(120 - first) && summary.superseded == summary.records)
         #expect(try fixture.readModel().storeLog()?.missingHeads == [0: first])

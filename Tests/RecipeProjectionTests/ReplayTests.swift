@@ -39,8 +39,7 @@ struct ReplayTests {
         let store = fixture.storePath + ".small-cache.db"
         defer { removeStore(store) }
         let (config, topic) = (fixture.config, fixture.decisions)
-        let totals = try Projector(storePath: store, kafka: config, topic: topic, mode: .replica, batchSize: 50,
-                                   exclusive: false, cacheLimit: 3).catchUp(timeout: .seconds(30))
+        let totals = try Projector(storePath: store, kafka: config, topic: topic, batchSize: 50, cacheLimit: 3).catchUp(timeout: .seconds(30))
         #expect(totals.records == 3_000)
         #expect(try StoreDump.string(storeAt: store) == (try StoreDump.string(storeAt: fixture.storePath)))
 
@@ -97,8 +96,8 @@ struct ReplayTests {
         #expect(try StoreDump.string(storeAt: store) == (try StoreDump.string(storeAt: fixture.storePath)))
     }
 
-    @Test("replay refuses a store a projector is using, and takes it once the projector is gone (even killed)")
-    func replayRefusesStoreInUse() throws {
+    @Test("a store a projector is using is refused to a replay and to a second projector, and taken once the projector is gone (even killed)")
+    func storeInUseIsRefused() throws {
         let fixture = try ProjectionFixture(partitions: 2)
         try fixture.send(commandStream(count: 200, recipes: 5, seed: 23))
         let store = fixture.storePath + ".live.db"
@@ -107,7 +106,11 @@ struct ReplayTests {
         try waitUntilCaughtUp(fixture, storePath: store)
         let refused = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])
         #expect(refused.status == 1)
-        #expect(refused.err.contains("in use by a projector"), "\(refused.err)")
+        #expect(refused.err.contains("\(store) is in use by another projector"), "\(refused.err)")
+        // Each projector judges against positions it alone moves: a second one would apply the log twice.
+        let second = try runRecipes(["project", "--brokers", fixture.kafka.bootstrapServers, "--db", store])
+        #expect(second.status == 1)
+        #expect(second.err.contains("\(store) is in use by another projector"), "\(second.err)")
         kill(projector.processIdentifier, SIGKILL)
         projector.waitUntilExit()
         let accepted = try runRecipes(["replay", "--brokers", fixture.kafka.bootstrapServers, "--into", store])

@@ -105,7 +105,7 @@ struct StoreFaultTests {
     private func replayDump(_ fixture: ProjectionFixture) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).db").path
         defer { removeStore(path) }
-        _ = try Projector(storePath: path, kafka: fixture.config, topic: fixture.decisions, exclusive: true).catchUp(timeout: .seconds(30))
+        _ = try Projector(storePath: path, kafka: fixture.config, topic: fixture.decisions).catchUp(timeout: .seconds(30))
         return try StoreDump.string(storeAt: path)
     }
 
@@ -120,8 +120,8 @@ struct StoreFaultTests {
         full.isSet = !disk.mounted
         let (config, topic, mounted) = (fixture.config, fixture.decisions, disk.mounted)
         let supervised = SupervisedProjector {
-            try Projector(storePath: store, kafka: config, topic: topic, mode: .replica, batchSize: 200_000, exclusive: false,
-                          cacheLimit: 20_000, pageLimit: !mounted && full.isSet ? 40 : nil)
+            try Projector(storePath: store, kafka: config, topic: topic, batchSize: 200_000, cacheLimit: 20_000,
+                          pageLimit: !mounted && full.isSet ? 40 : nil)
         }
         defer { supervised.finish() }
         try sendRecipes(fixture, count: 5)

@@ -67,9 +67,9 @@ final class ProjectionFixture: Sendable {
     /// Decides what is undecided, then runs a projector until it has applied every decision
     /// (30 s at most: then it throws).
     @discardableResult
-    func project(mode: Projector.Mode = .replica) throws -> BatchSummary {
+    func project() throws -> BatchSummary {
         try decide()
-        return try Projector(storePath: storePath, kafka: config, topic: decisions, mode: mode).catchUp(timeout: .seconds(30))
+        return try Projector(storePath: storePath, kafka: config, topic: decisions).catchUp(timeout: .seconds(30))
     }
 
     func readModel() throws -> ReadModel { try ReadModel(path: storePath) }

@@ -4,26 +4,23 @@ import RecipeWire
 
 /// Judges the decisions a projector polls and commits them in batches.
 ///
-/// Replica mode pipelines: a batch commits on a thread of its own while the
-/// next is polled and judged. While the consumer has a backlog (a catch-up, a
+/// It pipelines: a batch commits on a thread of its own while the next is
+/// polled and judged. While the consumer has a backlog (a catch-up, a
 /// replay) batches fill up to `batchSize`: each transaction rewrites the rows
 /// of every recipe it touched, so the fewer transactions, the less work.
 /// Once the log is read to its end, what was judged is handed over as soon
 /// as the commit thread is free, so a record that trickles in is visible in
-/// one transaction's time. The projector is the only writer of its store's
-/// partitions, so the positions it judged against stay true.
-///
-/// Group mode judges and commits each poll in one transaction, reading the
-/// positions under the write lock: partitions move between processes.
+/// one transaction's time. The projector is the only writer of its store
+/// (`StoreLock`), so the positions it judged against stay true.
 ///
 /// Used from the projector's thread; the commit thread only runs `commit`.
 final class BatchPipeline {
     private let writer: LockedWriter
-    private let committer: CommitThread?
+    private let committer: CommitThread
     private let batchSize: Int
-    /// Positions after the records judged so far (replica mode).
+    /// Positions after the records judged so far.
     private(set) var judged: [Int32: Int64]
-    /// Each partition's last effective decision among those judged (replica mode).
+    /// Each partition's last effective decision among those judged.
     private var effective: EffectiveDecisions
     /// Positions after the records committed so far.
     private(set) var committed: [Int32: Int64]
@@ -31,15 +28,15 @@ final class BatchPipeline {
     private var collecting = PendingBatch()
     private var inFlight: [Int32: Int64]?
 
-    init(writer: LockedWriter, pipelined: Bool, batchSize: Int) throws {
+    init(writer: LockedWriter, batchSize: Int) throws {
         self.writer = writer
         self.batchSize = batchSize
         (committed, effective) = try writer.withLock { try $0.writer.storedState() }
         judged = committed
-        committer = pipelined ? CommitThread(writer: writer) : nil
+        committer = CommitThread(writer: writer)
     }
 
-    deinit { committer?.close() }
+    deinit { committer.close() }
 
     /// Whether judged records wait to be handed over: the next poll should be short.
     var isHolding: Bool { collecting.records > 0 }
@@ -47,20 +44,14 @@ final class BatchPipeline {
     /// Judges the records read (each partition's in order) and commits what is due.
     /// - Parameter backlog: whether the consumer has more records at hand (its poll came back full).
     func add(_ records: [DecisionReading], backlog: Bool) throws {
-        guard let committer else {
-            guard !records.isEmpty else { return }
-            totals += try writer.withLock { try $0.writer.project(records) }
-            committed = try writer.withLock { try $0.writer.storedPositions() }
-            return
-        }
         // A failed commit stops the projector at once, not when the next batch is handed over:
         // in a quiet period that could be never, and the store would fall behind unseen.
-        if !committer.isBusy { try settle(committer) }
+        if !committer.isBusy { try settle() }
         if !records.isEmpty {
             totals += try writer.withLock { try $0.writer.judge(records, positions: &judged, effective: &effective, into: &collecting) }
         }
         if collecting.records >= batchSize || (collecting.records > 0 && !backlog && !committer.isBusy) {
-            try handOver(to: committer)
+            try handOver()
         }
     }
 
@@ -68,18 +59,17 @@ final class BatchPipeline {
     /// the last batch commits, rather than after: a projector that finishes is
     /// done with it, and freeing a replay's recipes takes a quarter second.
     func finish() throws {
-        guard let committer else { return }
-        if collecting.records > 0 { try handOver(to: committer) }
+        if collecting.records > 0 { try handOver() }
         writer.withLock { $0.writer.dropCache() }
-        try settle(committer)
+        try settle()
     }
 
-    private func handOver(to committer: CommitThread) throws {
+    private func handOver() throws {
         var batch = collecting
         collecting = PendingBatch()
         // Sealed (and its rows encoded) while the batch before may still be committing.
         writer.withLock { $0.writer.seal(&batch) }
-        try settle(committer)
+        try settle()
         // Every earlier batch is committed now: the cache may be trimmed.
         writer.withLock { $0.writer.trimCache() }
         inFlight = judged
@@ -87,7 +77,7 @@ final class BatchPipeline {
     }
 
     /// Waits for the batch in flight; a failed commit leaves cached states ahead of the store.
-    private func settle(_ committer: CommitThread) throws {
+    private func settle() throws {
         do {
             try committer.wait()
         } catch {

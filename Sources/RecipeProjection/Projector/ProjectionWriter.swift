@@ -12,7 +12,7 @@ import RecipeWire
 /// committed store (through `reader`); `commit` writes a sealed batch
 /// (through `db`). Each half is used by one thread at a time.
 final class ProjectionWriter {
-    /// The write connection: only `commit` and `project` use it.
+    /// The write connection: batches commit on it (`commit`).
     let db: SQLiteConnection
     /// Reads committed state (positions, recipes to load) beside a commit in progress.
     private let reader: SQLiteConnection
@@ -43,8 +43,8 @@ final class ProjectionWriter {
     /// Closed first in `deinit`: the last connection to close then checkpoints what is left.
     deinit { checkpointer.close() }
 
-    /// Forgets cached recipes: another process may have changed them (group
-    /// mode rebalance), or a batch they came from failed to commit.
+    /// Forgets cached recipes: a batch they came from failed to commit, or the
+    /// projector is done with them.
     func dropCache() { cache.removeAll(keepingCapacity: true) }
 
     /// The next offset of every partition of the decisions topic, as committed.
@@ -70,30 +70,6 @@ final class ProjectionWriter {
     }
 
     // MARK: - One batch
-
-    /// Judges and commits `readings` (in the order of each partition) in one
-    /// transaction, reading the positions inside it: for a store that other
-    /// processes write too (group mode).
-    @discardableResult
-    func project(_ readings: [DecisionReading]) throws -> BatchSummary {
-        var batch = PendingBatch()
-        do {
-            let summary = try db.transaction { () throws -> BatchSummary in
-                // Read under the write lock: another process sharing the store may have moved them.
-                var (positions, effective) = try storedState()
-                let summary = try judge(readings, positions: &positions, effective: &effective, into: &batch)
-                seal(&batch)
-                try write(batch)
-                return summary
-            }
-            trimCache()
-            return summary
-        } catch {
-            // The rows rolled back; cached states may hold the batch's changes.
-            dropCache()
-            throw error
-        }
-    }
 
     /// Folds the effective decisions among the records read into `batch`, skipping
     /// records below `positions` (already applied) and advancing `positions` past the

@@ -10,22 +10,17 @@ import Synchronization
 /// try projector.run(until: stop) { progress in print(progress) }
 /// ```
 ///
-/// Modes: `.replica` assigns every partition and starts each from the store's
-/// own positions (no consumer group; every replica holds the full read model).
-/// `.group(name)` subscribes, and on every assignment seeks to the store's
-/// positions, so that several processes can share one store.
+/// It assigns itself every partition and starts each from the store's own
+/// positions: no consumer group, every store holds the full read model (the
+/// deciders divide the partitions; projectors do not). It holds its store
+/// alone (`StoreLock`): it judges against positions only it moves, so another
+/// projector or a replay on the same store is refused.
 ///
-/// Threads: `run` and `catchUp` block their caller, which polls and judges;
-/// in replica mode a thread of the projector's commits the judged batches
-/// meanwhile (`BatchPipeline`), in group mode the caller commits, and every
-/// rebalance callback runs on the caller's thread. `stop` may be set from any
-/// thread: the loop commits what it judged and returns.
+/// Threads: `run` and `catchUp` block their caller, which judges; a thread of
+/// the projector's polls ahead (`RecordSource`) and another commits the judged
+/// batches meanwhile (`BatchPipeline`). `stop` may be set from any thread: the
+/// loop commits what it judged and returns.
 public final class Projector: Sendable {
-    public enum Mode: Sendable, Equatable {
-        case replica
-        case group(String)
-    }
-
     public struct Progress: Sendable {
         /// Totals since `run` started.
         public var totals: BatchSummary
@@ -72,18 +67,14 @@ public final class Projector: Sendable {
     private let writer: LockedWriter
     private let consumer: KafkaConsumer
     private let topic: String
-    private let mode: Mode
     private let batchSize: Int
     /// What `checkLog()` found, for `run` to check again (and record) without asking the brokers twice.
     private let checkedLog = Mutex<LogState?>(nil)
 
-    /// - Parameter batchSize: records per transaction at most. In replica mode a
-    ///   transaction takes what was judged while the previous one committed
-    ///   (see `BatchPipeline`), so each touched recipe's rows are written once
-    ///   for many commands; in group mode, one poll.
-    /// - Parameter exclusive: for a replay: fails when any projector uses the
-    ///   store, and keeps projectors out of it while this one lives. Without
-    ///   it, fails only when a replay holds the store.
+    /// - Parameter batchSize: records per transaction at most. A transaction
+    ///   takes what was judged while the previous one committed (see
+    ///   `BatchPipeline`), so each touched recipe's rows are written once for
+    ///   many commands.
     /// - Parameter logName: what identifies the log instead of the cluster's id,
     ///   for a log that outlives its cluster (`recipes dev`'s journal).
     /// - Parameter allowMissingHead: reads a partition the store has not read
@@ -91,25 +82,23 @@ public final class Projector: Sendable {
     ///   partial; otherwise such a log is refused (`LogMismatch.missingHead`).
     /// - Parameter commits: a signal shared by the projectors one after another
     ///   over the same store (`ProjectorSupervisor`'s), so that waiters outlive each.
-    public convenience init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode = .replica, batchSize: Int = 200_000,
-                exclusive: Bool = false, logName: String? = nil, allowMissingHead: Bool = false,
-                commits: CommitSignal? = nil) throws {
-        try self.init(storePath: storePath, kafka: kafka, topic: topic, mode: mode, batchSize: batchSize,
-                      exclusive: exclusive, logName: logName, allowMissingHead: allowMissingHead, commits: commits,
-                      cacheLimit: 20_000)
+    public convenience init(storePath: String, kafka: KafkaConfig, topic: String, batchSize: Int = 200_000,
+                            logName: String? = nil, allowMissingHead: Bool = false, commits: CommitSignal? = nil) throws {
+        try self.init(storePath: storePath, kafka: kafka, topic: topic, batchSize: batchSize, logName: logName,
+                      allowMissingHead: allowMissingHead, commits: commits, cacheLimit: 20_000)
     }
 
     /// Keeps at most about `cacheLimit` recipes in memory between batches
     /// (tests make it small, so that recipes are loaded from the store again).
-    init(storePath: String, kafka: KafkaConfig, topic: String, mode: Mode, batchSize: Int, exclusive: Bool,
-         logName: String? = nil, allowMissingHead: Bool = false, commits: CommitSignal? = nil, cacheLimit: Int,
+    init(storePath: String, kafka: KafkaConfig, topic: String, batchSize: Int, logName: String? = nil,
+         allowMissingHead: Bool = false, commits: CommitSignal? = nil, cacheLimit: Int,
          pageLimit: Int? = nil) throws {
         self.commits = commits ?? CommitSignal()
         ownsCommitSignal = commits == nil
         self.storePath = storePath
         self.logName = logName
         self.allowMissingHead = allowMissingHead
-        lock = try StoreLock(storePath: storePath, mode: exclusive ? .exclusive : .shared)
+        lock = try StoreLock(storePath: storePath)
         writer = LockedWriter(try ProjectionWriter(path: storePath, topic: topic, cacheLimit: cacheLimit, pageLimit: pageLimit),
                               commits: self.commits)
         var config = kafka
@@ -125,13 +114,8 @@ public final class Projector: Sendable {
         // A stored position the log does not hold stops the projector; librdkafka would move it to an end.
         config["auto.offset.reset"] = "error"
         // The decision decoder reads key and value only.
-        if case .group(let name) = mode {
-            consumer = try KafkaConsumer(config: config, groupID: name, readsHeaders: false)
-        } else {
-            consumer = try KafkaConsumer(config: config, readsHeaders: false)
-        }
+        consumer = try KafkaConsumer(config: config, readsHeaders: false)
         self.topic = topic
-        self.mode = mode
         self.batchSize = batchSize
     }
 
@@ -155,7 +139,7 @@ public final class Projector: Sendable {
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
             let backlog = chunk?.backlog ?? false
             let records = (consume chunk)?.readings ?? []
-            try add(records, backlog: backlog, to: pipeline)
+            try pipeline.add(records, backlog: backlog)
             source.recycle(consume records)
             if ContinuousClock.now - lastReport >= progressInterval {
                 lastReport = ContinuousClock.now
@@ -234,7 +218,7 @@ public final class Projector: Sendable {
             let before = pipeline.judged
             // Until its end, a catch-up always has more to read: it fills whole batches
             // (each rewrites every recipe it touched), and `finish` commits the last.
-            try add(records, backlog: true, to: pipeline)
+            try pipeline.add(records, backlog: true)
             source.recycle(consume records)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
             let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }
@@ -245,14 +229,6 @@ public final class Projector: Sendable {
         }
         try pipeline.finish()
         return pipeline.totals
-    }
-
-    /// In group mode the pipeline commits on this thread, so the signal goes from
-    /// here; in replica mode the commit thread signals (`LockedWriter.commitUnlocked`).
-    private func add(_ records: [DecisionReading], backlog: Bool, to pipeline: BatchPipeline) throws {
-        let before = pipeline.committed
-        try pipeline.add(records, backlog: backlog)
-        if mode != .replica, pipeline.committed != before { commits.committed() }
     }
 
     private func reached(_ targets: [Int32: Int64], _ positions: [Int32: Int64]) -> Bool {
@@ -274,11 +250,11 @@ public final class Projector: Sendable {
     /// While judged records wait to be handed over, the wait for more is
     /// short, so they go as soon as the commit thread is free.
     private func makePipeline() throws -> BatchPipeline {
-        try BatchPipeline(writer: writer, pipelined: mode == .replica, batchSize: batchSize)
+        try BatchPipeline(writer: writer, batchSize: batchSize)
     }
 
     private func makeSource() -> RecordSource {
-        RecordSource(consumer: consumer, topic: topic, pollSize: min(batchSize, Self.pollRecords), ahead: mode == .replica)
+        RecordSource(consumer: consumer, topic: topic, pollSize: min(batchSize, Self.pollRecords))
     }
 
     /// The log as the brokers describe it now: its partitions, identity and watermarks.
@@ -300,8 +276,7 @@ public final class Projector: Sendable {
 
     /// Checks that the log is the one the store was built from, and that it
     /// holds every record the store has not read, and, `recording`, records the
-    /// log in the store (under the write lock, so that group members starting
-    /// together agree).
+    /// log in the store.
     private func check(_ log: LogState, recording: Bool) throws {
         let (identity, watermarks) = (log.identity, log.watermarks)
         try writer.withLock { box in
@@ -314,33 +289,12 @@ public final class Projector: Sendable {
         }
     }
 
-    /// Starts reading: in replica mode these partitions, each from its stored position.
+    /// Starts reading these partitions, each from its stored position.
     private func start(_ partitions: [Int32]) throws {
         let stored = try writer.withLock { try $0.writer.storedPositions() }
-        switch mode {
-        case .replica:
-            let topic = self.topic
-            try consumer.assign(partitions.map { KafkaTopicPartition(topic: topic, partition: $0) },
-                                from: stored.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.key)] = .offset($1.value) })
-        case .group:
-            let topic = self.topic
-            let writer = self.writer
-            try consumer.subscribe(topics: [topic], rebalance: KafkaRebalanceHandler(
-                onAssign: { assigned in
-                    // Another member may have moved these partitions on: start from the store, forget the cache.
-                    // A store that cannot be read here starts them from the beginning, which is safe: every
-                    // batch reads the positions again under the write lock and skips what is applied, and
-                    // if the store cannot be read there either, that batch throws and stops the projector.
-                    let positions: [Int32: Int64] = (try? writer.withLock { box in
-                        box.writer.dropCache()
-                        return try box.writer.storedPositions()
-                    }) ?? [:]
-                    return Dictionary(uniqueKeysWithValues: assigned.map { tp -> (KafkaTopicPartition, KafkaOffset) in
-                        (tp, positions[tp.partition].map { KafkaOffset.offset($0) } ?? .beginning)
-                    })
-                },
-                onRevoke: { _ in writer.withLock { $0.writer.dropCache() } }))
-        }
+        let topic = self.topic
+        try consumer.assign(partitions.map { KafkaTopicPartition(topic: topic, partition: $0) },
+                            from: stored.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.key)] = .offset($1.value) })
     }
 
     private func report(_ pipeline: BatchPipeline, partitions: [Int32]) throws -> Progress {
@@ -367,8 +321,8 @@ public enum ProjectorError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// The non-Sendable writer behind a lock, so a Sendable projector (and its
-/// rebalance callback) can reach it: one thread uses it at a time.
+/// The non-Sendable writer behind a lock, so a Sendable projector can reach
+/// it: one thread uses it at a time.
 final class LockedWriter: @unchecked Sendable {
     private let writer: ProjectionWriter
     private let lock = NSLock()

@@ -3,10 +3,8 @@ import Kafka
 import RecipeWire
 
 /// Where the projector's thread gets its records, decoded as decisions
-/// (`DecisionReading`). In replica mode a thread of its own polls and reads a few
-/// polls ahead, so that decoding runs beside folding and committing; in group
-/// mode the projector's thread polls, since a rebalance callback must run
-/// between its polls and the transaction of what it polled.
+/// (`DecisionReading`). A thread of its own polls and reads a few polls ahead,
+/// so that decoding runs beside folding and committing.
 final class RecordSource: @unchecked Sendable {
     /// The records of one poll.
     struct Chunk: Sendable {
@@ -19,7 +17,6 @@ final class RecordSource: @unchecked Sendable {
     private let decoder = DecisionDecoder()
     private let topic: String
     private let pollSize: Int
-    private let ahead: Bool
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var chunks: [Chunk] = []
@@ -27,17 +24,16 @@ final class RecordSource: @unchecked Sendable {
     private var spent: [[DecisionReading]] = []
     private var failure: (any Error)?
     private var stopping = false
-    private var running = false
+    /// Until the reading thread ends.
+    private var running = true
 
     /// Polls ahead. Two rather than four: the folding thread then reads records
     /// decoded moments before, still in the processor's caches (a replay took
     /// about 5 % less CPU); one left the folding thread waiting.
     private static let depth = 2
 
-    init(consumer: KafkaConsumer, topic: String, pollSize: Int, ahead: Bool) {
-        (self.consumer, self.topic, self.pollSize, self.ahead) = (consumer, topic, pollSize, ahead)
-        guard ahead else { return }
-        running = true
+    init(consumer: KafkaConsumer, topic: String, pollSize: Int) {
+        (self.consumer, self.topic, self.pollSize) = (consumer, topic, pollSize)
         let thread = Thread { [self] in readAhead() }
         thread.name = "projector-read"
         thread.start()
@@ -45,8 +41,7 @@ final class RecordSource: @unchecked Sendable {
 
     /// The next chunk, or nil if none came within `timeout`; throws what the consumer threw.
     func next(timeout: Duration) throws -> Chunk? {
-        guard ahead else { return try poll(timeout: timeout) }
-        return try condition.withLock {
+        try condition.withLock {
             let deadline = Date(timeIntervalSinceNow: timeout.seconds)
             while chunks.isEmpty, failure == nil, condition.wait(until: deadline) {}
             if let failure { throw failure }
@@ -61,7 +56,6 @@ final class RecordSource: @unchecked Sendable {
     /// Takes back readings that were judged, so that the reading thread frees
     /// them (a few hundred thousand strings a second) rather than the folding one.
     func recycle(_ readings: consuming [DecisionReading]) {
-        guard ahead else { return }
         let owned = consume readings
         condition.withLock { spent.append(owned) }
     }

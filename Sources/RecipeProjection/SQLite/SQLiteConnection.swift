@@ -26,7 +26,8 @@ final class SQLiteConnection {
         }
         self.handle = handle
         self.path = path
-        // Writers sharing a store (group mode) take turns; a reader may meet a checkpoint.
+        // Readers and the writer may meet each other's locks (a checkpoint, a new store
+        // switching to WAL): wait rather than fail.
         sqlite3_busy_timeout(handle, 60_000)
     }
 

@@ -3,8 +3,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case missing(path: String)
     case corrupted(String)
     case newerSchema(found: Int, supported: Int)
-    /// Another process writes the store: a replay, or (for a replay) a projector.
-    case inUse(path: String, byReplay: Bool)
+    /// Another projector or a replay writes the store.
+    case inUse(path: String)
     /// The folder the store is to be in does not exist.
     case noSuchFolder(String)
     /// The store file was removed or replaced under a running projector: its writes would go nowhere.
@@ -18,8 +18,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         case .corrupted(let what): "the store is corrupted: \(what)"
         case .newerSchema(let found, let supported):
             "the store has schema version \(found), newer than this program's \(supported): upgrade recipes"
-        case .inUse(let path, true): "\(path) is being rebuilt by a replay: wait for it, or use another store"
-        case .inUse(let path, false): "\(path) is in use by a projector (recipes project, serve or dev): stop it, or replay into a new store"
+        case .inUse(let path):
+            "\(path) is in use by another projector (recipes project, serve, dev or replay): stop it, or use another store"
         case .noSuchFolder(let folder): "no such folder \(folder): create it first, or give a store path in a folder that exists"
         case .cannotOpen(let path, let reason): "cannot open the store \(path): \(reason)"
         case .removed(let path): "the store \(path) was removed or replaced while in use: its writes would be lost"

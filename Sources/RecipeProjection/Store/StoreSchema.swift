@@ -153,24 +153,6 @@ enum StoreSchema {
                                    "revision"]
 
     static func migrate(_ db: SQLiteConnection) throws {
-        // Processes opening one new store at the same moment (group mode) can meet
-        // SQLITE_BUSY that no busy handler covers (switching the journal to WAL,
-        // recovering its index): try again for a while rather than die. SQLite
-        // tells no one when the other process is done, so this is a retry with
-        // backoff, not a wait on a condition.
-        let deadline = ContinuousClock.now + .seconds(30)
-        var pause = 0.001
-        while true {
-            do {
-                return try migrateOnce(db)
-            } catch let error as SQLiteError where error.code & 0xff == SQLITE_BUSY && ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: pause)
-                pause = min(pause * 2, 0.05)
-            }
-        }
-    }
-
-    private static func migrateOnce(_ db: SQLiteConnection) throws {
         // 16 KiB pages (for a new store; an existing one keeps its own): a replay
         // writes a WAL frame, and two system calls, per page, and with 4 KiB pages
         // those cost it a fifth of its speed. Queries were as fast either way.
@@ -182,12 +164,11 @@ enum StoreSchema {
             PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;
             PRAGMA mmap_size=0;
             """)
-        // A store that is up to date needs no lock: opening it never waits for its writer.
+        // A store that is up to date is only read; an older one migrates in one
+        // write transaction, all of it or none.
         let found = try db.transaction(writing: false) { try installedVersion(db) }
         if found > version { throw StoreError.newerSchema(found: found, supported: version) }
         if found == version { return }
-        // Otherwise the version is read again under the write lock: processes that open
-        // a new store at the same moment (group mode) migrate it once, one after the other.
         try db.transaction {
             let current = try installedVersion(db)
             if current > version { throw StoreError.newerSchema(found: current, supported: version) }
