@@ -89,6 +89,8 @@ public final class Decider: @unchecked Sendable {
     private var documentsWritten: [Int32: ContinuousClock.Instant] = [:]
     /// What a rebalance callback could not do, thrown by `run` after the poll.
     private var callbackFailure: (any Error)?
+    /// `run`'s `started`, until it is called.
+    private var whenStarted: (() -> Void)?
 
     public init(kafka: KafkaConfig, topics: RecipeTopics, mode: Mode = .all) throws {
         self.topics = topics
@@ -126,12 +128,15 @@ public final class Decider: @unchecked Sendable {
     /// Decides until `shouldStop` says so, then waits for the decisions written to be
     /// acknowledged, reads them back and writes the documents of those that count
     /// (`letGo`), and closes its clients. `progress` is called at most once per
-    /// `progressInterval`.
+    /// `progressInterval`; `started` once, when it has read the decisions of the first
+    /// partitions it holds (in a group, at its first assignment, which may hold none)
+    /// and decides from then on.
     public func run(until shouldStop: () -> Bool, progressInterval: Duration = .seconds(5),
-                    progress: (Progress) -> Void = { _ in }) throws {
+                    progress: (Progress) -> Void = { _ in }, started: @escaping () -> Void = {}) throws {
         defer { close() }
         let partitionCount = try checkTopics()
         judge = CommandJudge(partitionCount: partitionCount)
+        whenStarted = started
         try start(partitionCount: partitionCount)
         var lastReport = ContinuousClock.now
         while !shouldStop() {
@@ -227,11 +232,15 @@ public final class Decider: @unchecked Sendable {
             let all = (0..<Int32(partitionCount)).map { KafkaTopicPartition(topic: topic, partition: $0) }
             let offsets = try take(all.map(\.partition))
             try edits.assign(all, from: offsets.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.key)] = .offset($1.value) })
+            whenStarted?()
+            whenStarted = nil
         case .group:
             try edits.subscribe(topics: [topic], rebalance: KafkaRebalanceHandler(
                 onAssign: { [self] assigned in
                     do {
                         let offsets = try take(assigned.map(\.partition))
+                        whenStarted?()
+                        whenStarted = nil
                         return offsets.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.key)] = .offset($1.value) }
                     } catch {
                         callbackFailure = error
@@ -256,17 +265,18 @@ public final class Decider: @unchecked Sendable {
         // leaves: what it decided under the new name would then not count. Its committed
         // documents too, so that the committed topic is read with them.
         try settleAll()
+        let rebuilt = try rebuild(taken)
+        let committed = try readCommitted(taken)
         var offsets: [Int32: Int64] = [:]
         for partition in taken {
-            var decider = PartitionDecider(partition: partition, rebuilt: try rebuild(partition))
+            var decider = PartitionDecider(partition: partition, rebuilt: rebuilt[partition]!)
             // Decisions of commands the edits topic does not hold are another log's: deciding on would skip commands.
             let editsEnd = try readBack.watermarks(KafkaTopicPartition(topic: topics.edits, partition: partition)).high
             guard decider.nextCommand <= editsEnd else {
                 throw DeciderError.decisionsPastLog(KafkaTopicPartition(topic: topics.decisions, partition: partition),
                                                     next: decider.nextCommand, editsEnd: editsEnd)
             }
-            let committed = try readCommitted(partition)
-            decider.reconcile(withTopic: committed.onTopic, end: committed.end)
+            decider.reconcile(withTopic: committed.onTopic[partition] ?? [:], end: committed.ends[partition]!)
             partitions[partition] = decider
             offsets[partition] = decider.nextCommand
             documentsWritten[partition] = .now
@@ -276,58 +286,78 @@ public final class Decider: @unchecked Sendable {
         return offsets
     }
 
-    /// Reads the decisions of one partition from its start to its end, with a consumer of its own.
-    private func rebuild(_ partition: Int32) throws -> RebuiltPartition {
-        let topicPartition = KafkaTopicPartition(topic: topics.decisions, partition: partition)
+    /// Reads the decisions of these partitions from their start to their end, with one
+    /// consumer for all of them: a consumer per partition made a decider that took 16
+    /// partitions on a busy machine spend half a minute making and closing consumers.
+    private func rebuild(_ taken: [Int32]) throws -> [Int32: RebuiltPartition] {
         let reader = try KafkaConsumer(config: config, readsHeaders: false)
         defer { reader.close() }
-        let marks = try reader.watermarks(topicPartition)
-        guard marks.low == 0 else { throw DeciderError.missingHead(topicPartition, low: marks.low) }
-        var rebuilt = RebuiltPartition()
-        guard marks.high > 0 else { return rebuilt }
-        try reader.assign([topicPartition], from: [topicPartition: .beginning])
+        var rebuilt: [Int32: RebuiltPartition] = [:]
+        var ends: [Int32: Int64] = [:]
+        for partition in taken {
+            let topicPartition = KafkaTopicPartition(topic: topics.decisions, partition: partition)
+            let marks = try reader.watermarks(topicPartition)
+            guard marks.low == 0 else { throw DeciderError.missingHead(topicPartition, low: marks.low) }
+            rebuilt[partition] = RebuiltPartition()
+            if marks.high > 0 { ends[partition] = marks.high }
+        }
+        guard !ends.isEmpty else { return rebuilt }
+        try reader.assign(ends.keys.map { KafkaTopicPartition(topic: topics.decisions, partition: $0) }, defaultOffset: .beginning)
         var lastRead = ContinuousClock.now
-        while rebuilt.end < marks.high {
+        let decoder = self.decoder
+        while let (partition, end) = ends.first(where: { rebuilt[$0.key]!.end < $0.value }) {
             guard ContinuousClock.now - lastRead < .seconds(60) else {
-                throw DeciderError.readTimedOut(topicPartition, at: rebuilt.end, end: marks.high)
+                throw DeciderError.readTimedOut(KafkaTopicPartition(topic: topics.decisions, partition: partition),
+                                                at: rebuilt[partition]!.end, end: end)
             }
-            for record in try reader.poll(maxRecords: 10_000, timeout: .milliseconds(200)) where record.offset >= rebuilt.end {
-                rebuilt.add(try? decoder.decode(key: record.key, value: record.value).get(), partition: partition, offset: record.offset)
+            let records = try reader.poll(maxRecords: 10_000, timeout: .milliseconds(200))
+            // Decoded on two threads, folded in order on this one.
+            let decisions = TwoThreads.map(records) { try? decoder.decode(key: $0.key, value: $0.value).get() }
+            for (record, decision) in zip(records, decisions) where record.offset >= rebuilt[record.partition]?.end ?? .max {
+                rebuilt[record.partition]!.add(decision, partition: record.partition, offset: record.offset)
                 lastRead = .now
             }
         }
         return rebuilt
     }
 
-    /// Reads the committed topic's partition from its start to its end, with a consumer of its
-    /// own: each recipe's last and newest position. A compacted partition may end in offsets
-    /// that hold no record (tombstones removed): the consumer's end-of-partition says it is read.
-    private func readCommitted(_ partition: Int32) throws -> (onTopic: [RecipeID: CommittedOnTopic], end: Int64) {
-        let topicPartition = KafkaTopicPartition(topic: topics.committed, partition: partition)
+    /// Reads the committed topic's partitions from their start to their end, with one consumer
+    /// for all of them: each recipe's last and newest position, and each partition's end. A
+    /// compacted partition may end in offsets that hold no record (tombstones removed): the
+    /// consumer's end-of-partition says it is read.
+    private func readCommitted(_ taken: [Int32]) throws -> (onTopic: [Int32: [RecipeID: CommittedOnTopic]], ends: [Int32: Int64]) {
         var readerConfig = config
         readerConfig["enable.partition.eof"] = "true"
         let reader = try KafkaConsumer(config: readerConfig)
         defer { reader.close() }
-        let marks = try reader.watermarks(topicPartition)
-        var onTopic: [RecipeID: CommittedOnTopic] = [:]
-        guard marks.high > marks.low else { return (onTopic, marks.high) }
-        try reader.assign([topicPartition], from: [topicPartition: .beginning])
-        var next = marks.low
+        var onTopic: [Int32: [RecipeID: CommittedOnTopic]] = [:]
+        var ends: [Int32: Int64] = [:]
+        var next: [Int32: Int64] = [:]
+        for partition in taken {
+            let marks = try reader.watermarks(KafkaTopicPartition(topic: topics.committed, partition: partition))
+            ends[partition] = marks.high
+            if marks.high > marks.low { next[partition] = marks.low }
+        }
+        guard !next.isEmpty else { return (onTopic, ends) }
+        try reader.assign(next.keys.map { KafkaTopicPartition(topic: topics.committed, partition: $0) }, defaultOffset: .beginning)
+        func unread(_ partition: Int32, _ offset: Int64) -> Bool {
+            offset < ends[partition]! && reader.endReached(KafkaTopicPartition(topic: topics.committed, partition: partition)) ?? -1 < ends[partition]!
+        }
         var lastRead = ContinuousClock.now
-        while next < marks.high, reader.endReached(topicPartition) ?? -1 < marks.high {
+        while let (partition, offset) = next.first(where: { unread($0.key, $0.value) }) {
             guard ContinuousClock.now - lastRead < .seconds(60) else {
-                throw DeciderError.readTimedOut(topicPartition, at: next, end: marks.high)
+                throw DeciderError.readTimedOut(KafkaTopicPartition(topic: topics.committed, partition: partition), at: offset, end: ends[partition]!)
             }
-            for record in try reader.poll(maxRecords: 10_000, timeout: .milliseconds(200)) where record.offset >= next {
-                next = record.offset + 1
+            for record in try reader.poll(maxRecords: 10_000, timeout: .milliseconds(200)) where record.offset >= next[record.partition] ?? .max {
+                next[record.partition] = record.offset + 1
                 lastRead = .now
                 guard let key = record.key, let recipeID = RecordKey.recipeID(fromKey: key),
                       let position = record.header(CommittedRecipe.positionHeaderName).flatMap({ CommittedRecipe.position(fromHeader: $0) }),
-                      position.partition == partition else { continue }
-                onTopic[recipeID, default: CommittedOnTopic()].add(position.offset)
+                      position.partition == record.partition else { continue }
+                onTopic[record.partition, default: [:]][recipeID, default: CommittedOnTopic()].add(position.offset)
             }
         }
-        return (onTopic, marks.high)
+        return (onTopic, ends)
     }
 
     /// Reads back every partition this decider holds from where it stopped, on both topics it writes.

@@ -77,6 +77,8 @@ public final class RecipeService: Sendable {
     private let projectorDone = DispatchSemaphore(value: 0)
     private let decider: Decider?
     private let deciderDone = DispatchSemaphore(value: 0)
+    /// Left once the decider has started (`Decider.run`'s `started`) or stopped: what `waitUntilReady` waits for.
+    private let deciderStart = DispatchGroup()
     private let state: ProjectorStatus
     private let lifecycle = Mutex(Lifecycle.created)
 
@@ -107,6 +109,8 @@ public final class RecipeService: Sendable {
         /// The failure being retried, while it lasts.
         var retrying: String?
         var stopped = false
+        /// Its decider is reading the decisions of its partitions: commands wait for it.
+        var deciderStarting = false
     }
 
     /// The port the API listens on once started (0 before).
@@ -138,7 +142,7 @@ public final class RecipeService: Sendable {
         // `after=` positions beyond it.
         logEnds = LogEndSource(consumer: try KafkaConsumer(config: options.kafka), topic: options.topics.edits)
         let readModel = try ReadModel(path: options.storePath, commits: commits, logEnds: logEnds)
-        state = ProjectorStatus(ProjectorState())
+        state = ProjectorStatus(ProjectorState(deciderStarting: options.decider != nil))
         var producerConfig = options.kafka
         if producerConfig["message.timeout.ms"] == nil, producerConfig["delivery.timeout.ms"] == nil {
             producerConfig["message.timeout.ms"] = String(options.appendTimeout.milliseconds)
@@ -181,13 +185,18 @@ public final class RecipeService: Sendable {
     /// not restarted: the projector and the API go on without it.
     private func startDeciding() {
         guard let decider else { return }
-        let (stop, done) = (stop, deciderDone)
+        let (stop, done, state, start) = (stop, deciderDone, state, deciderStart)
+        start.enter()
+        @Sendable func started() {
+            if state.withLock({ state in defer { state.deciderStarting = false }; return state.deciderStarting }) { start.leave() }
+        }
         let thread = Thread {
             do {
-                try decider.run(until: { stop.isSet })
+                try decider.run(until: { stop.isSet }, started: started)
             } catch {
                 log("decider: stopped: \(error)")
             }
+            started()
             done.signal()
         }
         thread.name = "recipes-decider"
@@ -229,6 +238,7 @@ public final class RecipeService: Sendable {
         if let failure = snapshot.failure { return .failed(failure) }
         if snapshot.stopped { return .failed("the projector has stopped") }
         if let cause = snapshot.retrying { return .retrying("the projector failed and is retrying: \(cause)") }
+        if snapshot.deciderStarting { return .catchingUp("the decider is reading the decisions of its partitions") }
         if snapshot.caughtUp { return .ready }
         guard let targets = snapshot.targets else { return .catchingUp("the service has not started") }
         guard let stored = try? readModel.positions() else { return .catchingUp("the store cannot be read") }
@@ -246,7 +256,9 @@ public final class RecipeService: Sendable {
         // The targets are next offsets; the wait takes the offsets of the last records before them.
         guard let targets = state.withLock({ $0.targets }) else { return false }
         let lastRecords = targets.filter { $0.value > 0 }.mapValues { $0 - 1 }
-        guard (try? api.readModel.waitUntilReached(lastRecords, deadline: .now + timeout)) == true else { return false }
+        let deadline = ContinuousClock.now + timeout
+        guard (try? api.readModel.waitUntilReached(lastRecords, deadline: deadline)) == true,
+              deciderStart.wait(timeout: .now() + max(0, (deadline - .now).seconds)) == .success else { return false }
         return Self.readiness(state, api.readModel) == .ready
     }
 

@@ -25,7 +25,7 @@ enum ServeCommand {
         ] + ServerFlags.specs + ServerFlags.appendRateSpecs(rate: "100", burst: "1000"),
         discussion: """
             Commands are appended to recipes.edits; the decider decides them into recipes.decisions, which the
-            projector folds into the store. /healthz is liveness, /readyz turns 200 once the store has caught up with the log's end at start,
+            projector folds into the store. /healthz is liveness, /readyz turns 200 once the store has caught up with the log's end at start and the decider has started,
             /metrics is Prometheus text. With --tokens it listens on every address; without, on 127.0.0.1
             only, unless --open says that anyone who reaches the port may write.
             """)
