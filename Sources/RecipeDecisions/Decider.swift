@@ -430,7 +430,7 @@ public final class Decider: @unchecked Sendable {
     /// Hands the documents the held partitions have to write to the producer. A partition
     /// catching up holds them (`holding`), for at most `longestHold`: a recipe's newest
     /// replaces the older ones meanwhile, so that deciding a long backlog writes each recipe
-    /// about once, not at every save (the JSON encoder is most of what documents cost).
+    /// about once, not at every save.
     private func writeDocuments(holding: Bool = true) throws {
         var messages: [KafkaProducerMessage] = []
         let now = ContinuousClock.now
