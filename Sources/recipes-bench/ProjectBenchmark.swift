@@ -53,9 +53,11 @@ struct BenchmarkLog {
         .value("recipes", "R", "Recipes they edit.", default: "10000"),
         .value("partitions", "P", "Partitions (the embedded broker keeps 5 MiB each).", default: "128"),
         .value("seed", "S", "Seed of the command mix.", default: "1"),
+        .value("brokers", "HOST:PORT", "Publish into this cluster's empty topics (as `recipes broker` makes them) instead of an embedded broker, so another build can read the same log; --partitions is then theirs."),
     ]
 
-    let kafka: EmbeddedKafka
+    /// The embedded broker the log lives in; nil when it was published into `--brokers`.
+    let kafka: EmbeddedKafka?
     let config: KafkaConfig
     let topics = RecipeTopics()
     /// The decisions topic, which projectors fold (empty when the log was published undecided).
@@ -82,11 +84,15 @@ struct BenchmarkLog {
         let recipes = try args.int("recipes", in: 1...1_000_000)!
         let partitions = try args.int("partitions", in: 1...1024)!
         let seed = try args.int("seed", in: 0...Int.max)!
-        let kafka = try EmbeddedKafka(brokers: 1)
         let topics = RecipeTopics(), topic = topics.edits
-        try kafka.createTopic(topic, partitions: partitions)
-        for decided in [topics.decisions, topics.committed] { try kafka.createTopic(decided, partitions: partitions) }
-        let config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
+        let kafka: EmbeddedKafka?, config: KafkaConfig
+        if let brokers = args.string("brokers") {
+            (kafka, config) = (nil, KafkaConfig(bootstrapServers: brokers))
+        } else {
+            let embedded = try EmbeddedKafka(brokers: 1)
+            for name in [topic, topics.decisions, topics.committed] { try embedded.createTopic(name, partitions: partitions) }
+            (kafka, config) = (embedded, KafkaConfig(bootstrapServers: embedded.bootstrapServers))
+        }
         say("bench \(benchmark): \(commands) commands over \(recipes) recipes, \(partitions) partitions")
         let (bytes, recipe) = try publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
         say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))

@@ -181,32 +181,8 @@ final class DecisionWatcher {
 
 /// The decisions topic read by kafka-python, from its start to its end: an independent client.
 func decisionsReadByKafkaPython(_ fixture: DecisionFixture) throws -> [(partition: Int32, key: [UInt8]?, value: [UInt8])] {
-    let script = """
-        import base64, json, sys
-        from kafka import KafkaConsumer, TopicPartition
-        consumer = KafkaConsumer(bootstrap_servers=sys.argv[1], enable_auto_commit=False, auto_offset_reset="earliest")
-        parts = [TopicPartition(sys.argv[2], p) for p in range(int(sys.argv[3]))]
-        consumer.assign(parts)
-        consumer.seek_to_beginning(*parts)
-        ends = consumer.end_offsets(parts)
-        while any(consumer.position(tp) < ends[tp] for tp in parts):
-            for tp, messages in consumer.poll(timeout_ms=500).items():
-                for m in messages:
-                    print(json.dumps({"p": m.partition, "o": m.offset,
-                                      "k": None if m.key is None else base64.b64encode(m.key).decode(),
-                                      "v": base64.b64encode(m.value).decode()}))
-        consumer.close()
-        """
-    let output = try runSystemPython(script, [fixture.kafka.bootstrapServers, fixture.topics.decisions, String(fixture.partitions)])
-    struct Line: Decodable { var p: Int32; var o: Int64; var k: String?; var v: String }
-    var lines = try String(decoding: output, as: UTF8.self).split(separator: "\n").map {
-        try JSONDecoder().decode(Line.self, from: Data($0.utf8))
-    }
-    // kafka-python returns each partition in order; the partitions' records interleave.
-    lines.sort { ($0.p, $0.o) < ($1.p, $1.o) }
-    return lines.map { line in
-        (line.p, line.k.map { Array(Data(base64Encoded: $0)!) }, Array(Data(base64Encoded: line.v)!))
-    }
+    try topicReadByKafkaPython(bootstrap: fixture.kafka.bootstrapServers, topic: fixture.topics.decisions, partitions: fixture.partitions)
+        .map { ($0.partition, $0.key, $0.value ?? []) }
 }
 
 /// Checks what every reader relies on: exactly one effective decision per command of

@@ -116,22 +116,6 @@ struct CommittedTopicServiceTests {
 
 // MARK: - What the read model serves
 
-/// `stream` with a `RecipeDeleted` for every `every`-th recipe it names, each followed by one more
-/// command for that recipe (rejected: deleted): the generator deletes too rarely for a short stream.
-func withDeletes(_ stream: [CommandEnvelope], every: Int) -> [CommandEnvelope] {
-    var seen: [RecipeID] = []
-    for envelope in stream where !seen.contains(envelope.recipeID) { seen.append(envelope.recipeID) }
-    var result = stream
-    let time = Timestamp(millisecondsSinceEpoch: (stream.map(\.time.millisecondsSinceEpoch).max() ?? 0) + 1)
-    for (index, recipe) in seen.enumerated() where index % every == 0 {
-        let actor = stream.last { $0.recipeID == recipe }!.actor
-        result.append(CommandEnvelope(commandID: "delete-\(recipe.text)", recipeID: recipe, actor: actor, time: time, command: .recipeDeleted))
-        result.append(CommandEnvelope(commandID: "after-delete-\(recipe.text)", recipeID: recipe, actor: actor, time: time,
-                                      command: .titleChanged(title: "Too late")))
-    }
-    return result
-}
-
 /// What `GET /v1/recipes/{id}` answers, as the committed topic must show it.
 enum Served: Equatable {
     /// 200: the detail document.
@@ -219,26 +203,10 @@ func mismatch(_ expected: [String: Served], _ records: [CommittedLine], partitio
 
 /// The committed topic read by kafka-python from its start to its end, in each partition's order.
 func committedReadByKafkaPython(bootstrap: String, partitions: Int = 4) throws -> [CommittedLine] {
-    let script = """
-        import json, sys
-        from kafka import KafkaConsumer, TopicPartition
-        consumer = KafkaConsumer(bootstrap_servers=sys.argv[1], enable_auto_commit=False, auto_offset_reset="earliest")
-        parts = [TopicPartition(sys.argv[2], p) for p in range(int(sys.argv[3]))]
-        consumer.assign(parts)
-        consumer.seek_to_beginning(*parts)
-        ends = consumer.end_offsets(parts)
-        while any(consumer.position(tp) < ends[tp] for tp in parts):
-            for tp, messages in consumer.poll(timeout_ms=500).items():
-                for m in messages:
-                    print(json.dumps({"partition": m.partition, "offset": m.offset, "key": m.key.decode(),
-                                      "value": None if m.value is None else m.value.decode(),
-                                      "headers": {name: value.decode() for name, value in m.headers}}))
-        consumer.close()
-        """
-    let output = try runSystemPython(script, [bootstrap, RecipeTopics().committed, String(partitions)])
-    return try String(decoding: output, as: UTF8.self).split(separator: "\n")
-        .map { try JSONDecoder().decode(CommittedLine.self, from: Data($0.utf8)) }
-        .sorted { ($0.partition, $0.offset) < ($1.partition, $1.offset) }
+    try topicReadByKafkaPython(bootstrap: bootstrap, topic: RecipeTopics().committed, partitions: partitions).map {
+        CommittedLine(partition: $0.partition, offset: $0.offset, key: String(decoding: $0.key ?? [], as: UTF8.self),
+                      value: $0.value.map { String(decoding: $0, as: UTF8.self) }, headers: $0.headers)
+    }
 }
 
 /// The committed topic read by kcat to its end (`%S`, the value's length, is -1 for a null value).
