@@ -26,6 +26,13 @@ struct AttributeReader {
         }
     }
 
+    /// A required string attribute's bytes where they lie, or nil when it holds an
+    /// escape (read it with `string` then): for a name compared, not kept.
+    func unescapedString(_ name: Name) throws(WireError) -> UnsafeRawBufferPointer? {
+        let token = try stringToken(name)
+        return token.flag ? nil : UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end])
+    }
+
     func optionalString(_ name: Name) throws(WireError) -> String? {
         guard attributes[name] != nil else { return nil }
         return try string(name)
@@ -35,6 +42,11 @@ struct AttributeReader {
     /// CloudEvents says of `dataschema`); checked without making a String.
     func checkNonEmptyIfPresent(_ name: Name) throws(WireError) {
         guard attributes[name] != nil else { return }
+        try checkNonEmpty(name)
+    }
+
+    /// A required attribute that must be a non-empty string, checked without making a String.
+    func checkNonEmpty(_ name: Name) throws(WireError) {
         let token = try stringToken(name)
         guard token.end > token.start else { throw .malformed("\(name.spelling) must not be empty.", field: "\(name.spelling)") }
     }

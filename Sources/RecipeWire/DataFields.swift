@@ -22,30 +22,46 @@ struct DataFields {
     /// The members by field index, held inline: no allocation per record.
     private var slots = InlineArray<14, JSONToken?>(repeating: nil)
 
-    /// `data`, or `data.<array>[<index>]` (a command's data nests no deeper); in a
-    /// decision, deeper objects too (`data.events[2].data.ingredients[0]`). Named only
-    /// in messages, so made into text only for one (a path per item of a
-    /// `DraftContentSet` was an allocation each).
-    private enum Place {
-        case data
-        case item(array: StaticString, index: Int)
-        /// An object below an item: its path, made when the object is read.
-        case path(String)
-        /// An item of an array of an object below `data`'s items.
-        case nestedItem(parent: String, array: StaticString, index: Int)
-
-        var path: String {
-            switch self {
-            case .data: "data"
-            case .item(let array, let index): "data.\(array)[\(index)]"
-            case .path(let path): path
-            case .nestedItem(let parent, let array, let index): "\(parent).\(array)[\(index)]"
-            }
+    /// Where an object is, for messages: `data` and the members and items below it
+    /// (`data.events[2].data.ingredients[0]`), kept as static names and indexes and
+    /// made into text only for a message (a path made per event or item was an
+    /// allocation or two each, for every decision read).
+    private struct Place {
+        /// A member's name, or an array's name and the item's index.
+        private struct Step {
+            var name: UnsafePointer<UInt8>
+            var length: Int32
+            /// -1 for a member.
+            var index: Int32
         }
 
-        func item(_ array: StaticString, _ index: Int) -> Place {
-            if case .data = self { return .item(array: array, index: index) }
-            return .nestedItem(parent: path, array: array, index: index)
+        /// Data formats nest objects no deeper.
+        private static let capacity = 6
+        private var steps = InlineArray<6, Step>(repeating: Step(name: StaticString("").utf8Start, length: 0, index: -1))
+        private var count = 0
+
+        static var data: Place { Place() }
+
+        func member(_ name: StaticString) -> Place { appending(name, index: -1) }
+
+        func item(_ array: StaticString, _ index: Int) -> Place { appending(array, index: Int32(clamping: index)) }
+
+        private func appending(_ name: StaticString, index: Int32) -> Place {
+            precondition(count < Self.capacity, "data formats nest objects at most \(Self.capacity) deep")
+            var place = self
+            place.steps[count] = Step(name: name.utf8Start, length: Int32(name.utf8CodeUnitCount), index: index)
+            place.count += 1
+            return place
+        }
+
+        var path: String {
+            var text = "data"
+            for position in 0..<count {
+                let step = steps[position]
+                text += "." + String(decoding: UnsafeBufferPointer(start: step.name, count: Int(step.length)), as: UTF8.self)
+                if step.index >= 0 { text += "[\(step.index)]" }
+            }
+            return text
         }
     }
 
@@ -53,7 +69,7 @@ struct DataFields {
     /// already checked it is well-formed JSON.
     init(object token: JSONToken, in bytes: UnsafeRawBufferPointer, fields: [DataField]) throws(WireError) {
         var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
-        try self.init(reading: &reader, fields: fields, place: .data, depth: 2)
+        try self.init(reading: &reader, fields: fields, place: Place.data, depth: 2)
     }
 
     /// Reads the object at `reader`'s offset and leaves the reader after it; the
@@ -96,6 +112,14 @@ struct DataFields {
     func string(_ name: StaticString) throws(WireError) -> String {
         guard let token = token(name, .string, .required) else { throw .missing(path(name)) }
         return try text(token, name)
+    }
+
+    /// A required string field's bytes where they lie, or nil when it holds an escape (read
+    /// it with `string` then): for a name that is compared, not kept, without making a String.
+    func unescapedString(_ name: StaticString) throws(WireError) -> UnsafeRawBufferPointer? {
+        guard let token = token(name, .string, .required) else { throw .missing(path(name)) }
+        guard token.kind == .string else { throw wrongType(token, name, "a string") }
+        return token.flag ? nil : raw(token)
     }
 
     /// A field that may be absent (nil) or a string. `null` is not absent: within a
@@ -210,7 +234,7 @@ struct DataFields {
     private func object(_ token: JSONToken, _ name: StaticString, fields memberFields: [DataField]) throws(WireError) -> DataFields {
         guard token.kind == .object else { throw wrongType(token, name, "an object") }
         var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
-        return try DataFields(reading: &reader, fields: memberFields, place: .path(path(name)), depth: depth &+ 1)
+        return try DataFields(reading: &reader, fields: memberFields, place: place.member(name), depth: depth &+ 1)
     }
 
     /// A field that must be `true` or `false`.

@@ -71,7 +71,7 @@ public struct DecisionDecoder: Sendable {
         }
         let format = try dataFormat(reader)
         let id = try reader.string(.id)
-        if try reader.string(.source).isEmpty { throw .malformed("source must not be empty.", field: "source") }
+        try reader.checkNonEmpty(.source)
         let subject = try reader.optionalString(.subject)
         if subject?.isEmpty == true { throw .malformed("subject must not be empty; leave it out when no recipe is named.", field: "subject") }
         let time = try reader.optionalTime()
@@ -93,23 +93,32 @@ public struct DecisionDecoder: Sendable {
         return try format.read(fields, DecisionEnvelope(id: id, subject: subject, time: time))
     }
 
-    /// `recipes.decision.v<N>` → the format that reads it.
+    /// `recipes.decision.v<N>` → the format that reads it. The type is read where it
+    /// lies; a String is made only for one with an escape, or a message.
     private func dataFormat(_ reader: AttributeReader) throws(WireError) -> DecisionDataFormat {
-        let type = try reader.string(.type)
-        guard type.hasPrefix(DecisionFormat.typePrefix) else {
-            throw WireError(.unknownType, "type \(quoted(type)) is not a decision (recipes.decision.v<N>).", field: "type")
-        }
-        var text = type
-        let version = text.withUTF8 {
-            VersionedName.version(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[(DecisionFormat.typePrefix.utf8.count - 1)...]))
+        let version: Int?
+        if let bytes = try reader.unescapedString(.type) {
+            version = Self.version(ofType: bytes)
+        } else {
+            var text = try reader.string(.type)
+            version = text.withUTF8 { Self.version(ofType: UnsafeRawBufferPointer($0)) }
         }
         guard let version else {
-            throw WireError(.unknownType, "type \(quoted(type)) is not a decision (recipes.decision.v<N>).", field: "type")
+            throw WireError(.unknownType, "type \(quoted(try reader.string(.type))) is not a decision (recipes.decision.v<N>).", field: "type")
         }
         guard let format = formats.format(version: version) else {
             let known = formats.versions.map { "v\($0)" }.joined(separator: ", ")
-            throw WireError(.unsupportedVersion, "type \(quoted(type)): this reader knows decisions \(known) only.", field: "type")
+            throw WireError(.unsupportedVersion, "type \(quoted(try reader.string(.type))): this reader knows decisions \(known) only.",
+                            field: "type")
         }
         return format
+    }
+
+    /// N of `recipes.decision.v<N>`, nil for any other type.
+    private static func version(ofType type: UnsafeRawBufferPointer) -> Int? {
+        let prefix = DecisionFormat.typePrefix.utf8
+        guard type.count > prefix.count, type.prefix(prefix.count).elementsEqual(prefix) else { return nil }
+        // From the `v` on, as `VersionedName.version` reads it.
+        return VersionedName.version(UnsafeRawBufferPointer(rebasing: type[(prefix.count - 1)...]))
     }
 }

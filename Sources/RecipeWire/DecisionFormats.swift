@@ -62,7 +62,7 @@ extension DecisionFormats {
         let offset = try data.integer("offset")
         guard (0...Int(Int32.max)).contains(partition) else { throw data.error(.invalid, "partition", "must be from 0 to \(Int32.max)") }
         guard offset >= 0 else { throw data.error(.invalid, "offset", "must not be negative") }
-        guard envelope.id == "\(partition):\(offset)" else {
+        guard CanonicalDecimal.isPosition(envelope.id, partition: partition, offset: offset) else {
             throw .malformed("id \(quoted(envelope.id)) must be the command's position, \(partition):\(offset).", field: "id")
         }
         let rulesVersion = try data.integer("rulesVersion")
@@ -149,19 +149,24 @@ extension DecisionFormats {
 
     /// One event: its type names the kind and version of its data.
     private static func readEvent(_ item: DataFields) throws(WireError) -> RecipeEvent {
-        let type = try item.string("type")
-        var text = type
-        let parsed: (RecipeEvent.Kind, Int)? = text.withUTF8 { bytes in
-            guard let (name, version) = VersionedName.split(UnsafeRawBufferPointer(bytes)),
-                  let kind = EventFormats.kind(named: name) else { return nil }
+        func kindAndVersion(_ bytes: UnsafeRawBufferPointer) -> (RecipeEvent.Kind, Int)? {
+            guard let (name, version) = VersionedName.split(bytes), let kind = EventFormats.kind(named: name) else { return nil }
             return (kind, version)
         }
+        // The type is read where it lies; a String is made only for one with an escape, or a message.
+        let parsed: (RecipeEvent.Kind, Int)?
+        if let bytes = try item.unescapedString("type") {
+            parsed = kindAndVersion(bytes)
+        } else {
+            var text = try item.string("type")
+            parsed = text.withUTF8 { kindAndVersion(UnsafeRawBufferPointer($0)) }
+        }
         guard let (kind, version) = parsed else {
-            throw item.error(.unknownType, "type", "\(quoted(type)) is no event this reader knows (<Event>.v<N>)")
+            throw item.error(.unknownType, "type", "\(quoted(try item.string("type"))) is no event this reader knows (<Event>.v<N>)")
         }
         guard let format = EventFormats.standard.format(kind, version: version) else {
             let known = EventFormats.standard.versions(of: kind).map { "v\($0)" }.joined(separator: ", ")
-            throw item.error(.unsupportedVersion, "type", "\(quoted(type)): this reader knows \(kind.rawValue) \(known) only")
+            throw item.error(.unsupportedVersion, "type", "\(quoted(try item.string("type"))): this reader knows \(kind.rawValue) \(known) only")
         }
         return try format.read(try item.object("data", fields: format.fields))
     }

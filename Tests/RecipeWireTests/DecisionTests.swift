@@ -113,6 +113,30 @@ struct DecisionTests {
         #expect(decoder.decode(value: oversized).failureCode == .tooLarge)
     }
 
+    /// The decoder reads names and positions where they lie and makes a path only for a
+    /// message: what it refuses still names the place, however deep, and an escaped
+    /// name or a position written another way reads as it always did.
+    @Test func aRefusalNamesItsPlaceAndEscapedNamesStillRead() throws {
+        func failure(_ record: String) -> WireError? {
+            guard case .failure(let error) = DecisionTestSupport.decoder.decode(value: Array(record.utf8)) else { return nil }
+            return error
+        }
+        let accepted = DecisionWrongExamples.accepted
+        let unknownField = failure(DecisionWrongExamples.changed(accepted, #""unit":"g""#, #""unit":"g","colour":"red""#))
+        #expect(unknownField?.field == "data.events[1].data")
+        #expect(unknownField?.message.contains("data.events[1].data has an unknown field \"colour\"") == true, "\(String(describing: unknownField))")
+        let wrongType = failure(DecisionWrongExamples.changed(accepted, #""amount":250"#, #""amount":"250""#))
+        #expect(wrongType?.field == "data.events[1].data.amount")
+        #expect(failure(DecisionWrongExamples.changed(accepted, #""id":"3:120""#, #""id":"03:120""#))?.field == "id")
+        #expect(failure(DecisionWrongExamples.changed(accepted, #""id":"3:120""#, #""id":"3:120:0""#))?.field == "id")
+        #expect(failure(DecisionWrongExamples.changed(accepted, "IngredientAdded.v1", "IngredientAdded.v01"))?.field == "data.events[1].type")
+        let escaped = DecisionWrongExamples.changed(DecisionWrongExamples.changed(accepted, "recipes.decision.v1", #"recipes.decision.\u00761"#),
+                                                    "IngredientAdded.v1", #"Ingredient\u0041dded.v1"#)
+        let plain = try DecisionTestSupport.decoder.decode(value: Array(accepted.utf8)).get()
+        #expect(try DecisionTestSupport.decoder.decode(value: Array(escaped.utf8)).get() == plain)
+        #expect(failure(DecisionWrongExamples.changed(accepted, "recipes.decision.v1", #"recipes.decision.\u0076"#))?.code == .unknownType)
+    }
+
     /// Bytes changed at random in the golden decisions never crash the decoder, and
     /// whatever it still reads is a decision the encoder writes back and reads the same.
     @Test func mutatedDecisionsNeverCrashTheDecoder() throws {
