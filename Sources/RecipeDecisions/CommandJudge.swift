@@ -61,9 +61,9 @@ public struct CommandJudge: Sendable {
         case .undecodable(let decision):
             return decision
         case .command(let envelope, let partition, let offset):
-            var recipe = recipes.removeValue(forKey: envelope.recipeID) ?? Recipe(id: envelope.recipeID)
-            defer { recipes[envelope.recipeID] = recipe }
-            return DecisionRecord(deciding: envelope, partition: partition, offset: offset, recipe: &recipe)
+            // In place: a recipe taken out and put back was copied whole on the way back in.
+            return DecisionRecord(deciding: envelope, partition: partition, offset: offset,
+                                  recipe: &recipes[envelope.recipeID, default: Recipe(id: envelope.recipeID)])
         }
     }
 }

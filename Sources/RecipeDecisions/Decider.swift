@@ -147,8 +147,9 @@ public final class Decider: @unchecked Sendable {
             let readings = TwoThreads.map(records) { judge.read($0) }
             var decided: [(record: Int, decided: PartitionDecider.Decided)] = []
             decided.reserveCapacity(records.count)
-            for (index, record) in records.enumerated() {
-                guard let one = partitions[record.partition]?.decide(readings[index], offset: record.offset, judge: judge) else { continue }
+            for index in records.indices {
+                let (partition, offset) = (records[index].partition, records[index].offset)
+                guard let one = partitions[partition]?.decide(readings[index], offset: offset, judge: judge) else { continue }
                 tally(one.decision.outcome)
                 decided.append((index, one))
             }
@@ -156,13 +157,13 @@ public final class Decider: @unchecked Sendable {
             var messages: [KafkaProducerMessage] = []
             messages.reserveCapacity(decided.count)
             for ((index, one), value) in zip(decided, values) {
-                let record = records[index]
-                partitions[record.partition]!.wrote(value, for: one)
+                let partition = records[index].partition
+                partitions[partition]!.wrote(value, for: one)
                 // Stamped with the command's time in the log, so that a cut of the decisions by time
                 // (`recipes replay --until-time`) is the same cut of the commands.
-                messages.append(KafkaProducerMessage(topic: topics.decisions, key: record.key, value: value,
-                                                     headers: [Self.contentType], partition: record.partition,
-                                                     timestamp: record.timestamp))
+                messages.append(KafkaProducerMessage(topic: topics.decisions, key: records[index].key, value: value,
+                                                     headers: [Self.contentType], partition: partition,
+                                                     timestamp: records[index].timestamp))
             }
             if !messages.isEmpty { pending.append(producer.enqueue(messages)) }
             try readWhatLanded()

@@ -43,12 +43,12 @@ final class BatchPipeline {
 
     /// Judges the records read (each partition's in order) and commits what is due.
     /// - Parameter backlog: whether the consumer has more records at hand (its poll came back full).
-    func add(_ records: [DecisionReading], backlog: Bool) throws {
+    func add(_ records: inout [DecisionReading], backlog: Bool) throws {
         // A failed commit stops the projector at once, not when the next batch is handed over:
         // in a quiet period that could be never, and the store would fall behind unseen.
         if !committer.isBusy { try settle() }
         if !records.isEmpty {
-            totals += try writer.withLock { try $0.writer.judge(records, positions: &judged, effective: &effective, into: &collecting) }
+            totals += try writer.withLock { try $0.writer.judge(&records, positions: &judged, effective: &effective, into: &collecting) }
         }
         if collecting.records >= batchSize || (collecting.records > 0 && !backlog && !committer.isBusy) {
             try handOver()

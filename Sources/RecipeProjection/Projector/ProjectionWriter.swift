@@ -74,13 +74,13 @@ final class ProjectionWriter {
     /// Folds the effective decisions among the records read into `batch`, skipping
     /// records below `positions` (already applied) and advancing `positions` past the
     /// others, and `effective` past the decisions that count. Writes nothing.
-    func judge(_ readings: [DecisionReading], positions: inout [Int32: Int64], effective: inout EffectiveDecisions,
+    func judge(_ readings: inout [DecisionReading], positions: inout [Int32: Int64], effective: inout EffectiveDecisions,
                into batch: inout PendingBatch) throws -> BatchSummary {
         var summary = BatchSummary()
-        // Each reading is handed on as a pointer into the buffer, valid for this closure:
-        // passed as a value it was copied first, a retain and a release of each of its
-        // two dozen references per record, on objects the reading thread made.
-        try readings.withUnsafeBufferPointer { readings in
+        // Each reading is used where it lies in the buffer, its decision moved out and back:
+        // a copy retained and released each of its two dozen references, on objects the
+        // reading thread made (and frees, when the readings are recycled).
+        try readings.withUnsafeMutableBufferPointer { readings in
             for index in readings.indices {
                 let (partition, offset) = (readings[index].partition, readings[index].offset)
                 let next = positions[partition] ?? 0
@@ -93,12 +93,16 @@ final class ProjectionWriter {
                 if offset > next, effective.tails[partition] == nil, let follows = readings[index].decision?.follows {
                     effective = EffectiveDecisions(tails: effective.tails.merging([partition: follows]) { $1 })
                 }
-                if let decision = readings[index].decision, effective.admit(decision, onPartition: partition) {
-                    try project(decision, logTime: readings[index].logTime, into: &batch, summary: &summary)
-                    batch.decided[partition] = effective.tails[partition]
-                } else {
-                    summary.superseded += 1
+                var counted = false
+                if let decision = readings[index].decision.take() {
+                    if effective.admit(decision, onPartition: partition) {
+                        try project(decision, logTime: readings[index].logTime, into: &batch, summary: &summary)
+                        batch.decided[partition] = effective.tails[partition]
+                        counted = true
+                    }
+                    readings[index].decision = consume decision
                 }
+                if !counted { summary.superseded += 1 }
                 positions[partition] = offset + 1
                 batch.positions[partition] = offset + 1
                 batch.records += 1

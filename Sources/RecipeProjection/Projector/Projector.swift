@@ -138,8 +138,8 @@ public final class Projector: Sendable {
         while !stop.isSet {
             let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
             let backlog = chunk?.backlog ?? false
-            let records = (consume chunk)?.readings ?? []
-            try pipeline.add(records, backlog: backlog)
+            var records = (consume chunk)?.readings ?? []
+            try pipeline.add(&records, backlog: backlog)
             source.recycle(consume records)
             if ContinuousClock.now - lastReport >= progressInterval {
                 lastReport = ContinuousClock.now
@@ -218,7 +218,7 @@ public final class Projector: Sendable {
             let before = pipeline.judged
             // Until its end, a catch-up always has more to read: it fills whole batches
             // (each rewrites every recipe it touched), and `finish` commits the last.
-            try pipeline.add(records, backlog: true)
+            try pipeline.add(&records, backlog: true)
             source.recycle(consume records)
             // A partition at its end is paused, so the rest of it is not fetched for nothing.
             let ended = open.filter { (before[$0] ?? 0) < targets[$0]! && (pipeline.judged[$0] ?? 0) >= targets[$0]! }

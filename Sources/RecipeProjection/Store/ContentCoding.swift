@@ -38,39 +38,44 @@ enum ContentCoding {
         writeIfPresent(content.sourceUrl, "sourceUrl", into: &writer)
         writer.key("ingredients")
         writer.raw("[")
-        for (index, ingredient) in content.ingredients.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.key("id", first: true)
-            writer.string(ingredient.id)
-            writer.key("name")
-            writer.string(ingredient.name)
-            if let amount = ingredient.amount {
-                writer.key("amount")
-                writer.number(amount)
+        // Fields read where they lie: a copy of each ingredient retained and released its strings.
+        content.ingredients.withUnsafeBufferPointer { ingredients in
+            for index in ingredients.indices {
+                if index > 0 { writer.raw(",") }
+                writer.key("id", first: true)
+                writer.string(ingredients[index].id)
+                writer.key("name")
+                writer.string(ingredients[index].name)
+                if let amount = ingredients[index].amount {
+                    writer.key("amount")
+                    writer.number(amount)
+                }
+                if let amountMax = ingredients[index].amountMax {
+                    writer.key("amountMax")
+                    writer.number(amountMax)
+                }
+                writeIfPresent(ingredients[index].unit, "metric", into: &writer)
+                writeIfPresent(ingredients[index].note, "note", into: &writer)
+                writeIfPresent(ingredients[index].section, "section", into: &writer)
+                writeIfPresent(ingredients[index].text, "text", into: &writer)
+                writer.raw("}")
             }
-            if let amountMax = ingredient.amountMax {
-                writer.key("amountMax")
-                writer.number(amountMax)
-            }
-            writeIfPresent(ingredient.unit, "metric", into: &writer)
-            writeIfPresent(ingredient.note, "note", into: &writer)
-            writeIfPresent(ingredient.section, "section", into: &writer)
-            writeIfPresent(ingredient.text, "text", into: &writer)
-            writer.raw("}")
         }
         writer.raw("]")
         writer.key("instructions")
         writer.raw("[")
-        for (index, instruction) in content.instructions.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.key("id", first: true)
-            writer.string(instruction.id)
-            writer.key("order")
-            writer.integer(instruction.order)
-            writer.key("description")
-            writer.string(instruction.description)
-            writeIfPresent(instruction.section, "section", into: &writer)
-            writer.raw("}")
+        content.instructions.withUnsafeBufferPointer { instructions in
+            for index in instructions.indices {
+                if index > 0 { writer.raw(",") }
+                writer.key("id", first: true)
+                writer.string(instructions[index].id)
+                writer.key("order")
+                writer.integer(instructions[index].order)
+                writer.key("description")
+                writer.string(instructions[index].description)
+                writeIfPresent(instructions[index].section, "section", into: &writer)
+                writer.raw("}")
+            }
         }
         writer.raw("]")
         writer.key("tags")
