@@ -380,7 +380,15 @@ private func rebalanceCallback(_ rk: OpaquePointer?, _ err: rd_kafka_resp_err_t,
     guard let rk, let partitions, let opaque else { return }
     let context = Unmanaged<ClientContext>.fromOpaque(opaque).takeUnretainedValue()
     let handler = context.rebalanceHandler.withLock { $0 }
-    let cooperative = String(cString: rd_kafka_rebalance_protocol(rk)) == "COOPERATIVE"
+    // NULL once the consumer is closing, as when `close` runs the revoke (a decider stopped
+    // by SIGTERM crashed on it once): the protocol seen last still applies then.
+    let cooperative: Bool
+    if let name = rd_kafka_rebalance_protocol(rk) {
+        cooperative = String(cString: name) == "COOPERATIVE"
+        context.cooperativeRebalance.withLock { $0 = cooperative }
+    } else {
+        cooperative = context.cooperativeRebalance.withLock { $0 }
+    }
     let topicPartitions = RDKafkaTopicPartitionList.entries(partitions).map(\.0)
     if err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
         let offsets = handler?.onAssign(topicPartitions) ?? [:]

@@ -141,6 +141,9 @@ final class ClientContext: Sendable {
     let rebalanceHandler = Mutex<KafkaRebalanceHandler?>(nil)
     /// An assignment the rebalance callback could not apply, thrown by the next `poll`.
     let rebalanceFailure = Mutex<KafkaError?>(nil)
+    /// Whether the group's rebalance protocol was COOPERATIVE when the rebalance callback
+    /// last learnt it: librdkafka stops naming it once the consumer closes.
+    let cooperativeRebalance = Mutex<Bool>(false)
 
     init(bootstrapServers: String) { self.bootstrapServers = bootstrapServers }
 
