@@ -16,7 +16,7 @@ public struct DecisionLink: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads `<decider>:<offset>`; nil for any other text. In UTF-8, not characters:
-    /// every decision read holds one (walking characters was a tenth of decoding one).
+    /// every decision read holds one, and the text is ASCII when it is valid.
     public init?(_ text: String) {
         let utf8 = text.utf8
         guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
