@@ -22,8 +22,7 @@ public struct CommandJudge: Sendable {
     }
 
     /// A record of the edits topic as read, before any state: its command, or the
-    /// decision that it holds none. Reading needs no state, so that the decider reads a
-    /// poll's records on two threads, then decides them in order on one.
+    /// decision that it holds none.
     public enum Reading: Sendable {
         case command(CommandEnvelope, partition: Int32, offset: Int64)
         case undecodable(DecisionRecord)

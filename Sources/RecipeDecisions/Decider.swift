@@ -40,8 +40,9 @@ import RecipeWire
 /// make a wrong sequence, only wasted decisions; a group keeps that rare.
 ///
 /// Threads: `run` blocks its caller, which polls, decides and reads back; the
-/// rebalance callbacks run on it too (inside `poll`). The producer's delivery
-/// reports come on its own thread.
+/// rebalance callbacks run on it too (inside `poll`). A poll's partitions are decided
+/// on two threads (`TwoThreads.forEach`), each partition on one. The producer's
+/// delivery reports come on its own thread.
 public final class Decider: @unchecked Sendable {
     public enum Mode: Sendable, Equatable {
         case all
@@ -142,28 +143,29 @@ public final class Decider: @unchecked Sendable {
         while !shouldStop() {
             let records = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty ? 100 : 1))
             if let failure = callbackFailure { throw failure }
-            // Reading and encoding need no state: on two threads. Deciding, in order, on this one.
+            var work = takeWork(records)
+            // A partition needs nothing of another: partitions are decided on two threads, each
+            // partition's records in order on one.
             let (judge, encoder) = (judge, encoder)
-            let readings = TwoThreads.map(records) { judge.read($0) }
-            var decided: [(record: Int, decided: PartitionDecider.Decided)] = []
-            decided.reserveCapacity(records.count)
-            for index in records.indices {
-                let (partition, offset) = (records[index].partition, records[index].offset)
-                guard let one = partitions[partition]?.decide(readings[index], offset: offset, judge: judge) else { continue }
-                tally(one.decision.outcome)
-                decided.append((index, one))
+            TwoThreads.forEach(&work, weight: \.records.count) { work in
+                for index in work.records {
+                    guard let (value, outcome) = work.decider.decide(records[index], judge: judge, encoder: encoder) else { continue }
+                    work.totals.count(outcome)
+                    work.values.append((index, value))
+                }
             }
-            let values = TwoThreads.map(decided) { encoder.encode($0.decided.decision) }
             var messages: [KafkaProducerMessage] = []
-            messages.reserveCapacity(decided.count)
-            for ((index, one), value) in zip(decided, values) {
-                let partition = records[index].partition
-                partitions[partition]!.wrote(value, for: one)
-                // Stamped with the command's time in the log, so that a cut of the decisions by time
-                // (`recipes replay --until-time`) is the same cut of the commands.
-                messages.append(KafkaProducerMessage(topic: topics.decisions, key: records[index].key, value: value,
-                                                     headers: [Self.contentType], partition: partition,
-                                                     timestamp: records[index].timestamp))
+            messages.reserveCapacity(records.count)
+            for one in work {
+                partitions[one.decider.partition] = one.decider
+                totals.add(one.totals)
+                for (index, value) in one.values {
+                    // Stamped with the command's time in the log, so that a cut of the decisions by time
+                    // (`recipes replay --until-time`) is the same cut of the commands.
+                    messages.append(KafkaProducerMessage(topic: topics.decisions, key: records[index].key, value: value,
+                                                         headers: [Self.contentType], partition: one.decider.partition,
+                                                         timestamp: records[index].timestamp))
+                }
             }
             if !messages.isEmpty { pending.append(producer.enqueue(messages)) }
             try readWhatLanded()
@@ -222,6 +224,33 @@ public final class Decider: @unchecked Sendable {
             }
         }
         return editsCount
+    }
+
+    /// One poll's records of a partition the decider holds, with the partition taken out of
+    /// `partitions` while they are decided (`takeWork`), and what deciding them gave.
+    private struct PartitionWork: Sendable {
+        var decider: PartitionDecider
+        /// Indexes of the poll's records, in order.
+        var records: [Int]
+        var totals = Totals()
+        /// The values of the decisions to append, each with the index of its command's record.
+        var values: [(record: Int, value: [UInt8])] = []
+    }
+
+    /// The poll's records grouped by partition, each with its partition taken out of
+    /// `partitions` (the caller puts them back); records of partitions not held are left out.
+    private func takeWork(_ records: [KafkaConsumerRecord]) -> [PartitionWork] {
+        var slots: [Int32: Int] = [:]
+        var work: [PartitionWork] = []
+        for (index, record) in records.enumerated() {
+            if let slot = slots[record.partition] {
+                work[slot].records.append(index)
+            } else if let decider = partitions.removeValue(forKey: record.partition) {
+                slots[record.partition] = work.count
+                work.append(PartitionWork(decider: decider, records: [index]))
+            }
+        }
+        return work
     }
 
     // MARK: - Assignment
@@ -472,16 +501,6 @@ public final class Decider: @unchecked Sendable {
 
     // MARK: - Progress
 
-    private func tally(_ outcome: DecisionRecord.Outcome) {
-        totals.decided += 1
-        switch outcome {
-        case .accepted: totals.accepted += 1
-        case .rejected: totals.rejected += 1
-        case .duplicate: totals.duplicates += 1
-        case .undecodable: totals.undecodable += 1
-        }
-    }
-
     private func report() -> Progress {
         var lag: [Int32: Int64] = [:]
         for (partition, decider) in partitions {
@@ -497,6 +516,29 @@ public final class Decider: @unchecked Sendable {
         readBack.close()
         committedReadBack.close()
         try? producer.shutdown(timeout: .seconds(10))
+    }
+}
+
+extension Decider.Totals {
+    /// Counts one decision; partitions decided on two threads count apart (`add`).
+    mutating func count(_ outcome: DecisionRecord.Outcome) {
+        decided += 1
+        switch outcome {
+        case .accepted: accepted += 1
+        case .rejected: rejected += 1
+        case .duplicate: duplicates += 1
+        case .undecodable: undecodable += 1
+        }
+    }
+
+    mutating func add(_ other: Self) {
+        decided += other.decided
+        accepted += other.accepted
+        rejected += other.rejected
+        duplicates += other.duplicates
+        undecodable += other.undecodable
+        rebuilds += other.rebuilds
+        committed += other.committed
     }
 }
 

@@ -73,33 +73,23 @@ struct PartitionDecider {
 
     // MARK: - Deciding
 
-    /// A decision `decide` made, to be encoded and handed to `wrote`.
-    struct Decided {
-        var decision: DecisionRecord
-        /// The document its decision makes, when it changes the recipe's.
-        var document: CommittedRecipe?
-    }
-
-    /// Decides the next command of the partition, read by `judge.read`, or nil for a
-    /// record that is not next (one before `nextCommand`, left from before a seek). Its
-    /// encoded value goes to `wrote`, in the same order (the decider encodes a poll's
-    /// decisions on two threads between the two).
-    mutating func decide(_ reading: CommandJudge.Reading, offset: Int64, judge: CommandJudge) -> Decided? {
-        guard offset >= nextCommand else { return nil }
-        var decision = judge.decide(reading, recipes: &recipes)
+    /// Decides the partition's next command and encodes the decision: the value to append
+    /// and the decision's outcome, or nil for a record that is not next (one before
+    /// `nextCommand`, left from before a seek). Needs nothing of any other partition, so
+    /// that the decider decides partitions on two threads.
+    mutating func decide(_ record: KafkaConsumerRecord, judge: CommandJudge,
+                         encoder: DecisionEncoder) -> (value: [UInt8], outcome: DecisionRecord.Outcome)? {
+        guard record.offset >= nextCommand else { return nil }
+        var decision = judge.decide(judge.read(record), recipes: &recipes)
         decision.decider = name
         decision.follows = last
-        let decided = Decided(decision: decision, document: committedDocument(after: decision))
-        last = DecisionLink(decider: name, offset: offset)
-        nextCommand = offset + 1
-        return decided
-    }
-
-    /// Remembers the value appended for a decision `decide` gave: read back, its bytes say it is this one.
-    mutating func wrote(_ value: [UInt8], for decided: Decided) {
-        let decision = decided.decision
-        unread.append(Written(value: value, link: DecisionLink(decider: name, offset: decision.offset), follows: decision.follows,
-                              document: decided.document))
+        let value = encoder.encode(decision)
+        // Read back, its bytes say it is this one.
+        unread.append(Written(value: value, link: DecisionLink(decider: name, offset: record.offset), follows: last,
+                              document: committedDocument(after: decision)))
+        last = DecisionLink(decider: name, offset: record.offset)
+        nextCommand = record.offset + 1
+        return (value, decision.outcome)
     }
 
     /// The recipe's document after `decision`, when the decision can change it.

@@ -82,12 +82,17 @@ struct BenchmarkLog {
     static func publish(_ args: ParsedArguments, benchmark: String, decided: Bool = true) throws -> BenchmarkLog {
         let commands = try args.int("commands", in: 1...10_000_000)!
         let recipes = try args.int("recipes", in: 1...1_000_000)!
-        let partitions = try args.int("partitions", in: 1...1024)!
         let seed = try args.int("seed", in: 0...Int.max)!
         let topics = RecipeTopics(), topic = topics.edits
         let kafka: EmbeddedKafka?, config: KafkaConfig
+        var partitions = try args.int("partitions", in: 1...1024)!
         if let brokers = args.string("brokers") {
             (kafka, config) = (nil, KafkaConfig(bootstrapServers: brokers))
+            // The cluster's topics say how many there are, whatever --partitions says.
+            let probe = try KafkaConsumer(config: config, readsHeaders: false)
+            defer { probe.close() }
+            guard let count = try probe.topics()[topic] else { throw BenchmarkError("\(brokers) has no topic \(topic): make it with recipes topics create") }
+            partitions = count
         } else {
             let embedded = try EmbeddedKafka(brokers: 1)
             for name in [topic, topics.decisions, topics.committed] { try embedded.createTopic(name, partitions: partitions) }
