@@ -85,10 +85,10 @@ struct DataFields {
         // Canonical records list the fields in their declared order: guessing the
         // next one first makes matching a single comparison for them.
         var expected = 0
-        while let key = try reader.nextKey(first: &first) {
+        while let (key, isExpected) = try Self.nextKey(&reader, first: &first, hint: expected, of: fields) {
             let value = try reader.value(depth: depth &+ 1)
             let index: Int
-            if expected < fields.count, reader.text(key, equals: fields[expected].key) {
+            if isExpected || (expected < fields.count && reader.text(key, equals: fields[expected].key)) {
                 index = expected
             } else if let found = fields.firstIndex(where: { reader.text(key, equals: $0.key) }) {
                 index = found
@@ -104,6 +104,12 @@ struct DataFields {
             slots[index] = value
             expected = index &+ 1
         }
+    }
+
+    private static func nextKey(_ reader: inout JSONScanner, first: inout Bool, hint: Int,
+                                of fields: [DataField]) throws(WireError) -> (key: JSONToken, isExpected: Bool)? {
+        guard hint < fields.count else { return try reader.nextKey(first: &first).map { ($0, false) } }
+        return try reader.nextKey(first: &first, expecting: fields[hint].key)
     }
 
     // MARK: - Typed access

@@ -137,6 +137,67 @@ struct DecisionTests {
         #expect(failure(DecisionWrongExamples.changed(accepted, "recipes.decision.v1", #"recipes.decision.\u0076"#))?.code == .unknownType)
     }
 
+    /// A name deep inside a decision (an event's data, in `events`, in `data`) holding
+    /// quotes, brackets, braces, escapes and letters beyond ASCII ends where it ends and
+    /// reads as written; bytes that are not valid JSON there are refused.
+    @Test func namesThatLookLikeJSONReadBackAndBadBytesDeepInsideAreRefused() throws {
+        let accepted = DecisionWrongExamples.accepted
+        let names: [(json: String, text: String)] = [
+            (#"fl\"}]},{\"type\":\"x\"}],[{our"#, #"fl"}]},{"type":"x"}],[{our"#),
+            (#"back\\"#, #"back\"#),
+            (#"back\\\"[\\"#, #"back\"[\"#),
+            (#"cr\u00e8me fra\u00EEche \ud83e\udd5b"#, "crème fraîche 🥛"),
+            ("crème fraîche 🥛 {[", "crème fraîche 🥛 {["),
+            (#"tab\tline\nend\/"#, "tab\tline\nend/"),
+        ]
+        for (json, text) in names {
+            let record = DecisionWrongExamples.changed(accepted, #""name":"flour""#, #""name":"\#(json)""#)
+            let decision = try DecisionTestSupport.decoder.decode(value: Array(record.utf8)).get()
+            guard case .accepted(let events, _) = decision.outcome, case .ingredientAdded(let ingredient) = events.last else {
+                Issue.record("\(json) read as \(decision.outcome)")
+                continue
+            }
+            #expect(ingredient.name == text)
+            #expect(ingredient.unit == "g", "the member after the name reads as written")
+        }
+        let flour = Array(#""name":"flour""#.utf8)
+        for bad: [UInt8] in [[0xC3, 0x28], [0xED, 0xA0, 0x80], [0x01], Array(#"\x"#.utf8), Array(#"\ud83e"#.utf8)] {
+            var record = Array(accepted.utf8)
+            let at = try #require(record.indices.first { record[$0...].starts(with: flour) }) + flour.count - 6
+            record.replaceSubrange(at..<(at + 5), with: bad)
+            guard case .failure(let error) = DecisionTestSupport.decoder.decode(value: record) else {
+                Issue.record("\(bad) inside an event's name was read")
+                continue
+            }
+            #expect(error.code == .malformed, "\(error)")
+        }
+    }
+
+    /// Members are matched where they lie when they come in the usual order, as written:
+    /// a name written with an escape, or members in another order, read the same, and
+    /// a name one letter short or long of one it expects is an unknown field.
+    @Test func memberNamesReadTheSameHoweverWrittenAndAnyOtherNameIsRefused() throws {
+        let accepted = DecisionWrongExamples.accepted
+        let plain = try DecisionTestSupport.decoder.decode(value: Array(accepted.utf8)).get()
+        let sameDecision = [
+            DecisionWrongExamples.changed(accepted, #""name":"flour""#, #""n\u0061me":"flour""#),
+            DecisionWrongExamples.changed(accepted, #"{"specversion":"1.0","id":"3:120","#, #"{"sp\u0065cversion":"1.0","\u0069d":"3:120","#),
+            DecisionWrongExamples.changed(accepted, #""name":"flour","amount":250"#, #""amount":250,"name":"flour""#),
+            DecisionWrongExamples.changed(accepted, #""revision":4,"rulesVersion":1"#, #""rulesVersion":1 , "revision" :4"#),
+        ]
+        for record in sameDecision {
+            #expect(try DecisionTestSupport.decoder.decode(value: Array(record.utf8)).get() == plain, "\(record)")
+        }
+        for (old, new) in [(#""name":"#, #""nam":"#), (#""name":"#, #""names":"#), (#""revision":"#, #""revisio\u006e2":"#)] {
+            let record = DecisionWrongExamples.changed(accepted, old, new)
+            guard case .failure(let error) = DecisionTestSupport.decoder.decode(value: Array(record.utf8)) else {
+                Issue.record("\(new) was read as a member it is not")
+                continue
+            }
+            #expect(error.code == .malformed && error.message.contains("unknown field"), "\(error)")
+        }
+    }
+
     /// Bytes changed at random in the golden decisions never crash the decoder, and
     /// whatever it still reads is a decision the encoder writes back and reads the same.
     @Test func mutatedDecisionsNeverCrashTheDecoder() throws {
