@@ -82,7 +82,8 @@ public struct DecisionDecoder: Sendable {
             }
         }
         try reader.checkNonEmptyIfPresent(.dataschema)
-        if let key, let subject, !subject.utf8.elementsEqual(key) {
+        // Compared in place: the generic comparison of a UTF-8 view took a twentieth of decoding.
+        if let key, var subject, !subject.withUTF8({ JSONScanner.same(UnsafeRawBufferPointer($0), key) }) {
             throw WireError(.keyMismatch,
                             "subject \(quoted(subject)) differs from the record key \(quoted(String(decoding: key, as: UTF8.self))).",
                             field: "subject")
@@ -116,9 +117,13 @@ public struct DecisionDecoder: Sendable {
 
     /// N of `recipes.decision.v<N>`, nil for any other type.
     private static func version(ofType type: UnsafeRawBufferPointer) -> Int? {
-        let prefix = DecisionFormat.typePrefix.utf8
-        guard type.count > prefix.count, type.prefix(prefix.count).elementsEqual(prefix) else { return nil }
+        let count = typePrefix.count
+        guard type.count > count,
+              typePrefix.withUnsafeBytes({ JSONScanner.same($0, UnsafeRawBufferPointer(rebasing: type[..<count])) })
+        else { return nil }
         // From the `v` on, as `VersionedName.version` reads it.
-        return VersionedName.version(UnsafeRawBufferPointer(rebasing: type[(prefix.count - 1)...]))
+        return VersionedName.version(UnsafeRawBufferPointer(rebasing: type[(count - 1)...]))
     }
+
+    private static let typePrefix = Array(DecisionFormat.typePrefix.utf8)
 }

@@ -102,7 +102,7 @@ enum VersionedName {
 /// A non-negative decimal as positions are written: digits only, no leading zero,
 /// at most 18 of them (so it fits an `Int64`).
 enum CanonicalDecimal {
-    static func value(_ digits: Substring.UTF8View) -> Int? {
+    static func value(_ digits: some Collection<UInt8>) -> Int? {
         guard !digits.isEmpty, digits.count <= 18, digits.count == 1 || digits.first != UInt8(ascii: "0"),
               digits.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
         return digits.reduce(0) { $0 &* 10 &+ Int($1 &- UInt8(ascii: "0")) }
@@ -110,8 +110,11 @@ enum CanonicalDecimal {
 
     /// Whether `text` is `<partition>:<offset>`, read without making that text.
     static func isPosition(_ text: String, partition: Int, offset: Int) -> Bool {
-        let utf8 = text.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        return value(utf8[..<colon]) == partition && value(utf8[utf8.index(after: colon)...]) == offset
+        var text = text
+        // In place: through the generic UTF-8 view, this took a thirtieth of decoding a decision.
+        return text.withUTF8 { utf8 in
+            guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+            return value(utf8[..<colon]) == partition && value(utf8[(colon + 1)...]) == offset
+        }
     }
 }
