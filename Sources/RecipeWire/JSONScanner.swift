@@ -92,7 +92,7 @@ struct JSONScanner {
 
     /// `nextKey`, told the name most likely next (records list their members in a known
     /// order): a key that is `expected` as written, without escapes, is matched where it
-    /// lies instead of scanned then compared (`isExpected`). Keys were a third of decoding.
+    /// lies instead of scanned then compared (`isExpected`).
     mutating func nextKey(first: inout Bool, expecting expected: StaticString) throws(WireError) -> (key: JSONToken, isExpected: Bool)? {
         guard try memberStart(first: &first) else { return nil }
         let start = offset &+ 1, count = expected.utf8CodeUnitCount
