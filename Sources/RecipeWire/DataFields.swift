@@ -85,7 +85,7 @@ struct DataFields {
         // Canonical records list the fields in their declared order: guessing the
         // next one first makes matching a single comparison for them.
         var expected = 0
-        while let (key, isExpected) = try Self.nextKey(&reader, first: &first, hint: expected, of: fields) {
+        while let (key, isExpected) = try reader.nextKey(first: &first, expecting: expected < fields.count ? fields[expected].key : nil) {
             let value = try reader.value(depth: depth &+ 1)
             let index: Int
             if isExpected || (expected < fields.count && reader.text(key, equals: fields[expected].key)) {
@@ -104,12 +104,6 @@ struct DataFields {
             slots[index] = value
             expected = index &+ 1
         }
-    }
-
-    private static func nextKey(_ reader: inout JSONScanner, first: inout Bool, hint: Int,
-                                of fields: [DataField]) throws(WireError) -> (key: JSONToken, isExpected: Bool)? {
-        guard hint < fields.count else { return try reader.nextKey(first: &first).map { ($0, false) } }
-        return try reader.nextKey(first: &first, expecting: fields[hint].key)
     }
 
     // MARK: - Typed access

@@ -30,7 +30,7 @@ struct EnvelopeAttributes {
         // Canonical records list the attributes in order; guessing the next one
         // first makes matching a single comparison for them.
         var expected = 0
-        while let (key, isExpected) = try Self.nextKey(&scanner, first: &first, hint: expected) {
+        while let (key, isExpected) = try scanner.nextKey(first: &first, expecting: expected < Name.spellings.count ? Name.spellings[expected] : nil) {
             let value = try scanner.value(depth: 2)
             if let index = isExpected ? expected : Self.match(key, scanner, hint: expected) {
                 guard tokens[index] == nil else {
@@ -56,12 +56,6 @@ struct EnvelopeAttributes {
             }
         }
         try scanner.expectEnd()
-    }
-
-    private static func nextKey(_ scanner: inout JSONScanner, first: inout Bool,
-                                hint: Int) throws(WireError) -> (key: JSONToken, isExpected: Bool)? {
-        guard hint < Name.spellings.count else { return try scanner.nextKey(first: &first).map { ($0, false) } }
-        return try scanner.nextKey(first: &first, expecting: Name.spellings[hint])
     }
 
     private static func match(_ key: JSONToken, _ scanner: JSONScanner, hint: Int) -> Int? {

@@ -93,20 +93,28 @@ struct JSONScanner {
     /// `nextKey`, told the name most likely next (records list their members in a known
     /// order): a key that is `expected` as written, without escapes, is matched where it
     /// lies instead of scanned then compared (`isExpected`).
-    mutating func nextKey(first: inout Bool, expecting expected: StaticString) throws(WireError) -> (key: JSONToken, isExpected: Bool)? {
+    mutating func nextKey(first: inout Bool, expecting expected: StaticString?) throws(WireError) -> (key: JSONToken, isExpected: Bool)? {
         guard try memberStart(first: &first) else { return nil }
-        let start = offset &+ 1, count = expected.utf8CodeUnitCount
-        // `expected` is a plain ASCII name: equal bytes then a quote are that string, whole.
-        if start &+ count < bytes.count, bytes[start &+ count] == UInt8(ascii: "\""),
-           Self.same(UnsafeRawBufferPointer(rebasing: bytes[start..<(start &+ count)]),
-                     UnsafeRawBufferPointer(start: expected.utf8Start, count: count)) {
-            offset = start &+ count &+ 1
+        if let expected, let key = key(writtenAs: expected) {
             try colon()
-            return (JSONToken(kind: .string, start: start, end: start &+ count, flag: false), true)
+            return (key, true)
         }
         let key = try string()
         try colon()
         return (key, false)
+    }
+
+    /// The key whose opening quote is under `offset` when it is `name` as written, with
+    /// `offset` after its closing quote; nil otherwise.
+    private mutating func key(writtenAs name: StaticString) -> JSONToken? {
+        let start = offset &+ 1, count = name.utf8CodeUnitCount
+        // `name` is a plain ASCII name: equal bytes then a quote are that string, whole.
+        guard start &+ count < bytes.count, bytes[start &+ count] == UInt8(ascii: "\""),
+              Self.same(UnsafeRawBufferPointer(rebasing: bytes[start..<(start &+ count)]),
+                        UnsafeRawBufferPointer(start: name.utf8Start, count: count))
+        else { return nil }
+        offset = start &+ count &+ 1
+        return JSONToken(kind: .string, start: start, end: start &+ count, flag: false)
     }
 
     /// Steps to the next member: true with the offset on its key's opening quote, false
