@@ -18,12 +18,16 @@ public struct DecisionLink: Sendable, Hashable, CustomStringConvertible {
     /// Reads `<decider>:<offset>`; nil for any other text. In UTF-8, not characters:
     /// every decision read holds one, and the text is ASCII when it is valid.
     public init?(_ text: String) {
-        let utf8 = text.utf8
-        guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
-        let name = utf8[..<colon], digits = utf8[utf8.index(after: colon)...]
-        guard !name.isEmpty, name.count <= Self.maxDeciderLength, name.allSatisfy(RecipeTopics.isNameByte),
-              let offset = CanonicalDecimal.value(digits) else { return nil }
-        self.init(decider: String(Substring(name)), offset: Int64(offset))
+        var text = text
+        // In place: through the generic UTF-8 view, this took a sixteenth of decoding a decision.
+        guard let (decider, offset) = text.withUTF8({ utf8 -> (String, Int)? in
+            guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
+            let name = UnsafeBufferPointer(rebasing: utf8[..<colon])
+            guard !name.isEmpty, name.count <= Self.maxDeciderLength, name.allSatisfy(RecipeTopics.isNameByte),
+                  let offset = CanonicalDecimal.value(utf8[(colon + 1)...]) else { return nil }
+            return (String(decoding: name, as: UTF8.self), offset)
+        }) else { return nil }
+        self.init(decider: decider, offset: Int64(offset))
     }
 
     public var description: String { "\(decider):\(offset)" }
