@@ -42,7 +42,7 @@ public final class KafkaConsumer: Sendable {
 
     /// Whether records come with their headers.
     public let readsHeaders: Bool
-    /// Where each partition's end was last found (with `enable.partition.eof=true`).
+    /// Where each partition's end was last found (with `enable.partition.eof=true`) since the last `assign`.
     private let endsReached = Mutex<[KafkaTopicPartition: Int64]>([:])
 
     /// - Parameter groupID: the consumer group for `subscribe`. Without one, a
@@ -95,6 +95,8 @@ public final class KafkaConsumer: Sendable {
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
             throw KafkaError.rdKafka(.consumerFailed, "assign \(partitions)", err)
         }
+        // An end found before says nothing of where this assignment reads from.
+        endsReached.withLock { $0 = [:] }
     }
 
     /// Joins `groupID`'s group for these topics; the handler says where each
@@ -315,7 +317,7 @@ public final class KafkaConsumer: Sendable {
         client.cachedWatermarks(partition)
     }
 
-    /// The offset at which a poll last found `partition` read to its end, or nil; only for a consumer
+    /// The offset at which a poll last found `partition` read to its end since the last `assign`, or nil; only for a consumer
     /// made with `enable.partition.eof=true`. What tells a reader it has read a partition to its high
     /// watermark when the last offsets hold no record (a compacted topic's removed tombstones).
     public func endReached(_ partition: KafkaTopicPartition) -> Int64? {

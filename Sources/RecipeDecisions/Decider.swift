@@ -69,12 +69,13 @@ public final class Decider: @unchecked Sendable {
         public var lag: [Int32: Int64]
     }
 
-    private let config: KafkaConfig
     private let topics: RecipeTopics
     private let mode: Mode
     private let edits: KafkaConsumer
+    /// Reads back the decisions of the partitions it holds; reads them from their start when it takes partitions.
     private let readBack: KafkaConsumer
-    /// Reads back the committed topic's partitions it holds (with headers: a tombstone's position is in one).
+    /// Reads back the committed topic's partitions it holds (with headers: a tombstone's position is in one);
+    /// reads them from their start when it takes partitions, to their end as the partition's EOF says.
     private let committedReadBack: KafkaConsumer
     private let producer: KafkaProducer
     private let encoder = DecisionEncoder(source: "recipes-decider")
@@ -104,7 +105,6 @@ public final class Decider: @unchecked Sendable {
         // its group session runs out: 10 s rather than librdkafka's 45.
         if consumerConfig["session.timeout.ms"] == nil { consumerConfig["session.timeout.ms"] = "10000" }
         if consumerConfig["heartbeat.interval.ms"] == nil { consumerConfig["heartbeat.interval.ms"] = "2000" }
-        config = consumerConfig
         // Prefetch as the projector does (Projector.init says why): a catch-up stalls on
         // librdkafka's defaults.
         var editsConfig = consumerConfig
@@ -116,7 +116,9 @@ public final class Decider: @unchecked Sendable {
             edits = try KafkaConsumer(config: editsConfig, readsHeaders: false)
         }
         readBack = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
-        committedReadBack = try KafkaConsumer(config: consumerConfig)
+        var committedConfig = consumerConfig
+        committedConfig["enable.partition.eof"] = "true"
+        committedReadBack = try KafkaConsumer(config: committedConfig)
         var producerConfig = kafka
         producerConfig["fetch.wait.max.ms"] = nil // the consumers' (the service sets it), which a producer warns about
         producerConfig.setDefaults(EditsTopicSettings.deciderProducerProperties)
@@ -316,12 +318,14 @@ public final class Decider: @unchecked Sendable {
         return offsets
     }
 
-    /// Reads the decisions of these partitions from their start to their end, with one
-    /// consumer for all of them: a consumer per partition made a decider that took 16
-    /// partitions on a busy machine spend half a minute making and closing consumers.
+    /// Reads the decisions of these partitions from their start to their end with the read-back
+    /// consumer, which `assignReadBack` then points back at where it was. Not a consumer of its
+    /// own: a consumer per partition made a decider that took 16 partitions on a busy machine
+    /// spend half a minute making and closing consumers, and librdkafka 2.0.2 can abort while
+    /// it closes a consumer (its `rd_kafka_broker_destroy_final` assertion, which struck a
+    /// `recipes dev` restarting): the fewer closes, the fewer chances.
     private func rebuild(_ taken: [Int32]) throws -> [Int32: RebuiltPartition] {
-        let reader = try KafkaConsumer(config: config, readsHeaders: false)
-        defer { reader.close() }
+        let reader = readBack
         var rebuilt: [Int32: RebuiltPartition] = [:]
         var ends: [Int32: Int64] = [:]
         for partition in taken {
@@ -351,15 +355,12 @@ public final class Decider: @unchecked Sendable {
         return rebuilt
     }
 
-    /// Reads the committed topic's partitions from their start to their end, with one consumer
-    /// for all of them: each recipe's last and newest position, and each partition's end. A
-    /// compacted partition may end in offsets that hold no record (tombstones removed): the
-    /// consumer's end-of-partition says it is read.
+    /// Reads the committed topic's partitions from their start to their end with the committed
+    /// read-back consumer (as `rebuild` does the decisions): each recipe's last and newest
+    /// position, and each partition's end. A compacted partition may end in offsets that hold
+    /// no record (tombstones removed): the consumer's end-of-partition says it is read.
     private func readCommitted(_ taken: [Int32]) throws -> (onTopic: [Int32: [RecipeID: CommittedOnTopic]], ends: [Int32: Int64]) {
-        var readerConfig = config
-        readerConfig["enable.partition.eof"] = "true"
-        let reader = try KafkaConsumer(config: readerConfig)
-        defer { reader.close() }
+        let reader = committedReadBack
         var onTopic: [Int32: [RecipeID: CommittedOnTopic]] = [:]
         var ends: [Int32: Int64] = [:]
         var next: [Int32: Int64] = [:]

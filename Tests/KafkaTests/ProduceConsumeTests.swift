@@ -136,6 +136,40 @@ struct ProduceConsumeTests {
         #expect(extra.isEmpty)
     }
 
+    @Test("a consumer assigned again reads from where the new assignment says, nothing of the old one, and finds the end again")
+    func assignAgain() throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic()
+        try kafka.createTopic(topic, partitions: 1)
+        let producer = try KafkaProducer(config: .embedded(kafka))
+        for index in 0..<20 { _ = try producer.send(topic: topic, key: "k", value: Array("\(index)".utf8)) }
+        var config = KafkaConfig.embedded(kafka)
+        config["enable.partition.eof"] = "true"
+        let consumer = try KafkaConsumer(config: config)
+        let tp = KafkaTopicPartition(topic: topic, partition: 0)
+        try consumer.assign([tp], defaultOffset: .beginning)
+        var first: [KafkaConsumerRecord] = []
+        try waitUntil("the end of the first 20 found") {
+            first += try consumer.poll(maxRecords: 100, timeout: .milliseconds(100))
+            return consumer.endReached(tp) == 20
+        }
+        #expect(first.map(\.offset) == Array(0..<20))
+        // Records fetched under the first assignment and not yet polled must not come back after the second.
+        for index in 20..<30 { _ = try producer.send(topic: topic, key: "k", value: Array("\(index)".utf8)) }
+        _ = try consumer.poll(maxRecords: 1, timeout: .seconds(5))
+        try consumer.assign([tp], from: [tp: .offset(5)])
+        #expect(consumer.endReached(tp) == nil, "an end found under the first assignment is forgotten")
+        var second: [KafkaConsumerRecord] = []
+        try waitUntil("the end of all 30 found again") {
+            second += try consumer.poll(maxRecords: 3, timeout: .milliseconds(100))
+            return consumer.endReached(tp) == 30
+        }
+        #expect(second.map(\.offset) == Array(5..<30))
+        #expect(second.map { String(decoding: $0.value, as: UTF8.self) } == (5..<30).map { "\($0)" })
+        try producer.shutdown()
+        consumer.close()
+    }
+
     @Test("watermarks, pause and resume")
     func watermarksPauseResume() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
