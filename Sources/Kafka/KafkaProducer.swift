@@ -128,6 +128,13 @@ public final class KafkaProducer: Sendable {
     }
 
     /// Waits until every enqueued record is delivered or failed.
+    /// The low and high watermarks of a partition, asked of its leader. A producer's connections
+    /// hold no fetch open, so unlike a consuming consumer's the answer does not wait behind one
+    /// (`fetch.wait.max.ms` each, which a broker spends at the end of a log).
+    public func watermarks(_ partition: KafkaTopicPartition, timeout: Duration = .seconds(10)) throws -> KafkaWatermarks {
+        try client.queryWatermarks(partition, timeoutMs: timeout.milliseconds)
+    }
+
     public func flush(timeout: Duration = .seconds(30)) throws {
         let err = rd_kafka_flush(client.handle, timeout.milliseconds)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR {
