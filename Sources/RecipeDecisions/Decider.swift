@@ -59,6 +59,10 @@ public final class Decider: @unchecked Sendable {
         public var rebuilds = 0
         /// Records written to the committed topic: documents and tombstones.
         public var committed = 0
+        /// Decisions read to take partitions: from their start, or after a snapshot.
+        public var readTaking = 0
+        /// Partitions taken from a snapshot, their decisions read after its end only.
+        public var fromSnapshots = 0
 
         public init() {}
     }
@@ -71,6 +75,8 @@ public final class Decider: @unchecked Sendable {
 
     private let topics: RecipeTopics
     private let mode: Mode
+    /// Where it keeps a snapshot of each partition it lets go (`PartitionSnapshot`), or nil.
+    private let snapshots: String?
     private let edits: KafkaConsumer
     /// Reads back the decisions of the partitions it holds; reads them from their start when it takes partitions.
     private let readBack: KafkaConsumer
@@ -94,9 +100,13 @@ public final class Decider: @unchecked Sendable {
     /// `run`'s `started`, until it is called.
     private var whenStarted: (() -> Void)?
 
-    public init(kafka: KafkaConfig, topics: RecipeTopics, mode: Mode = .all) throws {
+    /// - Parameter snapshots: a folder where it keeps what it knew of each partition it lets go
+    ///   (a revoke, a stop), so that a decider taking the partition later reads only the decisions
+    ///   appended since. Nil reads every partition's decisions from the start.
+    public init(kafka: KafkaConfig, topics: RecipeTopics, mode: Mode = .all, snapshots: String? = nil) throws {
         self.topics = topics
         self.mode = mode
+        self.snapshots = snapshots
         var consumerConfig = kafka
         if consumerConfig["fetch.max.bytes"] == nil { consumerConfig["fetch.max.bytes"] = String(32 << 20) }
         // A command the log no longer holds is not skipped: the decider stops.
@@ -337,8 +347,14 @@ public final class Decider: @unchecked Sendable {
             rebuilt[partition] = RebuiltPartition()
             if marks.high > 0 { ends[partition] = marks.high }
         }
+        for (partition, snapshot) in try snapshotsOnTopic(ends) {
+            rebuilt[partition] = snapshot.rebuilt
+            totals.fromSnapshots += 1
+        }
+        ends = ends.filter { rebuilt[$0.key]!.end < $0.value }
         guard !ends.isEmpty else { return rebuilt }
-        try reader.assign(ends.keys.map { KafkaTopicPartition(topic: topics.decisions, partition: $0) }, defaultOffset: .beginning)
+        let from = ends.keys.map { KafkaTopicPartition(topic: topics.decisions, partition: $0) }
+        try reader.assign(from, from: Dictionary(uniqueKeysWithValues: from.map { ($0, KafkaOffset.offset(rebuilt[$0.partition]!.end)) }))
         var lastRead = ContinuousClock.now
         let decoder = self.decoder
         while let (partition, end) = ends.first(where: { rebuilt[$0.key]!.end < $0.value }) {
@@ -350,11 +366,51 @@ public final class Decider: @unchecked Sendable {
             // Decoded on two threads, folded in order on this one.
             let decisions = TwoThreads.map(records) { try? decoder.decode(key: $0.key, value: $0.value).get() }
             for (record, decision) in zip(records, decisions) where record.offset >= rebuilt[record.partition]?.end ?? .max {
-                rebuilt[record.partition]!.add(decision, partition: record.partition, offset: record.offset)
+                rebuilt[record.partition]!.add(decision, value: record.value, partition: record.partition, offset: record.offset)
+                totals.readTaking += 1
                 lastRead = .now
             }
         }
         return rebuilt
+    }
+
+    /// The snapshots kept for these partitions (each with its decisions' end) that the decisions
+    /// topic bears out: it holds, at the offset before the snapshot's end, the very decision the
+    /// snapshot names.
+    private func snapshotsOnTopic(_ ends: [Int32: Int64]) throws -> [Int32: PartitionSnapshot] {
+        guard let snapshots else { return [:] }
+        var candidates: [Int32: PartitionSnapshot] = [:]
+        for (partition, end) in ends {
+            if let snapshot = PartitionSnapshot.read(snapshots, topic: topics.decisions, partition: partition), snapshot.end <= end {
+                candidates[partition] = snapshot
+            }
+        }
+        guard !candidates.isEmpty else { return [:] }
+        let at = candidates.map { (KafkaTopicPartition(topic: topics.decisions, partition: $0.key), KafkaOffset.offset($0.value.end - 1)) }
+        try readBack.assign(at.map(\.0), from: Dictionary(uniqueKeysWithValues: at))
+        var borneOut: [Int32: PartitionSnapshot] = [:]
+        var unread = Set(candidates.keys)
+        var lastRead = ContinuousClock.now
+        // Those not read within a minute are read from the start, which says what is wrong if anything is.
+        while !unread.isEmpty, ContinuousClock.now - lastRead < .seconds(60) {
+            for record in try readBack.poll(maxRecords: 100, timeout: .milliseconds(200)) {
+                guard let snapshot = candidates[record.partition], unread.contains(record.partition),
+                      record.offset == snapshot.end - 1 else { continue }
+                unread.remove(record.partition)
+                lastRead = .now
+                if record.value.elementsEqual(snapshot.lastDecision) { borneOut[record.partition] = snapshot }
+            }
+        }
+        return borneOut
+    }
+
+    /// Keeps a snapshot of each of these partitions whose state is what its effective decisions
+    /// made. A snapshot that cannot be written only costs the next decider a longer read.
+    private func keepSnapshots(of leaving: Set<Int32>) {
+        guard let snapshots else { return }
+        for partition in leaving {
+            try? partitions[partition]?.snapshot(topic: topics.decisions)?.write(to: snapshots)
+        }
     }
 
     /// Reads the committed topic's partitions from their start to their end with the committed
@@ -451,6 +507,7 @@ public final class Decider: @unchecked Sendable {
         }
         try writeDocuments(holding: false)
         try settleAll()
+        keepSnapshots(of: leaving)
     }
 
     // MARK: - The committed topic

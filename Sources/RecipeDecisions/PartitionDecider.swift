@@ -29,6 +29,10 @@ struct PartitionDecider {
     /// The chain as read back from the decisions topic, and where reading goes on.
     private var readBack: EffectiveDecisions
     private(set) var nextReadBack: Int64
+    /// The decision at `nextReadBack - 1`, as read back.
+    private var lastReadBack: [UInt8]
+    /// Whether a decision read back said its chain no longer counts.
+    private var lost = false
     /// What it wrote and has not read back yet, oldest first from `firstUnread`: its own
     /// decisions are known by their bytes when they come back, not decoded again
     /// (decoding them was two fifths of the decider's time).
@@ -60,6 +64,7 @@ struct PartitionDecider {
         nextCommand = rebuilt.effective.nextCommandOffset(partition)
         readBack = rebuilt.effective
         nextReadBack = rebuilt.end
+        lastReadBack = rebuilt.lastValue
         committed = rebuilt.changedAt.reduce(into: [:]) { documents, change in
             documents[change.key] = rebuilt.recipes[change.key].flatMap { CommittedRecipe($0, partition: partition, offset: change.value) }
         }
@@ -124,19 +129,35 @@ struct PartitionDecider {
         nextReadBack = offset + 1
         if firstUnread < unread.count, Self.same(unread[firstUnread].value, value) {
             let written = unread[firstUnread]
+            lastReadBack = written.value
             firstUnread += 1
             if firstUnread >= 4_096 {
                 unread.removeFirst(firstUnread)
                 firstUnread = 0
             }
-            guard readBack.admit(written.link, following: written.follows, onPartition: partition) else { return .lost }
+            guard readBack.admit(written.link, following: written.follows, onPartition: partition) else {
+                lost = true
+                return .lost
+            }
             if let document = written.document { commit(document) }
             return .onChain
         }
+        lastReadBack = [UInt8](value)
         guard let decision = decode() else { return .onChain }
         let effective = readBack.admit(decision, onPartition: partition)
         let mine = decision.decider == name
+        if effective != mine { lost = true }
         return effective == mine ? .onChain : .lost
+    }
+
+    /// What it knows of the partition up to `nextReadBack`, when that is what its effective
+    /// decisions made: every decision it wrote read back on its chain, none found lost.
+    /// Before then, its recipes hold the effects of decisions that may not count.
+    func snapshot(topic: String) -> PartitionSnapshot? {
+        guard !lost, !hasUnread, nextReadBack > 0, last == readBack.tails[partition] else { return nil }
+        return PartitionSnapshot(topic: topic, partition: partition, end: nextReadBack, lastDecision: Data(lastReadBack),
+                                 tail: last?.description, recipes: recipes.values.sorted { $0.id < $1.id }.map(PartitionSnapshot.RecipeState.init),
+                                 changedAt: committed.reduce(into: [:]) { $0[$1.key.text] = $1.value.offset })
     }
 
     // MARK: - The committed topic
@@ -205,12 +226,15 @@ struct RebuiltPartition {
     var effective = EffectiveDecisions()
     /// The offset after the last decision read.
     var end: Int64 = 0
+    /// The decision at `end - 1`, as the topic holds it (for a snapshot).
+    var lastValue: [UInt8] = []
     /// Decisions read, effective or not.
     var read = 0
 
-    /// Folds in the next decision read on `partition` when it is effective.
-    mutating func add(_ decision: DecisionRecord?, partition: Int32, offset: Int64) {
+    /// Folds in the next decision read on `partition`, whose bytes are `value`, when it is effective.
+    mutating func add(_ decision: DecisionRecord?, value: [UInt8], partition: Int32, offset: Int64) {
         end = offset + 1
+        lastValue = value
         read += 1
         guard let decision, effective.admit(decision, onPartition: partition) else { return }
         guard case .accepted(let events, _) = decision.outcome, let text = decision.recipeID, let commandID = decision.commandID,

@@ -1,7 +1,7 @@
 // MARK: - Recipe version
 
 /// A committed version: an immutable snapshot of the content at a save.
-public struct RecipeVersion: Sendable, Hashable {
+public struct RecipeVersion: Sendable, Hashable, Codable {
     /// 1, 2, 3… in the order they were saved.
     public let number: Int
     public let content: RecipeContent

@@ -56,6 +56,8 @@ public final class RecipeService: Sendable {
         /// The decider run beside the projector (`RecipeDecisions.Decider`): every partition, or a
         /// group's share. Nil: none here, so the store shows only what deciders elsewhere decide.
         public var decider: Decider.Mode? = .all
+        /// Where the decider keeps its partitions' snapshots (`Decider.init`'s `snapshots`), or nil.
+        public var deciderSnapshots: String? = nil
 
         public init(kafka: KafkaConfig, topics: RecipeTopics, storePath: String) {
             self.kafka = kafka
@@ -153,7 +155,9 @@ public final class RecipeService: Sendable {
         }
         producer = try KafkaProducer(config: producerConfig)
         // The projector's fetch wait: on the embedded broker it bounds how soon a command is decided too.
-        decider = try options.decider.map { try Decider(kafka: consumerConfig, topics: options.topics, mode: $0) }
+        decider = try options.decider.map {
+            try Decider(kafka: consumerConfig, topics: options.topics, mode: $0, snapshots: options.deciderSnapshots)
+        }
         metrics = Metrics()
         let state = self.state
         var apiOptions = options.api

@@ -13,6 +13,7 @@ enum DecideCommand {
         options: KafkaOptions.specs + [
             .value("group", "NAME", "Divide the partitions with the other deciders of this consumer group (default: decide every partition)."),
             .value("progress", "SECONDS", "Seconds between progress lines.", default: "5"),
+            .value("snapshots", "DIR", "Keep a snapshot of each partition let go (stop, rebalance) in DIR, so that taking it again reads only the decisions appended since (default: none; every partition's decisions are read from the start)."),
         ],
         discussion: """
             Each decision goes to recipes.decisions with its command's key, on the partition of the same
@@ -24,7 +25,9 @@ enum DecideCommand {
             deleted) to recipes.committed, compacted, keyed by recipe id, with the command's position in a
             header (docs/operations.md, "Consuming recipes.committed"). A topic that is missing is refused:
             recipes topics create makes all three. On SIGTERM or Ctrl-C it waits for what it wrote to be
-            acknowledged and exits 0.
+            acknowledged and exits 0. With --snapshots, a partition taken again starts from its snapshot when
+            the decisions topic still holds, just before the snapshot's end, the decision the snapshot names;
+            otherwise from the start.
             """)
 
     static func run(_ arguments: [String]) throws {
@@ -35,7 +38,7 @@ enum DecideCommand {
         let topics = try KafkaOptions.topics(args)
         let config = try KafkaOptions.config(args)
 
-        let decider = try Decider(kafka: config, topics: topics, mode: mode)
+        let decider = try Decider(kafka: config, topics: topics, mode: mode, snapshots: args.string("snapshots"))
         let stop = StopSignal()
         _ = TerminationSignals { stop.set() } // caught from here on, for the life of the process
         say("deciding \(topics.edits) into \(topics.decisions) from \(config.bootstrapServers) (\(mode == .all ? "every partition" : "group \(args.string("group")!)"))")
@@ -44,7 +47,8 @@ enum DecideCommand {
             let lag = progress.lag.values.reduce(0, +)
             let perPartition = progress.lag.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
             say("decided \(totals.decided) (accepted \(totals.accepted), rejected \(totals.rejected), duplicates \(totals.duplicates), "
-                + "undecodable \(totals.undecodable)); committed \(totals.committed); rebuilds \(totals.rebuilds); lag \(lag) [\(perPartition)]")
+                + "undecodable \(totals.undecodable)); committed \(totals.committed); rebuilds \(totals.rebuilds); "
+                + "read taking partitions \(totals.readTaking) (\(totals.fromSnapshots) from snapshots); lag \(lag) [\(perPartition)]")
         }
         say("stopped")
     }

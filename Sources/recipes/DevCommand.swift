@@ -64,8 +64,14 @@ enum DevCommand {
                 try FileManager.default.removeItem(atPath: storePath + suffix)
             }
         }
+        // The decider's snapshots of its partitions: one of a log that is gone is never used (the
+        // decisions topic does not bear it out), but is removed with it all the same.
+        let snapshots = data + "/decider-snapshots"
         // After the journal's lock: a store another dev uses is never removed under it.
-        if args.flag("fresh") { try removeStore() }
+        if args.flag("fresh") {
+            try removeStore()
+            if FileManager.default.fileExists(atPath: snapshots) { try FileManager.default.removeItem(atPath: snapshots) }
+        }
         // What the decider writes is kept as well, each topic in a folder of its own: decisions decided once stay
         // decided (a rebuilt dev with other rules does not decide the log again), the store folded from them stays
         // valid, and recipes.committed goes on from what it held. Restored before the decider starts, so it starts
@@ -81,6 +87,7 @@ enum DevCommand {
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(),
                                             storePath: storePath)
         options.decider = .all
+        options.deciderSnapshots = snapshots
         options.logName = journal.name
         options.logCapacity = LogCapacity(partitionCount: journal.partitions, bytesPerPartition: EmbeddedKafka.retainedBytesPerPartition,
                                           recordsPerPartition: Int64(EmbeddedKafka.retainedMessageSetsPerPartition)) { partition in

@@ -21,6 +21,7 @@ enum ServeCommand {
                    default: "recipes-deciders", alternatives: "decider"),
             .flag("no-decider", "Run no decider here: deciders elsewhere (recipes decide) decide the commands this process appends.",
                   alternatives: "decider"),
+            .value("decider-snapshots", "DIR", "Where the decider keeps a snapshot of each partition it lets go, so that taking it again reads only the decisions appended since (recipes decide --snapshots)."),
             .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
         ] + ServerFlags.specs + ServerFlags.appendRateSpecs(rate: "100", burst: "1000"),
         discussion: """
@@ -43,11 +44,15 @@ enum ServeCommand {
         let tokens = try ServerFlags.tokens(args)
         if args.flag("open") && tokens != nil { throw UsageError("--open is for a server without --tokens") }
         if args.flag("open") && args.flag("loopback") { throw UsageError("give one of --open or --loopback, not both") }
+        if args.flag("no-decider") && args.string("decider-snapshots") != nil {
+            throw UsageError("--decider-snapshots is for the decider that --no-decider leaves out")
+        }
         // Without tokens anyone may write: only this machine may, unless --open says otherwise.
         let loopbackOnly = args.flag("loopback") || (tokens == nil && !args.flag("open"))
 
         var options = RecipeService.Options(kafka: config, topics: topics, storePath: storePath)
         options.decider = args.flag("no-decider") ? nil : .group(args.string("decider-group")!)
+        options.deciderSnapshots = args.string("decider-snapshots")
         options.port = UInt16(port)
         options.loopbackOnly = loopbackOnly
         options.api = try ServerFlags.api(args, tokens: tokens, wait: wait)

@@ -164,7 +164,7 @@ struct DeciderTests {
         try expectCommittedTopicFollowsTheDecisions(fixture)
     }
 
-    @Test("three deciders: one paused while the others take its partitions, then resumed, one killed; what counts cannot change")
+    @Test("three deciders sharing snapshots: one paused while the others take its partitions, then resumed, one killed; what counts cannot change")
     func pausedDeciderCannotChangeTheSequence() throws {
         let fixture = try DecisionFixture(partitions: 6)
         let count = (ProcessInfo.processInfo.environment["RECIPES_DECIDER_COMMANDS"].flatMap { Int($0) } ?? 4_000) / 4 * 4
@@ -173,11 +173,14 @@ struct DeciderTests {
         let wait = Duration.seconds(Int64(60 + count / 1_000))
         let watcher = try DecisionWatcher(fixture)
         let outputs = (1...3).map { temporaryPath("decider-\($0)") }
-        defer { for path in outputs { try? FileManager.default.removeItem(atPath: path) } }
+        // One folder for all three: a partition one lets go at a rebalance is taken by another from its snapshot.
+        let snapshots = temporaryPath("snapshots")
+        defer { for path in outputs + [snapshots] { try? FileManager.default.removeItem(atPath: path) } }
+        let group = ["--group", "deciders", "--snapshots", snapshots]
 
-        let first = try startDeciderProcess(fixture, output: outputs[0], extra: ["--group", "deciders"])
+        let first = try startDeciderProcess(fixture, output: outputs[0], extra: group)
         defer { if first.isRunning { kill(first.processIdentifier, SIGCONT); kill(first.processIdentifier, SIGKILL) } }
-        let third = try startDeciderProcess(fixture, output: outputs[2], extra: ["--group", "deciders"])
+        let third = try startDeciderProcess(fixture, output: outputs[2], extra: group)
         defer { if third.isRunning { kill(third.processIdentifier, SIGKILL) } }
         try waitUntilDeciding(output: outputs[0])
         try waitUntilDeciding(output: outputs[2])
@@ -187,7 +190,7 @@ struct DeciderTests {
         try fixture.send(Array(stream[quarter..<2 * quarter]))
         kill(first.processIdentifier, SIGSTOP)
 
-        let second = try startDeciderProcess(fixture, output: outputs[1], extra: ["--group", "deciders"])
+        let second = try startDeciderProcess(fixture, output: outputs[1], extra: group)
         defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
         try waitUntilDeciding(output: outputs[1])
         // The group gives the first's partitions to the others once its session runs out.
@@ -206,6 +209,12 @@ struct DeciderTests {
         try watcher.waitFor(stream.count, deadline: wait)
         #expect(try stopWithSIGTERM(first), "the resumed decider stops cleanly: \(stderrOf(first))")
         #expect(try stopWithSIGTERM(second), "\(stderrOf(second))")
+        // The third let its partitions go when the second joined, and they were all taken again.
+        let fromSnapshots = try outputs.map { path in
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").last { $0.contains(" from snapshots)") }
+                .flatMap { Int($0.split(separator: "(").last!.split(separator: " ").first!) } ?? 0
+        }
+        #expect(fromSnapshots.reduce(0, +) > 0, "no partition was taken from a snapshot: \(fromSnapshots)")
 
         let log = DecisionLog(records: try decisionsReadByKafkaPython(fixture))
         #expect(log.count == stream.count)
@@ -220,7 +229,7 @@ struct DeciderTests {
     func commandLine() throws {
         let help = try runRecipes(["decide", "--help"])
         #expect(help.status == 0)
-        for option in ["--brokers", "--group", "--progress", "--topic-prefix"] { #expect(help.out.contains("  \(option)"), "\(option)") }
+        for option in ["--brokers", "--group", "--progress", "--snapshots", "--topic-prefix"] { #expect(help.out.contains("  \(option)"), "\(option)") }
         let bad = try runRecipes(["decide", "--brokers", "x:1", "--progress", "zero"])
         #expect(bad.status == 2 && bad.err.split(separator: "\n").count == 1, "\(bad.err)")
 

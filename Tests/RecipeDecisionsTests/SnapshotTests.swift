@@ -1,0 +1,102 @@
+import Foundation
+import Kafka
+@testable import RecipeDecisions
+import RecipeDomain
+import RecipeGenerators
+import RecipeTestSupport
+import RecipeWire
+import Testing
+
+@Suite("A decider's snapshots of the partitions it lets go")
+struct SnapshotTests {
+    @Test("a recipe's state comes back from a snapshot equal, whatever commands made it")
+    func recipesRoundTrip() throws {
+        var recipes: [RecipeID: Recipe] = [:]
+        for envelope in commandStream(count: 3_000, recipes: 40, seed: 31) {
+            _ = recipes[envelope.recipeID, default: Recipe(id: envelope.recipeID)].apply(envelope)
+        }
+        #expect(recipes.values.contains { $0.versions.count > 1 && $0.hasOpenDraft && !$0.grants.isEmpty },
+                "the stream makes recipes with versions, open drafts and grants")
+        let snapshot = PartitionSnapshot(topic: "t", partition: 0, end: 1, lastDecision: Data([1]), tail: nil,
+                                         recipes: recipes.values.map(PartitionSnapshot.RecipeState.init), changedAt: [:])
+        let read = try JSONDecoder().decode(PartitionSnapshot.self, from: JSONEncoder().encode(snapshot))
+        let restored = Dictionary(uniqueKeysWithValues: read.recipes.map { ($0.id, $0.recipe) })
+        #expect(restored == recipes)
+    }
+
+    /// Set RECIPEDECISIONS_UPDATE_GOLDEN=1 to write it again, after raising `PartitionSnapshot.currentFormat`.
+    static let updating = ProcessInfo.processInfo.environment["RECIPEDECISIONS_UPDATE_GOLDEN"] == "1"
+
+    @Test("the recipes a fixed stream makes snapshot to exactly the golden file: a change of the fold or of what a recipe holds fails here")
+    func goldenSnapshot() throws {
+        var recipes: [RecipeID: Recipe] = [:]
+        for envelope in commandStream(count: 150, recipes: 4, seed: 61) {
+            _ = recipes[envelope.recipeID, default: Recipe(id: envelope.recipeID)].apply(envelope)
+        }
+        let snapshot = PartitionSnapshot(topic: "recipes.decisions", partition: 0, end: 150, lastDecision: Data("the last decision".utf8),
+                                         tail: "0123456789abcdef:149", recipes: recipes.values.sorted { $0.id < $1.id }.map(PartitionSnapshot.RecipeState.init),
+                                         changedAt: ["r1": 7])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoded = String(decoding: try encoder.encode(snapshot), as: UTF8.self) + "\n"
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Golden/snapshot.v\(PartitionSnapshot.currentFormat).json")
+        if Self.updating { try Data(encoded.utf8).write(to: file) }
+        let golden = try String(contentsOf: file, encoding: .utf8)
+        #expect(encoded == golden, """
+            a snapshot no longer reads as the golden file says: deciders would start from snapshots an older build \
+            wrote as if this one had. Raise PartitionSnapshot.currentFormat, then run this test once with \
+            RECIPEDECISIONS_UPDATE_GOLDEN=1 and review Golden/snapshot.v<format>.json (docs/extending.md, "An event kind")
+            """)
+    }
+
+    @Test("a decider taking partitions again starts from their snapshots, reads none of the decisions before, and decides as one that read them all")
+    func startsFromSnapshots() throws {
+        let fixture = try DecisionFixture(partitions: 4)
+        let folder = temporaryPath("snapshots")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = commandStream(count: 400, recipes: 30, seed: 41)
+        try fixture.send(first)
+        let before = try Decider(kafka: fixture.config, topics: fixture.topics, snapshots: folder).catchUp()
+        #expect(before.fromSnapshots == 0 && before.readTaking == 0, "the first decider finds no decision and no snapshot")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(kept == (0..<4).map { "\(fixture.topics.decisions)-\($0).snapshot.json" })
+
+        // What comes next depends on what the snapshots hold: edits of the same recipes, and
+        // commands sent again, which only the ids a recipe applied tell apart as duplicates.
+        try fixture.send(commandStream(count: 500, recipes: 30, seed: 41).suffix(100) + Array(first[100..<140]))
+        let after = try Decider(kafka: fixture.config, topics: fixture.topics, snapshots: folder).catchUp()
+        #expect(after.fromSnapshots == 4 && after.readTaking == 0, "started from 4 snapshots, no decision read: \(after)")
+        #expect(after.duplicates > 0, "commands sent again, found duplicates by the ids the snapshots restored: \(after)")
+
+        let log = DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
+        #expect(log.ignored == 0 && log.count == first.count + 140)
+        try expectOneEffectiveDecisionPerCommand(log, fixture)
+        try fixture.expectStoreOfOneUninterruptedDecider()
+    }
+
+    @Test("a snapshot the decisions topic does not bear out is not used: another log's, an unreadable one; the next stop replaces it")
+    func snapshotOfAnotherLog() throws {
+        let folder = temporaryPath("snapshots")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let stream = commandStream(count: 300, recipes: 20, seed: 51)
+        let elsewhere = try DecisionFixture(partitions: 2)
+        try elsewhere.send(stream)
+        _ = try Decider(kafka: elsewhere.config, topics: elsewhere.topics, snapshots: folder).catchUp()
+
+        // The same commands decided by another decider: the same outcomes, other names in every decision.
+        let fixture = try DecisionFixture(partitions: 2)
+        try fixture.send(stream)
+        _ = try Decider(kafka: fixture.config, topics: fixture.topics).catchUp()
+        try Data("{not a snapshot".utf8).write(to: URL(fileURLWithPath: PartitionSnapshot.path(folder, topic: fixture.topics.decisions, partition: 1)))
+        try fixture.send(commandStream(count: 350, recipes: 20, seed: 51).suffix(50))
+        let decisions = try fixture.records(of: fixture.topics.decisions).count
+        let taking = try Decider(kafka: fixture.config, topics: fixture.topics, snapshots: folder).catchUp()
+        #expect(taking.fromSnapshots == 0 && taking.readTaking == decisions, "every decision read from the start: \(taking)")
+        let log = DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
+        try expectOneEffectiveDecisionPerCommand(log, fixture)
+
+        let again = try Decider(kafka: fixture.config, topics: fixture.topics, snapshots: folder).catchUp()
+        #expect(again.fromSnapshots == 2 && again.readTaking == 0, "the stop wrote snapshots of this log: \(again)")
+    }
+}
