@@ -59,7 +59,7 @@ public final class Decider: @unchecked Sendable {
         public var rebuilds = 0
         /// Records written to the committed topic: documents and tombstones.
         public var committed = 0
-        /// Decisions read to take partitions: from their start, or after a snapshot.
+        /// Decisions read and folded to take partitions: from their start, or after a snapshot.
         public var readTaking = 0
         /// Partitions taken from a snapshot, their decisions read after its end only.
         public var fromSnapshots = 0
@@ -78,11 +78,18 @@ public final class Decider: @unchecked Sendable {
     /// Where it keeps a snapshot of each partition it lets go (`PartitionSnapshot`), or nil.
     private let snapshots: String?
     private let edits: KafkaConsumer
-    /// Reads back the decisions of the partitions it holds; reads them from their start when it takes partitions.
+    /// Reads back the decisions of the partitions it holds.
     private let readBack: KafkaConsumer
-    /// Reads back the committed topic's partitions it holds (with headers: a tombstone's position is in one);
-    /// reads them from their start when it takes partitions, to their end as the partition's EOF says.
+    /// Reads back the committed topic's partitions it holds (with headers: a tombstone's position is in one).
     private let committedReadBack: KafkaConsumer
+    /// Read the decisions, and the committed topic to its end (as the partitions' EOF says), of the
+    /// partitions it takes: each assigned once per take and unassigned after. Long-lived, because
+    /// librdkafka 2.0.2 can abort closing a consumer moments after it started (its
+    /// `rd_kafka_broker_destroy_final` assertion, upstream #3608); apart from the read-back ones,
+    /// because it can abort too when a consumer's assignment changes again before the partitions
+    /// the last change removed have stopped (`rd_kafka_assignment_partition_stopped`, upstream #5573).
+    private let decisionsReader: KafkaConsumer
+    private let committedReader: KafkaConsumer
     private let producer: KafkaProducer
     private let encoder = DecisionEncoder(source: "recipes-decider")
     private let decoder = DecisionDecoder()
@@ -126,9 +133,11 @@ public final class Decider: @unchecked Sendable {
             edits = try KafkaConsumer(config: editsConfig, readsHeaders: false)
         }
         readBack = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
+        committedReadBack = try KafkaConsumer(config: consumerConfig)
+        decisionsReader = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
         var committedConfig = consumerConfig
         committedConfig["enable.partition.eof"] = "true"
-        committedReadBack = try KafkaConsumer(config: committedConfig)
+        committedReader = try KafkaConsumer(config: committedConfig)
         var producerConfig = kafka
         producerConfig["fetch.wait.max.ms"] = nil // the consumers' (the service sets it), which a producer warns about
         producerConfig.setDefaults(EditsTopicSettings.deciderProducerProperties)
@@ -330,14 +339,12 @@ public final class Decider: @unchecked Sendable {
         return offsets
     }
 
-    /// Reads the decisions of these partitions from their start to their end with the read-back
-    /// consumer, which `assignReadBack` then points back at where it was. Not a consumer of its
-    /// own: a consumer per partition made a decider that took 16 partitions on a busy machine
-    /// spend half a minute making and closing consumers, and librdkafka 2.0.2 can abort while
-    /// it closes a consumer (its `rd_kafka_broker_destroy_final` assertion, which struck a
-    /// `recipes dev` restarting): the fewer closes, the fewer chances.
+    /// Reads the decisions of these partitions to their end, each from its start or, when a
+    /// snapshot of it is kept, from the decision before the snapshot's end: the snapshot is used
+    /// when that decision is the very one it names (`PartitionSnapshot`), else the partition is
+    /// read from its start. One assignment of one consumer for all of them (see `decisionsReader`).
     private func rebuild(_ taken: [Int32]) throws -> [Int32: RebuiltPartition] {
-        let reader = readBack
+        let reader = decisionsReader
         var rebuilt: [Int32: RebuiltPartition] = [:]
         var ends: [Int32: Int64] = [:]
         for partition in taken {
@@ -347,14 +354,21 @@ public final class Decider: @unchecked Sendable {
             rebuilt[partition] = RebuiltPartition()
             if marks.high > 0 { ends[partition] = marks.high }
         }
-        for (partition, snapshot) in try snapshotsOnTopic(ends) {
-            rebuilt[partition] = snapshot.rebuilt
-            totals.fromSnapshots += 1
+        // Taken from a snapshot until the decision before its end says otherwise.
+        var unconfirmed: [Int32: PartitionSnapshot] = [:]
+        if let snapshots {
+            for (partition, end) in ends {
+                guard let snapshot = PartitionSnapshot.read(snapshots, topic: topics.decisions, partition: partition),
+                      snapshot.end <= end else { continue }
+                unconfirmed[partition] = snapshot
+                rebuilt[partition] = snapshot.rebuilt
+                rebuilt[partition]!.end = snapshot.end - 1
+            }
         }
-        ends = ends.filter { rebuilt[$0.key]!.end < $0.value }
         guard !ends.isEmpty else { return rebuilt }
         let from = ends.keys.map { KafkaTopicPartition(topic: topics.decisions, partition: $0) }
         try reader.assign(from, from: Dictionary(uniqueKeysWithValues: from.map { ($0, KafkaOffset.offset(rebuilt[$0.partition]!.end)) }))
+        defer { try? reader.assign([]) }
         var lastRead = ContinuousClock.now
         let decoder = self.decoder
         while let (partition, end) = ends.first(where: { rebuilt[$0.key]!.end < $0.value }) {
@@ -365,43 +379,27 @@ public final class Decider: @unchecked Sendable {
             let records = try reader.poll(maxRecords: 10_000, timeout: .milliseconds(200))
             // Decoded on two threads, folded in order on this one.
             let decisions = TwoThreads.map(records) { try? decoder.decode(key: $0.key, value: $0.value).get() }
+            // Partitions sought back to their start: the rest of this poll's records of them come after.
+            var readAgain: Set<Int32> = []
             for (record, decision) in zip(records, decisions) where record.offset >= rebuilt[record.partition]?.end ?? .max {
+                guard !readAgain.contains(record.partition) else { continue }
+                lastRead = .now
+                if let snapshot = unconfirmed.removeValue(forKey: record.partition) {
+                    if record.offset == snapshot.end - 1, record.value.elementsEqual(snapshot.lastDecision) {
+                        rebuilt[record.partition]!.end = snapshot.end
+                        totals.fromSnapshots += 1
+                    } else {
+                        rebuilt[record.partition] = RebuiltPartition()
+                        readAgain.insert(record.partition)
+                        try reader.seek(KafkaTopicPartition(topic: topics.decisions, partition: record.partition), to: .offset(0))
+                    }
+                    continue
+                }
                 rebuilt[record.partition]!.add(decision, value: record.value, partition: record.partition, offset: record.offset)
                 totals.readTaking += 1
-                lastRead = .now
             }
         }
         return rebuilt
-    }
-
-    /// The snapshots kept for these partitions (each with its decisions' end) that the decisions
-    /// topic bears out: it holds, at the offset before the snapshot's end, the very decision the
-    /// snapshot names.
-    private func snapshotsOnTopic(_ ends: [Int32: Int64]) throws -> [Int32: PartitionSnapshot] {
-        guard let snapshots else { return [:] }
-        var candidates: [Int32: PartitionSnapshot] = [:]
-        for (partition, end) in ends {
-            if let snapshot = PartitionSnapshot.read(snapshots, topic: topics.decisions, partition: partition), snapshot.end <= end {
-                candidates[partition] = snapshot
-            }
-        }
-        guard !candidates.isEmpty else { return [:] }
-        let at = candidates.map { (KafkaTopicPartition(topic: topics.decisions, partition: $0.key), KafkaOffset.offset($0.value.end - 1)) }
-        try readBack.assign(at.map(\.0), from: Dictionary(uniqueKeysWithValues: at))
-        var borneOut: [Int32: PartitionSnapshot] = [:]
-        var unread = Set(candidates.keys)
-        var lastRead = ContinuousClock.now
-        // Those not read within a minute are read from the start, which says what is wrong if anything is.
-        while !unread.isEmpty, ContinuousClock.now - lastRead < .seconds(60) {
-            for record in try readBack.poll(maxRecords: 100, timeout: .milliseconds(200)) {
-                guard let snapshot = candidates[record.partition], unread.contains(record.partition),
-                      record.offset == snapshot.end - 1 else { continue }
-                unread.remove(record.partition)
-                lastRead = .now
-                if record.value.elementsEqual(snapshot.lastDecision) { borneOut[record.partition] = snapshot }
-            }
-        }
-        return borneOut
     }
 
     /// Keeps a snapshot of each of these partitions whose state is what its effective decisions
@@ -413,12 +411,12 @@ public final class Decider: @unchecked Sendable {
         }
     }
 
-    /// Reads the committed topic's partitions from their start to their end with the committed
-    /// read-back consumer (as `rebuild` does the decisions): each recipe's last and newest
+    /// Reads the committed topic's partitions from their start to their end, with one assignment
+    /// of one consumer for all of them (see `decisionsReader`): each recipe's last and newest
     /// position, and each partition's end. A compacted partition may end in offsets that hold
     /// no record (tombstones removed): the consumer's end-of-partition says it is read.
     private func readCommitted(_ taken: [Int32]) throws -> (onTopic: [Int32: [RecipeID: CommittedOnTopic]], ends: [Int32: Int64]) {
-        let reader = committedReadBack
+        let reader = committedReader
         var onTopic: [Int32: [RecipeID: CommittedOnTopic]] = [:]
         var ends: [Int32: Int64] = [:]
         var next: [Int32: Int64] = [:]
@@ -429,6 +427,7 @@ public final class Decider: @unchecked Sendable {
         }
         guard !next.isEmpty else { return (onTopic, ends) }
         try reader.assign(next.keys.map { KafkaTopicPartition(topic: topics.committed, partition: $0) }, defaultOffset: .beginning)
+        defer { try? reader.assign([]) }
         func unread(_ partition: Int32, _ offset: Int64) -> Bool {
             offset < ends[partition]! && reader.endReached(KafkaTopicPartition(topic: topics.committed, partition: partition)) ?? -1 < ends[partition]!
         }
@@ -575,6 +574,8 @@ public final class Decider: @unchecked Sendable {
         edits.close()
         readBack.close()
         committedReadBack.close()
+        decisionsReader.close()
+        committedReader.close()
         try? producer.shutdown(timeout: .seconds(10))
     }
 }
