@@ -25,10 +25,15 @@ run: release
 	$(RELEASE_BIN) dev --seed
 
 # The concurrency check first: it takes a second, and what it refuses can hang the suite.
+# Crash reports go to files, printed when the suite fails: written into the suite's output pipe,
+# the backtracer of a crashed test process blocked and the run hung instead of failing.
+CRASH_REPORTS = $(CURDIR)/.build/crash-reports
 test: test-deps
 	scripts/check-concurrency
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	rm -rf $(CRASH_REPORTS) && mkdir -p $(CRASH_REPORTS)
+	SWIFT_BACKTRACE=output-to=$(CRASH_REPORTS) $(SWIFT) test --skip-build || \
+		{ for report in $(CRASH_REPORTS)/*; do [ -f "$$report" ] && echo "== $$report" && cat "$$report"; done; exit 1; }
 	scripts/console-test
 	scripts/api-contract
 
