@@ -127,7 +127,6 @@ public final class KafkaProducer: Sendable {
         state.withLock { $0.lifecycle == .closed ? 0 : Int(rd_kafka_outq_len(client.handle)) }
     }
 
-    /// Waits until every enqueued record is delivered or failed.
     /// The low and high watermarks of a partition, asked of its leader. A producer's connections
     /// hold no fetch open, so unlike a consuming consumer's the answer does not wait behind one
     /// (`fetch.wait.max.ms` each, which a broker spends at the end of a log).
@@ -135,6 +134,7 @@ public final class KafkaProducer: Sendable {
         try client.queryWatermarks(partition, timeoutMs: timeout.milliseconds)
     }
 
+    /// Waits until every enqueued record is delivered or failed.
     public func flush(timeout: Duration = .seconds(30)) throws {
         let err = rd_kafka_flush(client.handle, timeout.milliseconds)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR {
