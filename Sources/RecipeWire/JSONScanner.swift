@@ -84,10 +84,7 @@ struct JSONScanner {
     /// consumed; nil once the closing `}` is consumed. `first` tracks whether a
     /// comma is due.
     mutating func nextKey(first: inout Bool) throws(WireError) -> JSONToken? {
-        guard try memberStart(first: &first) else { return nil }
-        let key = try string()
-        try colon()
-        return key
+        try nextKey(first: &first, expecting: nil)?.key
     }
 
     /// `nextKey`, told the name most likely next (records list their members in a known
