@@ -17,9 +17,10 @@ import RecipeWire
 /// Which decisions count is `EffectiveDecisions`'s rule, and the decider keeps to
 /// it without trusting the broker for more than order within a partition:
 /// - It starts a partition (at every assignment) by reading the partition's
-///   decisions from the start, folding the effective ones: its recipe states, and
-///   the command after the effective tail, where it seeks the edits topic. Not
-///   from consumer-group offsets, which it never commits.
+///   decisions from the start, or from the end of a snapshot the topic bears out
+///   (`PartitionSnapshot`), folding the effective ones: its recipe states, and the
+///   command after the effective tail, where it seeks the edits topic. Not from
+///   consumer-group offsets, which it never commits.
 /// - Each decision names its writer (a name new at every start of a partition)
 ///   and the decision it follows, so a decision counts only on the chain it was
 ///   decided on. A stale decider (paused while another took its partitions) writes
@@ -75,15 +76,17 @@ public final class Decider: @unchecked Sendable {
 
     private let topics: RecipeTopics
     private let mode: Mode
-    /// Where it keeps a snapshot of each partition it lets go (`PartitionSnapshot`), or nil.
+    /// Where it keeps a snapshot of each partition it holds or lets go (`PartitionSnapshot`), or nil.
     private let snapshots: String?
+    /// How often it brings the snapshots of the partitions it holds up to date while it runs.
+    private let snapshotInterval: Duration
     private let edits: KafkaConsumer
     /// Reads back the decisions of the partitions it holds.
     private let readBack: KafkaConsumer
     /// Reads back the committed topic's partitions it holds (with headers: a tombstone's position is in one).
     private let committedReadBack: KafkaConsumer
-    /// Read the decisions, and the committed topic to its end (as the partitions' EOF says), of the
-    /// partitions it takes: each assigned once per take and unassigned after. Long-lived, because
+    /// These two read the decisions, and the committed topic to its end (as the partitions' EOF
+    /// says), of the partitions it takes: each assigned once per take and unassigned after. Long-lived, because
     /// librdkafka 2.0.2 can abort closing a consumer moments after it started (its
     /// `rd_kafka_broker_destroy_final` assertion, upstream #3608); apart from the read-back ones,
     /// because it can abort too when a consumer's assignment changes again before the partitions
@@ -107,13 +110,19 @@ public final class Decider: @unchecked Sendable {
     /// `run`'s `started`, until it is called.
     private var whenStarted: (() -> Void)?
 
-    /// - Parameter snapshots: a folder where it keeps what it knew of each partition it lets go
-    ///   (a revoke, a stop), so that a decider taking the partition later reads only the decisions
-    ///   appended since. Nil reads every partition's decisions from the start.
-    public init(kafka: KafkaConfig, topics: RecipeTopics, mode: Mode = .all, snapshots: String? = nil) throws {
+    /// - Parameters:
+    ///   - snapshots: a folder where it keeps what it knew of each partition it holds, so that a
+    ///     decider taking the partition later reads only the decisions appended since. Written
+    ///     when it lets a partition go (a revoke, a stop) and every `snapshotInterval` while it
+    ///     runs (a decider killed falls back that far at most). Nil reads every partition's
+    ///     decisions from the start.
+    ///   - snapshotInterval: see `snapshots`.
+    public init(kafka: KafkaConfig, topics: RecipeTopics, mode: Mode = .all, snapshots: String? = nil,
+                snapshotInterval: Duration = .seconds(60)) throws {
         self.topics = topics
         self.mode = mode
         self.snapshots = snapshots
+        self.snapshotInterval = snapshotInterval
         var consumerConfig = kafka
         if consumerConfig["fetch.max.bytes"] == nil { consumerConfig["fetch.max.bytes"] = String(32 << 20) }
         // A command the log no longer holds is not skipped: the decider stops.
@@ -161,6 +170,7 @@ public final class Decider: @unchecked Sendable {
         whenStarted = started
         try start(partitionCount: partitionCount)
         var lastReport = ContinuousClock.now
+        var snapshotsDue = ContinuousClock.now + snapshotInterval
         while !shouldStop() {
             let records = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty ? 100 : 1))
             if let failure = callbackFailure { throw failure }
@@ -197,6 +207,11 @@ public final class Decider: @unchecked Sendable {
             if ContinuousClock.now - lastReport >= progressInterval {
                 progress(report())
                 lastReport = .now
+            }
+            if snapshots != nil, ContinuousClock.now >= snapshotsDue {
+                // A partition whose decisions are on their way cannot be kept yet: soon, then.
+                let current = keepSnapshots(of: Set(partitions.keys))
+                snapshotsDue = .now + (current ? snapshotInterval : min(snapshotInterval, .seconds(1)))
             }
         }
         try letGo(Set(partitions.keys))
@@ -387,6 +402,7 @@ public final class Decider: @unchecked Sendable {
                 if let snapshot = unconfirmed.removeValue(forKey: record.partition) {
                     if record.offset == snapshot.end - 1, record.value.elementsEqual(snapshot.lastDecision) {
                         rebuilt[record.partition]!.end = snapshot.end
+                        rebuilt[record.partition]!.snapshotEnd = snapshot.end
                         totals.fromSnapshots += 1
                     } else {
                         rebuilt[record.partition] = RebuiltPartition()
@@ -403,12 +419,19 @@ public final class Decider: @unchecked Sendable {
     }
 
     /// Keeps a snapshot of each of these partitions whose state is what its effective decisions
-    /// made. A snapshot that cannot be written only costs the next decider a longer read.
-    private func keepSnapshots(of leaving: Set<Int32>) {
-        guard let snapshots else { return }
-        for partition in leaving {
-            try? partitions[partition]?.snapshot(topic: topics.decisions)?.write(to: snapshots)
+    /// made and has moved past the one kept; says whether every one's is now current. A
+    /// snapshot that cannot be written only costs the next decider a longer read.
+    @discardableResult
+    private func keepSnapshots(of held: Set<Int32>) -> Bool {
+        guard let snapshots else { return true }
+        var current = true
+        for partition in held {
+            if let snapshot = partitions[partition]?.snapshot(topic: topics.decisions), (try? snapshot.write(to: snapshots)) != nil {
+                partitions[partition]!.keptSnapshotEnd = snapshot.end
+            }
+            if partitions[partition]?.isPastSnapshot == true { current = false }
         }
+        return current
     }
 
     /// Reads the committed topic's partitions from their start to their end, with one assignment

@@ -33,6 +33,9 @@ struct PartitionDecider {
     private var lastReadBack: [UInt8]
     /// Whether a decision read back said its chain no longer counts.
     private var lost = false
+    /// The end of the snapshot kept of it, when that snapshot is of this state: a snapshot is
+    /// written again only once reading back has gone past it.
+    var keptSnapshotEnd: Int64?
     /// What it wrote and has not read back yet, oldest first from `firstUnread`: its own
     /// decisions are known by their bytes when they come back, not decoded again
     /// (decoding them was two fifths of the decider's time).
@@ -65,6 +68,7 @@ struct PartitionDecider {
         readBack = rebuilt.effective
         nextReadBack = rebuilt.end
         lastReadBack = rebuilt.lastValue
+        keptSnapshotEnd = rebuilt.snapshotEnd
         committed = rebuilt.changedAt.reduce(into: [:]) { documents, change in
             documents[change.key] = rebuilt.recipes[change.key].flatMap { CommittedRecipe($0, partition: partition, offset: change.value) }
         }
@@ -150,14 +154,18 @@ struct PartitionDecider {
         return effective == mine ? .onChain : .lost
     }
 
+    /// Whether it knows more than the snapshot kept of it: decisions read back since, or on their way.
+    var isPastSnapshot: Bool { hasUnread || (nextReadBack > 0 && nextReadBack != keptSnapshotEnd) }
+
     /// What it knows of the partition up to `nextReadBack`, when that is what its effective
     /// decisions made: every decision it wrote read back on its chain, none found lost.
-    /// Before then, its recipes hold the effects of decisions that may not count.
+    /// Before then, its recipes hold the effects of decisions that may not count. Nil too
+    /// when the snapshot kept is this one (`keptSnapshotEnd`).
     func snapshot(topic: String) -> PartitionSnapshot? {
-        guard !lost, !hasUnread, nextReadBack > 0, last == readBack.tails[partition] else { return nil }
-        return PartitionSnapshot(topic: topic, partition: partition, end: nextReadBack, lastDecision: Data(lastReadBack),
-                                 tail: last?.description, recipes: recipes.values.sorted { $0.id < $1.id }.map(PartitionSnapshot.RecipeState.init),
-                                 changedAt: committed.reduce(into: [:]) { $0[$1.key.text] = $1.value.offset })
+        guard !lost, !hasUnread, nextReadBack > 0, nextReadBack != keptSnapshotEnd, last == readBack.tails[partition] else { return nil }
+        return PartitionSnapshot(topic: topic, partition: partition, end: nextReadBack, lastDecision: lastReadBack,
+                                 tail: last?.description, recipes: recipes.values.sorted { $0.id < $1.id },
+                                 changedAt: committed.mapValues(\.offset))
     }
 
     // MARK: - The committed topic
@@ -228,12 +236,15 @@ struct RebuiltPartition {
     var end: Int64 = 0
     /// The decision at `end - 1`, as the topic holds it (for a snapshot).
     var lastValue: [UInt8] = []
+    /// The end of the snapshot it was taken from, when no decision after it was read.
+    var snapshotEnd: Int64?
     /// Decisions read, effective or not.
     var read = 0
 
     /// Folds in the next decision read on `partition`, whose bytes are `value`, when it is effective.
     mutating func add(_ decision: DecisionRecord?, value: [UInt8], partition: Int32, offset: Int64) {
         end = offset + 1
+        snapshotEnd = nil
         lastValue = value
         read += 1
         guard let decision, effective.admit(decision, onPartition: partition) else { return }

@@ -9,65 +9,38 @@ import RecipeWire
 /// topic holds those bytes at that offset: a new log, a log cut short or another cluster's
 /// holds other ones there (every decision names its decider, a random name), and its
 /// decisions are read from the start as without a snapshot.
-struct PartitionSnapshot: Codable, Equatable {
-    /// Raised with any change of what a snapshot holds or of how events fold into a recipe's
-    /// state (`Recipe+Evolve.swift`): a snapshot of another format, or made under other rules,
-    /// is not read, and the decisions are read from the start once.
-    static let currentFormat = 1
+struct PartitionSnapshot: Equatable {
+    /// Raised with any change of what a snapshot holds, of its encoding (SnapshotCoding.swift)
+    /// or of how events fold into a recipe's state (`Recipe+Evolve.swift`): a snapshot of
+    /// another format, or made under other rules, is not read, and the decisions are read from
+    /// the start once. (Format 1 was JSON, in `<topic>-<partition>.snapshot.json`.)
+    static let currentFormat = 2
 
-    var format = Self.currentFormat
-    var rulesVersion = RecipeDecider.rulesVersion
+    /// The first bytes of a snapshot file.
+    static let magic = Array("RLSNAP".utf8)
+
     var topic: String
     var partition: Int32
     /// The decisions offset it covers up to, exclusive.
     var end: Int64
     /// The decision at `end - 1`, as the topic holds it.
-    var lastDecision: Data
+    var lastDecision: [UInt8]
     /// The last effective decision, `<decider>:<offset>`.
     var tail: String?
-    var recipes: [RecipeState]
-    /// The command offset of the last effective decision that changed each recipe's committed
-    /// document, by recipe id.
-    var changedAt: [String: Int64]
-
-    /// A recipe's state, as `Recipe`'s restoring initializer takes it.
-    struct RecipeState: Codable, Equatable {
-        var id: RecipeID
-        var versions: [RecipeVersion]
-        var draft: RecipeDraft?
-        var revision: Int
-        var isDeleted: Bool
-        var appliedCommandIDs: [String]
-        var owner: String?
-        var grants: [AccessGrant]
-
-        init(_ recipe: Recipe) {
-            id = recipe.id
-            versions = recipe.versions
-            draft = recipe.draft
-            revision = recipe.revision
-            isDeleted = recipe.isDeleted
-            appliedCommandIDs = recipe.appliedCommandIDs
-            owner = recipe.owner
-            grants = recipe.grants
-        }
-
-        var recipe: Recipe {
-            Recipe(id: id, versions: versions, draft: draft, revision: revision, isDeleted: isDeleted,
-                   appliedCommandIDs: appliedCommandIDs, owner: owner, grants: grants)
-        }
-    }
+    /// By recipe id.
+    var recipes: [Recipe]
+    /// The command offset of the last effective decision that changed each recipe's committed document.
+    var changedAt: [RecipeID: Int64]
 
     /// Where the snapshot of `topic`'s `partition` lives in `folder`.
     static func path(_ folder: String, topic: String, partition: Int32) -> String {
-        "\(folder)/\(topic)-\(partition).snapshot.json"
+        "\(folder)/\(topic)-\(partition).snapshot"
     }
 
     /// The snapshot kept for the partition, or nil when there is none, or none this build can use.
     static func read(_ folder: String, topic: String, partition: Int32) -> PartitionSnapshot? {
         guard let data = FileManager.default.contents(atPath: path(folder, topic: topic, partition: partition)),
-              let snapshot = try? JSONDecoder().decode(PartitionSnapshot.self, from: data),
-              snapshot.format == currentFormat, snapshot.rulesVersion == RecipeDecider.rulesVersion,
+              let snapshot = PartitionSnapshot(bytes: [UInt8](data)),
               snapshot.topic == topic, snapshot.partition == partition, snapshot.end > 0 else { return nil }
         return snapshot
     }
@@ -75,20 +48,70 @@ struct PartitionSnapshot: Codable, Equatable {
     /// Writes it in place of the one before, whole or not at all.
     func write(to folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try JSONEncoder().encode(self).write(to: URL(fileURLWithPath: Self.path(folder, topic: topic, partition: partition)),
-                                             options: .atomic)
+        try Data(bytes).write(to: URL(fileURLWithPath: Self.path(folder, topic: topic, partition: partition)), options: .atomic)
+    }
+
+    /// The file's bytes.
+    var bytes: [UInt8] {
+        var writer = SnapshotWriter(magic: Self.magic, capacity: 64 * 1024)
+        writer.integer(Self.currentFormat)
+        writer.integer(RecipeDecider.rulesVersion)
+        writer.string(topic)
+        writer.integer(Int64(partition))
+        writer.integer(end)
+        writer.raw(lastDecision)
+        writer.optional(tail) { $0.string($1) }
+        writer.list(recipes) { $0.recipe($1) }
+        writer.list(changedAt.sorted { $0.key < $1.key }) { writer, change in
+            writer.string(change.key.text)
+            writer.integer(change.value)
+        }
+        return writer.sealed()
+    }
+
+    /// A snapshot from a file's bytes; nil for one of another format or rules version, or any
+    /// bytes out of place.
+    init?(bytes: [UInt8]) {
+        guard var reader = SnapshotReader(sealed: bytes, magic: Self.magic) else { return nil }
+        do throws(SnapshotReader.Malformed) {
+            guard try reader.int() == Self.currentFormat, try reader.int() == RecipeDecider.rulesVersion else { return nil }
+            topic = try reader.string()
+            guard let partition = Int32(exactly: try reader.integer()) else { return nil }
+            self.partition = partition
+            end = try reader.integer()
+            lastDecision = try reader.raw()
+            tail = try reader.optional { reader throws(SnapshotReader.Malformed) in try reader.string() }
+            recipes = try reader.list { reader throws(SnapshotReader.Malformed) in try reader.recipe() }
+            let changes = try reader.list { reader throws(SnapshotReader.Malformed) in
+                guard let recipeID = try? RecipeID(try reader.string()) else { throw SnapshotReader.Malformed() }
+                return (recipeID, try reader.integer())
+            }
+            guard reader.isAtEnd else { return nil }
+            changedAt = Dictionary(changes) { first, _ in first }
+        } catch {
+            return nil
+        }
+    }
+
+    init(topic: String, partition: Int32, end: Int64, lastDecision: [UInt8], tail: String?, recipes: [Recipe],
+         changedAt: [RecipeID: Int64]) {
+        self.topic = topic
+        self.partition = partition
+        self.end = end
+        self.lastDecision = lastDecision
+        self.tail = tail
+        self.recipes = recipes
+        self.changedAt = changedAt
     }
 
     /// The partition as its decisions up to `end` rebuild it.
     var rebuilt: RebuiltPartition {
         var rebuilt = RebuiltPartition()
-        for state in recipes { rebuilt.recipes[state.id] = state.recipe }
-        for (text, offset) in changedAt {
-            if let recipeID = try? RecipeID(text) { rebuilt.changedAt[recipeID] = offset }
-        }
+        for recipe in recipes { rebuilt.recipes[recipe.id] = recipe }
+        rebuilt.changedAt = changedAt
         rebuilt.effective = EffectiveDecisions(tails: tail.flatMap(DecisionLink.init).map { [partition: $0] } ?? [:])
         rebuilt.end = end
-        rebuilt.lastValue = [UInt8](lastDecision)
+        rebuilt.lastValue = lastDecision
         return rebuilt
     }
 }

@@ -8,7 +8,7 @@
 /// its section heading and its text as the cook wrote it. A v1 ingredient (always
 /// an amount and a unit, called `metric` on the wire) is one with `amount` and
 /// `unit` set and nothing else.
-public struct Ingredient: Sendable, Hashable, Codable {
+public struct Ingredient: Sendable, Hashable {
     /// Stable id: survives edits, drafts and versions. Given by the command or
     /// derived from the id of the command that added it.
     public var id: String

@@ -1,7 +1,7 @@
 // MARK: - Instruction
 
 /// One step of a recipe's method.
-public struct Instruction: Sendable, Hashable, Codable {
+public struct Instruction: Sendable, Hashable {
     /// Stable id: survives edits, moves, drafts and versions.
     public var id: String
     /// What to do. Never blank.

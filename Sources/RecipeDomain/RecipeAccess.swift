@@ -16,7 +16,7 @@ public enum ActorRole: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What the owner of a recipe shares it as.
-public enum AccessRole: String, Sendable, Hashable, CaseIterable, Codable {
+public enum AccessRole: String, Sendable, Hashable, CaseIterable {
     /// May edit, save and discard drafts (not delete, share or transfer).
     case editor
     /// May see the recipe under `--private`; may not write.
@@ -24,7 +24,7 @@ public enum AccessRole: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// One actor's share of a recipe.
-public struct AccessGrant: Sendable, Hashable, Codable {
+public struct AccessGrant: Sendable, Hashable {
     public var actor: String
     public var role: AccessRole
 

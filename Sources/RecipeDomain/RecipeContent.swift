@@ -1,7 +1,7 @@
 // MARK: - Recipe content
 
 /// What a recipe says: the content of a draft or of a committed version.
-public struct RecipeContent: Sendable, Hashable, Codable {
+public struct RecipeContent: Sendable, Hashable {
     /// Up to `RecipeLimits.maxTitleLength`; may be empty while drafting, not when saved.
     public var title: String
     /// The number of people the amounts are for, 1...100, or `nil` when not given.

@@ -1,7 +1,7 @@
 // MARK: - Recipe draft
 
 /// The open draft of a recipe: work in progress towards the next version.
-public struct RecipeDraft: Sendable, Hashable, Codable {
+public struct RecipeDraft: Sendable, Hashable {
     public var content: RecipeContent
     /// The version the draft was copied from; 0 when the recipe had none.
     public let baseVersion: Int

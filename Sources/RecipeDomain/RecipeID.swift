@@ -109,19 +109,3 @@ extension RecipeID: ExpressibleByStringLiteral {
         self.init(made: text)
     }
 }
-
-extension RecipeID: Codable {
-    /// A snapshot's id is checked as any other: one that is not an id is refused, not restored.
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard Self.isID(text.utf8) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: Invalid(text).description))
-        }
-        self.text = text
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
-}

@@ -1,7 +1,7 @@
 // MARK: - Recipe version
 
 /// A committed version: an immutable snapshot of the content at a save.
-public struct RecipeVersion: Sendable, Hashable, Codable {
+public struct RecipeVersion: Sendable, Hashable {
     /// 1, 2, 3… in the order they were saved.
     public let number: Int
     public let content: RecipeContent

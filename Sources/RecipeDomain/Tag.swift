@@ -4,7 +4,7 @@
 ///
 /// Names are unique on a recipe ignoring case (`@Vegan` and `@vegan` are the same
 /// tag) but are kept as written. See `Tag.parseSingle(from:)` for the grammar.
-public struct Tag: Sendable, Hashable, Codable {
+public struct Tag: Sendable, Hashable {
     /// The name without the `@`, as written.
     public var name: String
     /// The text between the parentheses, trimmed; `nil` when absent or empty.

@@ -4,7 +4,7 @@
 ///
 /// The domain never reads a clock: every time comes with a command from the log,
 /// where the wire layer converts it from RFC 3339.
-public struct Timestamp: Sendable, Hashable, Comparable, Codable {
+public struct Timestamp: Sendable, Hashable, Comparable {
     public var millisecondsSinceEpoch: Int64
 
     public init(millisecondsSinceEpoch: Int64) {

@@ -13,7 +13,8 @@ enum DecideCommand {
         options: KafkaOptions.specs + [
             .value("group", "NAME", "Divide the partitions with the other deciders of this consumer group (default: decide every partition)."),
             .value("progress", "SECONDS", "Seconds between progress lines.", default: "5"),
-            .value("snapshots", "DIR", "Keep a snapshot of each partition let go (stop, rebalance) in DIR, so that taking it again reads only the decisions appended since (default: none; every partition's decisions are read from the start)."),
+            .value("snapshots", "DIR", "Keep a snapshot of each partition held in DIR, written when it is let go (stop, rebalance) and every --snapshot-every seconds, so that taking it again reads only the decisions appended since (default: none; every partition's decisions are read from the start)."),
+            .value("snapshot-every", "SECONDS", "Seconds between snapshots of the partitions held, with --snapshots (default: 60)."),
         ],
         discussion: """
             Each decision goes to recipes.decisions with its command's key, on the partition of the same
@@ -27,7 +28,8 @@ enum DecideCommand {
             recipes topics create makes all three. On SIGTERM or Ctrl-C it waits for what it wrote to be
             acknowledged and exits 0. With --snapshots, a partition taken again starts from its snapshot when
             the decisions topic still holds, just before the snapshot's end, the decision the snapshot names;
-            otherwise from the start.
+            otherwise from the start. A partition is snapshotted only when every decision written on it has
+            been read back: one that never rests keeps its last snapshot until it does.
             """)
 
     static func run(_ arguments: [String]) throws {
@@ -38,7 +40,12 @@ enum DecideCommand {
         let topics = try KafkaOptions.topics(args)
         let config = try KafkaOptions.config(args)
 
-        let decider = try Decider(kafka: config, topics: topics, mode: mode, snapshots: args.string("snapshots"))
+        let snapshotEvery = try args.seconds("snapshot-every", in: 0.1...86_400)
+        if snapshotEvery != nil && args.string("snapshots") == nil {
+            throw UsageError("--snapshot-every is for the snapshots of --snapshots DIR")
+        }
+        let decider = try Decider(kafka: config, topics: topics, mode: mode, snapshots: args.string("snapshots"),
+                                  snapshotInterval: snapshotEvery ?? .seconds(60))
         let stop = StopSignal()
         _ = TerminationSignals { stop.set() } // caught from here on, for the life of the process
         say("deciding \(topics.edits) into \(topics.decisions) from \(config.bootstrapServers) (\(mode == .all ? "every partition" : "group \(args.string("group")!)"))")

@@ -122,7 +122,7 @@ struct DeciderTests {
         #expect(report.differences.first?.recorded.isAccepted == true && report.differences.first?.today.rejection?.code == rejection.code)
     }
 
-    @Test("a decider SIGKILLed five times during a stream leaves one effective decision per command, in order, no gap")
+    @Test("a decider SIGKILLed five times during a stream leaves one effective decision per command, in order, no gap, and starts again from the snapshots it kept while it ran")
     func killedDeciderKeepsOneDecisionPerCommand() throws {
         let fixture = try DecisionFixture(partitions: 8)
         // RECIPES_DECIDER_COMMANDS=50000 makes the long run of docs/benchmarks.md.
@@ -131,11 +131,14 @@ struct DeciderTests {
         let batch = count / 100
         let watcher = try DecisionWatcher(fixture)
         let output = temporaryPath("decider-out")
-        defer { try? FileManager.default.removeItem(atPath: output) }
+        // Killed, a decider never lets its partitions go: only the snapshots it keeps while it runs are there.
+        let snapshots = temporaryPath("snapshots")
+        defer { for path in [output, snapshots] { try? FileManager.default.removeItem(atPath: path) } }
+        let snapshotting = ["--snapshots", snapshots, "--snapshot-every", "0.2"]
         var random = SplitMix64(seed: 5)
         var sent = 0
         for round in 0..<5 {
-            let process = try startDeciderProcess(fixture, output: output)
+            let process = try startDeciderProcess(fixture, output: output, extra: snapshotting)
             try waitUntilDeciding(output: output)
             // The stream goes on while it decides; it is killed after a random part of this round's tenth.
             let killAfter = 2 + Int(random.next() % 7)
@@ -151,11 +154,14 @@ struct DeciderTests {
             process.waitUntilExit()
             #expect(ranUntilKilled, "round \(round): the decider stopped on its own: \(stderrOf(process))")
         }
-        let last = try startDeciderProcess(fixture, output: output)
+        let last = try startDeciderProcess(fixture, output: output, extra: snapshotting)
         try waitUntilDeciding(output: output)
         try fixture.send(Array(stream[sent...]))
         try watcher.waitFor(stream.count, deadline: .seconds(Int64(60 + count / 1_000)))
         #expect(try stopWithSIGTERM(last), "SIGTERM stops the decider cleanly: \(stderrOf(last))")
+        let fromSnapshots = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+            .last { $0.contains(" from snapshots)") }.flatMap { Int($0.split(separator: "(").last!.split(separator: " ").first!) } ?? 0
+        #expect(fromSnapshots > 0, "the last decider took no partition from the snapshots the killed ones kept")
 
         let log = DecisionLog(records: try decisionsReadByKafkaPython(fixture))
         #expect(log.count == stream.count)
@@ -229,9 +235,11 @@ struct DeciderTests {
     func commandLine() throws {
         let help = try runRecipes(["decide", "--help"])
         #expect(help.status == 0)
-        for option in ["--brokers", "--group", "--progress", "--snapshots", "--topic-prefix"] { #expect(help.out.contains("  \(option)"), "\(option)") }
+        for option in ["--brokers", "--group", "--progress", "--snapshots", "--snapshot-every", "--topic-prefix"] { #expect(help.out.contains("  \(option)"), "\(option)") }
         let bad = try runRecipes(["decide", "--brokers", "x:1", "--progress", "zero"])
         #expect(bad.status == 2 && bad.err.split(separator: "\n").count == 1, "\(bad.err)")
+        let everyWithoutFolder = try runRecipes(["decide", "--brokers", "x:1", "--snapshot-every", "5"])
+        #expect(everyWithoutFolder.status == 2 && everyWithoutFolder.err.contains("--snapshots DIR"), "\(everyWithoutFolder.err)")
 
         let mismatched = try DecisionFixture(partitions: 4, decisionsPartitions: 3)
         let refused = try runRecipes(["decide", "--brokers", mismatched.kafka.bootstrapServers])

@@ -17,11 +17,32 @@ struct SnapshotTests {
         }
         #expect(recipes.values.contains { $0.versions.count > 1 && $0.hasOpenDraft && !$0.grants.isEmpty },
                 "the stream makes recipes with versions, open drafts and grants")
-        let snapshot = PartitionSnapshot(topic: "t", partition: 0, end: 1, lastDecision: Data([1]), tail: nil,
-                                         recipes: recipes.values.map(PartitionSnapshot.RecipeState.init), changedAt: [:])
-        let read = try JSONDecoder().decode(PartitionSnapshot.self, from: JSONEncoder().encode(snapshot))
-        let restored = Dictionary(uniqueKeysWithValues: read.recipes.map { ($0.id, $0.recipe) })
-        #expect(restored == recipes)
+        let snapshot = PartitionSnapshot(topic: "t", partition: 0, end: 1, lastDecision: [1], tail: nil,
+                                         recipes: recipes.values.sorted { $0.id < $1.id }, changedAt: [:])
+        let read = try #require(PartitionSnapshot(bytes: snapshot.bytes))
+        #expect(read == snapshot)
+        #expect(Dictionary(uniqueKeysWithValues: read.recipes.map { ($0.id, $0) }) == recipes)
+    }
+
+    @Test("a snapshot file cut short, changed on disk or of another format reads as none")
+    func damagedFiles() throws {
+        var recipes: [RecipeID: Recipe] = [:]
+        for envelope in commandStream(count: 200, recipes: 5, seed: 71) {
+            _ = recipes[envelope.recipeID, default: Recipe(id: envelope.recipeID)].apply(envelope)
+        }
+        let bytes = PartitionSnapshot(topic: "t", partition: 3, end: 200, lastDecision: [7, 8], tail: "d:199",
+                                      recipes: recipes.values.sorted { $0.id < $1.id }, changedAt: ["r1": 4]).bytes
+        #expect(PartitionSnapshot(bytes: bytes) != nil)
+        for cut in [0, 5, bytes.count / 2, bytes.count - 1] {
+            #expect(PartitionSnapshot(bytes: Array(bytes.prefix(cut))) == nil, "cut to \(cut) bytes")
+        }
+        for place in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 40)) {
+            var changed = bytes
+            changed[place] ^= 0x10
+            #expect(PartitionSnapshot(bytes: changed) == nil, "byte \(place) changed")
+        }
+        // Format 1 was JSON: a file of it is no snapshot of this build.
+        #expect(PartitionSnapshot(bytes: Array(#"{"format":1,"end":200}"#.utf8)) == nil)
     }
 
     /// Set RECIPEDECISIONS_UPDATE_GOLDEN=1 to write it again, after raising `PartitionSnapshot.currentFormat`.
@@ -33,20 +54,17 @@ struct SnapshotTests {
         for envelope in commandStream(count: 150, recipes: 4, seed: 61) {
             _ = recipes[envelope.recipeID, default: Recipe(id: envelope.recipeID)].apply(envelope)
         }
-        let snapshot = PartitionSnapshot(topic: "recipes.decisions", partition: 0, end: 150, lastDecision: Data("the last decision".utf8),
-                                         tail: "0123456789abcdef:149", recipes: recipes.values.sorted { $0.id < $1.id }.map(PartitionSnapshot.RecipeState.init),
+        let snapshot = PartitionSnapshot(topic: "recipes.decisions", partition: 0, end: 150, lastDecision: Array("the last decision".utf8),
+                                         tail: "0123456789abcdef:149", recipes: recipes.values.sorted { $0.id < $1.id },
                                          changedAt: ["r1": 7])
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        let encoded = String(decoding: try encoder.encode(snapshot), as: UTF8.self) + "\n"
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Golden/snapshot.v\(PartitionSnapshot.currentFormat).json")
-        if Self.updating { try Data(encoded.utf8).write(to: file) }
-        let golden = try String(contentsOf: file, encoding: .utf8)
-        #expect(encoded == golden, """
+            .appendingPathComponent("Golden/snapshot.v\(PartitionSnapshot.currentFormat).bin")
+        if Self.updating { try Data(snapshot.bytes).write(to: file) }
+        let golden = [UInt8](try Data(contentsOf: file))
+        #expect(snapshot.bytes == golden && PartitionSnapshot(bytes: golden) == snapshot, """
             a snapshot no longer reads as the golden file says: deciders would start from snapshots an older build \
             wrote as if this one had. Raise PartitionSnapshot.currentFormat, then run this test once with \
-            RECIPEDECISIONS_UPDATE_GOLDEN=1 and review Golden/snapshot.v<format>.json (docs/extending.md, "An event kind")
+            RECIPEDECISIONS_UPDATE_GOLDEN=1 (docs/extending.md, "An event kind")
             """)
     }
 
@@ -60,7 +78,7 @@ struct SnapshotTests {
         let before = try Decider(kafka: fixture.config, topics: fixture.topics, snapshots: folder).catchUp()
         #expect(before.fromSnapshots == 0 && before.readTaking == 0, "the first decider finds no decision and no snapshot")
         let kept = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        #expect(kept == (0..<4).map { "\(fixture.topics.decisions)-\($0).snapshot.json" })
+        #expect(kept == (0..<4).map { "\(fixture.topics.decisions)-\($0).snapshot" })
 
         // What comes next depends on what the snapshots hold: edits of the same recipes, and
         // commands sent again, which only the ids a recipe applied tell apart as duplicates.
@@ -75,7 +93,7 @@ struct SnapshotTests {
         try fixture.expectStoreOfOneUninterruptedDecider()
     }
 
-    @Test("a snapshot the decisions topic does not bear out is not used: another log's, an unreadable one; the next stop replaces it")
+    @Test("a snapshot the decisions topic does not bear out is not used: another log's, an unreadable one; the next stop replaces it, and one that went no further writes none")
     func snapshotOfAnotherLog() throws {
         let folder = temporaryPath("snapshots")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -96,7 +114,20 @@ struct SnapshotTests {
         let log = DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
         try expectOneEffectiveDecisionPerCommand(log, fixture)
 
+        let written = try fileNumbers(folder)
+        #expect(written.count == 2)
         let again = try Decider(kafka: fixture.config, topics: fixture.topics, snapshots: folder).catchUp()
         #expect(again.fromSnapshots == 2 && again.readTaking == 0, "the stop wrote snapshots of this log: \(again)")
+        // Written whole in place of the old (a new file each time), so an unchanged number is a file not written.
+        #expect(try fileNumbers(folder) == written, "a decider that went no further than its snapshots writes none again")
+    }
+
+    /// Each file's inode number, by name.
+    private func fileNumbers(_ folder: String) throws -> [String: UInt64] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).reduce(into: [:]) { numbers, name in
+            var info = stat()
+            try #require(stat(folder + "/" + name, &info) == 0, "\(name): \(String(cString: strerror(errno)))")
+            numbers[name] = UInt64(info.st_ino)
+        }
     }
 }
