@@ -58,10 +58,13 @@ enum DecideBenchmark {
             return ((ContinuousClock.now - start).seconds, totals)
         }
         let fromStart = try restart()
+        let snapshotBytes = try FileManager.default.contentsOfDirectory(atPath: folder).reduce(0) {
+            $0 + ((try FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as? NSNumber)?.intValue ?? 0)
+        }
         let fromSnapshots = try restart()
-        say(String(format: "  restart              %10.2f s from the start (%d decisions read, then snapshots written), %.2f s from snapshots (%d partitions, %d decisions read): %.1f× faster",
-                   fromStart.seconds, fromStart.totals.readTaking, fromSnapshots.seconds, fromSnapshots.totals.fromSnapshots,
-                   fromSnapshots.totals.readTaking, fromStart.seconds / fromSnapshots.seconds))
+        say(String(format: "  restart              %10.2f s from the start (%d decisions read, then snapshots written: %.1f MB), %.2f s from snapshots (%d partitions, %d decisions read): %.1f× faster",
+                   fromStart.seconds, fromStart.totals.readTaking, Double(snapshotBytes) / 1e6, fromSnapshots.seconds,
+                   fromSnapshots.totals.fromSnapshots, fromSnapshots.totals.readTaking, fromStart.seconds / fromSnapshots.seconds))
         withExtendedLifetime(log) {} // the embedded broker serves until here
     }
 }
