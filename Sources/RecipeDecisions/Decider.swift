@@ -171,6 +171,10 @@ public final class Decider: @unchecked Sendable {
         try start(partitionCount: partitionCount)
         var lastReport = ContinuousClock.now
         var snapshotsDue = ContinuousClock.now + snapshotInterval
+        // Partitions whose snapshot is to be brought up to date, one per poll: the decider stalls
+        // for one partition's snapshot at a time, never for all of them at once.
+        var toSnapshot: [Int32] = []
+        var allCurrent = true
         while !shouldStop() {
             let records = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty ? 100 : 1))
             if let failure = callbackFailure { throw failure }
@@ -208,10 +212,16 @@ public final class Decider: @unchecked Sendable {
                 progress(report())
                 lastReport = .now
             }
-            if snapshots != nil, ContinuousClock.now >= snapshotsDue {
-                // A partition whose decisions are on their way cannot be kept yet: soon, then.
-                let current = keepSnapshots(of: Set(partitions.keys))
-                snapshotsDue = .now + (current ? snapshotInterval : min(snapshotInterval, .seconds(1)))
+            if snapshots != nil {
+                if toSnapshot.isEmpty, ContinuousClock.now >= snapshotsDue {
+                    toSnapshot = partitions.keys.sorted(by: >)
+                    allCurrent = true
+                }
+                if let partition = toSnapshot.popLast() {
+                    if !keepSnapshot(of: partition) { allCurrent = false }
+                    // A partition whose decisions were on their way could not be kept yet: soon, then.
+                    if toSnapshot.isEmpty { snapshotsDue = .now + (allCurrent ? snapshotInterval : min(snapshotInterval, .seconds(1))) }
+                }
             }
         }
         try letGo(Set(partitions.keys))
@@ -418,20 +428,17 @@ public final class Decider: @unchecked Sendable {
         return rebuilt
     }
 
-    /// Keeps a snapshot of each of these partitions whose state is what its effective decisions
-    /// made and has moved past the one kept; says whether every one's is now current. A
-    /// snapshot that cannot be written only costs the next decider a longer read.
+    /// Keeps a snapshot of the partition when its state is what its effective decisions made
+    /// and has moved past the one kept; says whether the one kept is now current (or the
+    /// partition no longer held). A snapshot that cannot be written only costs the next
+    /// decider a longer read.
     @discardableResult
-    private func keepSnapshots(of held: Set<Int32>) -> Bool {
+    private func keepSnapshot(of partition: Int32) -> Bool {
         guard let snapshots else { return true }
-        var current = true
-        for partition in held {
-            if let snapshot = partitions[partition]?.snapshot(topic: topics.decisions), (try? snapshot.write(to: snapshots)) != nil {
-                partitions[partition]!.keptSnapshotEnd = snapshot.end
-            }
-            if partitions[partition]?.isPastSnapshot == true { current = false }
+        if let snapshot = partitions[partition]?.snapshot(topic: topics.decisions), (try? snapshot.write(to: snapshots)) != nil {
+            partitions[partition]!.keptSnapshotEnd = snapshot.end
         }
-        return current
+        return partitions[partition]?.isPastSnapshot != true
     }
 
     /// Reads the committed topic's partitions from their start to their end, with one assignment
@@ -529,7 +536,7 @@ public final class Decider: @unchecked Sendable {
         }
         try writeDocuments(holding: false)
         try settleAll()
-        keepSnapshots(of: leaving)
+        for partition in leaving { keepSnapshot(of: partition) }
     }
 
     // MARK: - The committed topic
