@@ -86,8 +86,8 @@ public final class Decider: @unchecked Sendable {
     /// Reads back the committed topic's partitions it holds (with headers: a tombstone's position is in one).
     private let committedReadBack: KafkaConsumer
     /// These two read the decisions, and the committed topic to its end (as the partitions' EOF
-    /// says), of the partitions it takes: each assigned once per take and unassigned after. Long-lived, because
-    /// librdkafka 2.0.2 can abort closing a consumer moments after it started (its
+    /// says), of the partitions it takes: each assigned once per take and unassigned after.
+    /// Long-lived, because librdkafka 2.0.2 can abort closing a consumer moments after it started (its
     /// `rd_kafka_broker_destroy_final` assertion, upstream #3608); apart from the read-back ones,
     /// because it can abort too when a consumer's assignment changes again before the partitions
     /// the last change removed have stopped (`rd_kafka_assignment_partition_stopped`, upstream #5573).

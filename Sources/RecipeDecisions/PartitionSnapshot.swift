@@ -27,7 +27,7 @@ struct PartitionSnapshot: Equatable {
     var lastDecision: [UInt8]
     /// The last effective decision, `<decider>:<offset>`.
     var tail: String?
-    /// By recipe id.
+    /// In order of recipe id (so equal states are equal bytes).
     var recipes: [Recipe]
     /// The command offset of the last effective decision that changed each recipe's committed document.
     var changedAt: [RecipeID: Int64]
