@@ -63,8 +63,10 @@ struct SnapshotTests {
         let golden = [UInt8](try Data(contentsOf: file))
         #expect(snapshot.bytes == golden && PartitionSnapshot(bytes: golden) == snapshot, """
             a snapshot no longer reads as the golden file says: deciders would start from snapshots an older build \
-            wrote as if this one had. Raise PartitionSnapshot.currentFormat, then run this test once with \
-            RECIPEDECISIONS_UPDATE_GOLDEN=1 (docs/extending.md, "An event kind")
+            wrote as if this one had. A change of the fold, of what a recipe holds or of the encoding: raise \
+            PartitionSnapshot.currentFormat, then run this test once with RECIPEDECISIONS_UPDATE_GOLDEN=1 \
+            (docs/extending.md, "An event kind"). A change of a rule: raise RecipeDecider.rulesVersion and run \
+            scripts/regenerate-rules-golden, which writes this file too ("Changing a rule").
             """)
     }
 
