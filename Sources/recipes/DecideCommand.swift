@@ -37,13 +37,13 @@ enum DecideCommand {
         try args.expectNoPositionals()
         let mode: Decider.Mode = args.string("group").map { .group($0) } ?? .all
         let interval = try args.int("progress", in: 1...3600)!
-        let topics = try KafkaOptions.topics(args)
-        let config = try KafkaOptions.config(args)
-
         let snapshotEvery = try args.seconds("snapshot-every", in: 0.1...86_400)
         if snapshotEvery != nil && args.string("snapshots") == nil {
             throw UsageError("--snapshot-every is for the snapshots of --snapshots DIR")
         }
+        let topics = try KafkaOptions.topics(args)
+        let config = try KafkaOptions.config(args)
+
         let decider = try Decider(kafka: config, topics: topics, mode: mode, snapshots: args.string("snapshots"),
                                   snapshotInterval: snapshotEvery ?? .seconds(60))
         let stop = StopSignal()
