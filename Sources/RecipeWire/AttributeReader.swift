@@ -8,11 +8,35 @@ struct AttributeReader {
     typealias Name = EnvelopeAttributes.Name
 
     let attributes: EnvelopeAttributes
-    let scanner: JSONScanner
+    let tape: JSONTape
+
+    /// Scans `bytes`, one whole record, and calls `body` with a reader of it. The reader
+    /// borrows the record's tape: it is valid only inside `body`. Bad JSON, a top level
+    /// that is not an object or an attribute given twice is the scan's failure.
+    static func reading<Value>(_ bytes: UnsafeRawBufferPointer,
+                               _ body: (AttributeReader) -> Result<Value, WireError>) -> Result<Value, WireError> {
+        var scanner = JSONScanner(bytes)
+        var tokens: [JSONToken] = []
+        // One allocation: records as encoders write them hold about a token per fifteen
+        // bytes (the rules golden decisions); one with more grows it.
+        tokens.reserveCapacity(bytes.count / 8 &+ 16)
+        let attributes: EnvelopeAttributes
+        do throws(WireError) {
+            attributes = try EnvelopeAttributes(scanning: &scanner, onto: &tokens)
+        } catch {
+            return .failure(error)
+        }
+        return tokens.withUnsafeBufferPointer { body(AttributeReader(attributes: attributes, tape: JSONTape(bytes: bytes, tokens: $0))) }
+    }
+
+    /// The attribute's value, nil when the record has none.
+    func token(_ name: Name) -> JSONToken? {
+        attributes[name].map { tape[$0] }
+    }
 
     /// A required string attribute.
     func string(_ name: Name) throws(WireError) -> String {
-        scanner.text(try stringToken(name))
+        try stringToken(name).text(in: tape.bytes)
     }
 
     /// `subject`, which must be a recipe id: a NUL, a control character or a non-ASCII
@@ -30,7 +54,7 @@ struct AttributeReader {
     /// escape (read it with `string` then): for a name compared, not kept.
     func unescapedString(_ name: Name) throws(WireError) -> UnsafeRawBufferPointer? {
         let token = try stringToken(name)
-        return token.flag ? nil : UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end])
+        return token.flag ? nil : UnsafeRawBufferPointer(rebasing: tape.bytes[token.start..<token.end])
     }
 
     func optionalString(_ name: Name) throws(WireError) -> String? {
@@ -53,13 +77,13 @@ struct AttributeReader {
 
     /// Whether a required string attribute is exactly `literal`, without making a String.
     func stringToken(_ name: Name, equals literal: StaticString) throws(WireError) -> Bool {
-        scanner.text(try stringToken(name), equals: literal)
+        try stringToken(name).text(in: tape.bytes, equals: literal)
     }
 
     func optionalInteger(_ name: Name) throws(WireError) -> Int? {
-        guard let token = attributes[name] else { return nil }
+        guard let token = token(name) else { return nil }
         guard token.kind == .number else { throw .wrongType("\(name.spelling)", expected: "an integer, not \(token.kind.article)") }
-        switch JSONNumber.integer(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]), isPlainInteger: token.flag) {
+        switch JSONNumber.integer(UnsafeRawBufferPointer(rebasing: tape.bytes[token.start..<token.end]), isPlainInteger: token.flag) {
         case .value(let value): return value
         case .notInteger: throw .wrongType("\(name.spelling)", expected: "an integer, not a fraction")
         case .outOfRange: throw .invalid("\(name.spelling)", "is out of range")
@@ -77,19 +101,19 @@ struct AttributeReader {
         let token = try stringToken(.time)
         let time: Timestamp?
         if token.flag {
-            time = scanner.textBytes(token).withUnsafeBytes { RFC3339.parse($0) }
+            time = token.textBytes(in: tape.bytes).withUnsafeBytes { RFC3339.parse($0) }
         } else {
-            time = RFC3339.parse(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
+            time = RFC3339.parse(UnsafeRawBufferPointer(rebasing: tape.bytes[token.start..<token.end]))
         }
         guard let time else {
-            throw .malformed("time \(quoted(scanner.text(token))) is not an RFC 3339 date-time (2026-12-01T10:15:00Z).",
+            throw .malformed("time \(quoted(token.text(in: tape.bytes))) is not an RFC 3339 date-time (2026-12-01T10:15:00Z).",
                              field: "time")
         }
         return time
     }
 
     private func stringToken(_ name: Name) throws(WireError) -> JSONToken {
-        guard let token = attributes[name] else { throw .missing("\(name.spelling)") }
+        guard let token = token(name) else { throw .missing("\(name.spelling)") }
         guard token.kind == .string else { throw .wrongType("\(name.spelling)", expected: "a string, not \(token.kind.article)") }
         return token
     }

@@ -13,14 +13,13 @@ struct DataFields {
     /// room for one more. Formats are checked against it.
     static let capacity = 14
 
-    private let scanner: JSONScanner
+    private let tape: JSONTape
     private let fields: [DataField]
     /// Where the object is, for messages: `data`, or an item of one of its arrays.
     private let place: Place
-    /// The object's nesting depth in the record (`data` is 2).
-    private let depth: Int
-    /// The members by field index, held inline: no allocation per record.
-    private var slots = InlineArray<14, JSONToken?>(repeating: nil)
+    /// The members' values by field index, as indexes on the tape (-1 for absent),
+    /// held inline: no allocation per record.
+    private var slots = InlineArray<14, Int32>(repeating: -1)
 
     /// Where an object is, for messages: `data` and the members and items below it
     /// (`data.events[2].data.ingredients[0]`), kept as static names and indexes and
@@ -65,45 +64,39 @@ struct DataFields {
         }
     }
 
-    /// Reads `data`, the object `token` found in `bytes`; the envelope pass has
+    /// Reads `data`, the object at `index` on the record's tape; the envelope pass has
     /// already checked it is well-formed JSON.
-    init(object token: JSONToken, in bytes: UnsafeRawBufferPointer, fields: [DataField]) throws(WireError) {
-        var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end]))
-        try self.init(reading: &reader, fields: fields, place: Place.data, depth: 2)
+    init(object index: Int, on tape: JSONTape, fields: [DataField]) throws(WireError) {
+        try self.init(object: index, on: tape, fields: fields, place: Place.data)
     }
 
-    /// Reads the object at `reader`'s offset and leaves the reader after it; the
-    /// tokens point into `reader`'s bytes. `depth` is the object's nesting depth
-    /// (`data` is 2, an item of one of its arrays 4).
-    private init(reading reader: inout JSONScanner, fields: [DataField], place: Place, depth: Int) throws(WireError) {
+    private init(object index: Int, on tape: JSONTape, fields: [DataField], place: Place) throws(WireError) {
+        self.tape = tape
         self.fields = fields
         self.place = place
-        self.depth = depth
-        scanner = JSONScanner(reader.bytes)
-        try reader.openObject(depth: depth)
-        var first = true
         // Canonical records list the fields in their declared order: guessing the
         // next one first makes matching a single comparison for them.
         var expected = 0
-        while let (key, isExpected) = try reader.nextKey(first: &first, expecting: expected < fields.count ? fields[expected].key : nil) {
-            let value = try reader.value(depth: depth &+ 1)
-            let index: Int
-            if isExpected || (expected < fields.count && reader.text(key, equals: fields[expected].key)) {
-                index = expected
-            } else if let found = fields.firstIndex(where: { reader.text(key, equals: $0.key) }) {
-                index = found
+        var slots = InlineArray<14, Int32>(repeating: -1)
+        try tape.forEachMember(ofObject: index) { (key, value) throws(WireError) in
+            let slot: Int
+            if expected < fields.count && tape.text(key, equals: fields[expected].key) {
+                slot = expected
+            } else if let found = fields.firstIndex(where: { tape.text(key, equals: $0.key) }) {
+                slot = found
             } else {
                 let known = fields.isEmpty ? "none" : fields.map(\.name).joined(separator: ", ")
                 throw .malformed(
-                    "\(place.path) has an unknown field \(quoted(reader.text(key))) (fields of this type: \(known)).",
+                    "\(place.path) has an unknown field \(quoted(tape.text(key))) (fields of this type: \(known)).",
                     field: place.path)
             }
-            guard slots[index] == nil else {
-                throw .malformed("\(place.path).\(fields[index].key) appears twice.", field: "\(place.path).\(fields[index].key)")
+            guard slots[slot] < 0 else {
+                throw .malformed("\(place.path).\(fields[slot].key) appears twice.", field: "\(place.path).\(fields[slot].key)")
             }
-            slots[index] = value
-            expected = index &+ 1
+            slots[slot] = Int32(truncatingIfNeeded: value)
+            expected = slot &+ 1
         }
+        self.slots = slots
     }
 
     // MARK: - Typed access
@@ -129,12 +122,24 @@ struct DataFields {
         return try text(token, name)
     }
 
+    /// A field that may be absent (nil) or a string, read by `parse` from its UTF-8 where
+    /// it lies (unescaped first only when it holds an escape): for a name looked up, not
+    /// kept, without making a String. When `parse` answers nil, `refusal` of the text is thrown.
+    func optionalString<Value>(_ name: StaticString, parsedBy parse: (UnsafeRawBufferPointer) -> Value?,
+                               refusal: (String) -> WireError) throws(WireError) -> Value? {
+        guard let token = token(name, .string, .optional) else { return nil }
+        guard token.kind == .string else { throw wrongType(token, name, "a string") }
+        let value = token.flag ? token.textBytes(in: tape.bytes).withUnsafeBytes(parse) : parse(raw(token))
+        guard let value else { throw refusal(token.text(in: tape.bytes)) }
+        return value
+    }
+
     /// A field that must be present, as a string or `null` (nil).
     func nullableString(_ name: StaticString) throws(WireError) -> String? {
         guard let token = token(name, .string, .requiredOrNull) else { throw .missing(path(name)) }
         if token.kind == .null { return nil }
         guard token.kind == .string else { throw wrongType(token, name, "a string or null") }
-        return scanner.text(token)
+        return token.text(in: tape.bytes)
     }
 
     /// A field that must be an integer (`4`, or `4.0` as JSON Schema allows).
@@ -179,7 +184,7 @@ struct DataFields {
         guard let token = token(name, .string, .optionalOrNull) else { return .keep }
         if token.kind == .null { return .clear }
         guard token.kind == .string else { throw wrongType(token, name, "a string or null") }
-        return .set(scanner.text(token))
+        return .set(token.text(in: tape.bytes))
     }
 
     /// A field of an update: absent keeps, `null` clears, a number sets.
@@ -192,49 +197,45 @@ struct DataFields {
     /// A field that must be an array of objects, each read with `fields`; the
     /// items' messages name their place (`data.ingredients[2].name`).
     func objects(_ name: StaticString, fields itemFields: [DataField]) throws(WireError) -> [DataFields] {
-        guard let token = token(name, .array, .required) else { throw .missing(path(name)) }
-        return try objects(token, name, fields: itemFields)
+        guard let index = index(name, .array, .required) else { throw .missing(path(name)) }
+        return try objects(index, name, fields: itemFields)
     }
 
     /// A field that may be absent (nil) or an array of objects, read as `objects` reads one.
     func optionalObjects(_ name: StaticString, fields itemFields: [DataField]) throws(WireError) -> [DataFields]? {
-        guard let token = token(name, .array, .optional) else { return nil }
-        return try objects(token, name, fields: itemFields)
+        guard let index = index(name, .array, .optional) else { return nil }
+        return try objects(index, name, fields: itemFields)
     }
 
-    private func objects(_ token: JSONToken, _ name: StaticString, fields itemFields: [DataField]) throws(WireError) -> [DataFields] {
+    private func objects(_ index: Int, _ name: StaticString, fields itemFields: [DataField]) throws(WireError) -> [DataFields] {
+        let token = tape[index]
         guard token.kind == .array else { throw wrongType(token, name, "an array") }
-        var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
         var items: [DataFields] = []
-        var first = true
-        // Each item is read where it lies, in the same pass that steps over it.
-        while try reader.nextElementStart(first: &first, depth: depth &+ 1) {
+        try tape.forEachElement(ofArray: index) { element throws(WireError) in
             let place = place.item(name, items.count)
-            guard reader.nextIsObject() else {
-                let element = try reader.value(depth: depth &+ 2)
-                throw .wrongType(place.path, expected: "an object, not \(element.kind.article)")
-            }
-            items.append(try DataFields(reading: &reader, fields: itemFields, place: place, depth: depth &+ 2))
+            let item = tape[element]
+            guard item.kind == .object else { throw .wrongType(place.path, expected: "an object, not \(item.kind.article)") }
+            items.append(try DataFields(object: element, on: tape, fields: itemFields, place: place))
         }
         return items
     }
 
     /// A field that must be an object, read with `fields` (an event's `data`).
     func object(_ name: StaticString, fields memberFields: [DataField]) throws(WireError) -> DataFields {
-        guard let token = token(name, .object, .required) else { throw .missing(path(name)) }
-        return try object(token, name, fields: memberFields)
+        guard let index = index(name, .object, .required) else { throw .missing(path(name)) }
+        return try object(index, name, fields: memberFields)
     }
 
     /// A field that may be absent (nil) or an object, read with `fields`.
     func optionalObject(_ name: StaticString, fields memberFields: [DataField]) throws(WireError) -> DataFields? {
-        guard let token = token(name, .object, .optional) else { return nil }
-        return try object(token, name, fields: memberFields)
+        guard let index = index(name, .object, .optional) else { return nil }
+        return try object(index, name, fields: memberFields)
     }
 
-    private func object(_ token: JSONToken, _ name: StaticString, fields memberFields: [DataField]) throws(WireError) -> DataFields {
+    private func object(_ index: Int, _ name: StaticString, fields memberFields: [DataField]) throws(WireError) -> DataFields {
+        let token = tape[index]
         guard token.kind == .object else { throw wrongType(token, name, "an object") }
-        var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
-        return try DataFields(reading: &reader, fields: memberFields, place: place.member(name), depth: depth &+ 1)
+        return try DataFields(object: index, on: tape, fields: memberFields, place: place.member(name))
     }
 
     /// A field that must be `true` or `false`.
@@ -255,16 +256,16 @@ struct DataFields {
 
     /// A field that must be an array of strings.
     func strings(_ name: StaticString) throws(WireError) -> [String] {
-        guard let token = token(name, .array, .required) else { throw .missing(path(name)) }
+        guard let index = index(name, .array, .required) else { throw .missing(path(name)) }
+        let token = tape[index]
         guard token.kind == .array else { throw wrongType(token, name, "an array") }
-        var reader = JSONScanner(UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end]))
         var texts: [String] = []
-        var first = true
-        while let element = try reader.nextElement(first: &first, depth: depth &+ 1) {
-            guard element.kind == .string else {
-                throw .wrongType("\(path(name))[\(texts.count)]", expected: "a string, not \(element.kind.article)")
+        try tape.forEachElement(ofArray: index) { element throws(WireError) in
+            let item = tape[element]
+            guard item.kind == .string else {
+                throw .wrongType("\(path(name))[\(texts.count)]", expected: "a string, not \(item.kind.article)")
             }
-            texts.append(reader.text(element))
+            texts.append(item.text(in: tape.bytes))
         }
         return texts
     }
@@ -276,16 +277,22 @@ struct DataFields {
     /// here, so the declarations the CLI and the tests go by cannot drift from what
     /// the decoder does.
     private func token(_ name: StaticString, _ type: DataField.ValueType, _ presence: DataField.Presence) -> JSONToken? {
+        index(name, type, presence).map { tape[$0] }
+    }
+
+    /// The tape index of the member `name`'s value, checked against its declaration as `token` is.
+    private func index(_ name: StaticString, _ type: DataField.ValueType, _ presence: DataField.Presence) -> Int? {
         // The readers name fields with the literals the formats declare, which the
         // compiler keeps once: the address settles it, and the bytes are compared only
         // when no address matches (with 8 fields, comparing bytes first cost a fifth
         // of decoding an ingredient).
         var found = fields.firstIndex { $0.key.utf8Start == name.utf8Start }
         if found == nil { found = fields.firstIndex { Self.same($0.key, name) } }
-        if let index = found {
-            assert(fields[index].type == type && fields[index].presence == presence,
-                   "data field \(name) is declared \(fields[index]) but read as \(type.rawValue), \(presence)")
-            return slots[index]
+        if let field = found {
+            assert(fields[field].type == type && fields[field].presence == presence,
+                   "data field \(name) is declared \(fields[field]) but read as \(type.rawValue), \(presence)")
+            let slot = slots[field]
+            return slot < 0 ? nil : Int(slot)
         }
         assertionFailure("data field \(name) is not declared by its format")
         return nil
@@ -293,7 +300,7 @@ struct DataFields {
 
     private func text(_ token: JSONToken, _ name: StaticString) throws(WireError) -> String {
         guard token.kind == .string else { throw wrongType(token, name, "a string") }
-        return scanner.text(token)
+        return token.text(in: tape.bytes)
     }
 
     private func integer(_ token: JSONToken, _ name: StaticString) throws(WireError) -> Int {
@@ -311,7 +318,7 @@ struct DataFields {
     }
 
     private func raw(_ token: JSONToken) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: scanner.bytes[token.start..<token.end])
+        UnsafeRawBufferPointer(rebasing: tape.bytes[token.start..<token.end])
     }
 
     private func path(_ name: StaticString) -> String { "\(place.path).\(name)" }

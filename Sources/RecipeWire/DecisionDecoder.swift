@@ -55,12 +55,12 @@ public struct DecisionDecoder: Sendable {
         guard bytes.count <= DecisionFormat.maxRecordSize else {
             return .failure(WireError(.tooLarge, "The decision is \(bytes.count) bytes; at most \(DecisionFormat.maxRecordSize) are read."))
         }
-        do throws(WireError) {
-            var scanner = JSONScanner(bytes)
-            let reader = AttributeReader(attributes: try EnvelopeAttributes(scanning: &scanner), scanner: scanner)
-            return .success(try decode(reader, key: key))
-        } catch {
-            return .failure(error)
+        return AttributeReader.reading(bytes) { reader in
+            do throws(WireError) {
+                return .success(try decode(reader, key: key))
+            } catch {
+                return .failure(error)
+            }
         }
     }
 
@@ -75,9 +75,9 @@ public struct DecisionDecoder: Sendable {
         let subject = try reader.optionalString(.subject)
         if subject?.isEmpty == true { throw .malformed("subject must not be empty; leave it out when no recipe is named.", field: "subject") }
         let time = try reader.optionalTime()
-        if let contentType = reader.attributes[.datacontenttype] {
+        if let contentType = reader.token(.datacontenttype) {
             guard try reader.stringToken(.datacontenttype, equals: "application/json") else {
-                throw .malformed("datacontenttype must be application/json, not \(quoted(reader.scanner.text(contentType))).",
+                throw .malformed("datacontenttype must be application/json, not \(quoted(contentType.text(in: reader.tape.bytes))).",
                                  field: "datacontenttype")
             }
         }
@@ -88,9 +88,10 @@ public struct DecisionDecoder: Sendable {
                             "subject \(quoted(subject)) differs from the record key \(quoted(String(decoding: key, as: UTF8.self))).",
                             field: "subject")
         }
-        guard let dataToken = reader.attributes[.data] else { throw .missing("data") }
+        guard let data = reader.attributes[.data] else { throw .missing("data") }
+        let dataToken = reader.tape[data]
         guard dataToken.kind == .object else { throw .wrongType("data", expected: "an object, not \(dataToken.kind.article)") }
-        let fields = try DataFields(object: dataToken, in: reader.scanner.bytes, fields: format.fields)
+        let fields = try DataFields(object: data, on: reader.tape, fields: format.fields)
         return try format.read(fields, DecisionEnvelope(id: id, subject: subject, time: time))
     }
 

@@ -90,19 +90,11 @@ extension DecisionFormats {
         if reason != nil, outcome.rejection == nil { throw absent("reason", outcomeName) }
         if revision != nil, outcome.revision == nil { throw absent("revision", outcomeName) }
 
-        var commandKind: RecipeCommand.Kind?
-        if let name = try data.optionalString("commandType") {
-            guard let kind = RecipeCommand.Kind(rawValue: name) else {
-                throw WireError(.unknownType, "data.commandType \(quoted(name)) is no command this reader knows.", field: "data.commandType")
-            }
-            commandKind = kind
+        let commandKind = try data.optionalString("commandType", parsedBy: DataFormats.kind(named:)) { name in
+            WireError(.unknownType, "data.commandType \(quoted(name)) is no command this reader knows.", field: "data.commandType")
         }
-        var actorRole: ActorRole?
-        if let name = try data.optionalString("actorRole") {
-            guard let role = ActorRole(rawValue: name) else {
-                throw data.error(.malformed, "actorRole", "must be admin, writer or reader, not \(quoted(name))")
-            }
-            actorRole = role
+        let actorRole = try data.optionalString("actorRole", parsedBy: roles.value(named:)) { name in
+            data.error(.malformed, "actorRole", "must be admin, writer or reader, not \(quoted(name))")
         }
         let decider = try data.optionalString("decider")
         if let decider, !DecisionLink.isDeciderName(decider) {
@@ -138,6 +130,8 @@ extension DecisionFormats {
         }
         return decision
     }
+
+    private static let roles = CaseNames<ActorRole>()
 
     private static func readReason(_ reason: DataFields) throws(WireError) -> Rejection {
         let code = try reason.string("code")

@@ -37,7 +37,9 @@ public struct DecisionLink: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `name` can name a decider: 1 to 64 ASCII letters, digits, `.`, `_`, `-`.
     public static func isDeciderName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= maxDeciderLength && name.utf8.allSatisfy(RecipeTopics.isNameByte)
+        var name = name
+        // Over the contiguous bytes: the generic walk of a `UTF8View` was 3 % of decoding a decision.
+        return name.withUTF8 { !$0.isEmpty && $0.count <= maxDeciderLength && $0.allSatisfy(RecipeTopics.isNameByte) }
     }
 }
 

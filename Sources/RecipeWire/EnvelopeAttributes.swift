@@ -1,8 +1,8 @@
 // MARK: - Envelope attributes
 
-/// The top-level members of a record, found in one pass: a token for each
-/// attribute the decoder knows, extensions checked and skipped, `data` located
-/// but not read (its format depends on `type`, which may come after it).
+/// The top-level members of a record, found in one pass: each attribute the decoder
+/// knows located on the record's tape, extensions checked and skipped, `data` laid
+/// down but not read (its format depends on `type`, which may come after it).
 struct EnvelopeAttributes {
     /// The attributes the decoder reads, in canonical order.
     enum Name: Int, CaseIterable {
@@ -16,14 +16,20 @@ struct EnvelopeAttributes {
         var spelling: StaticString { Self.spellings[rawValue] }
     }
 
-    private var tokens = Tokens()
+    /// Each attribute's value as its index on the record's tape, -1 when absent: inline,
+    /// no allocation per record.
+    private var indexes = InlineArray<12, Int32>(repeating: -1)
 
-    subscript(name: Name) -> JSONToken? { tokens[name.rawValue] }
+    /// The tape index of the attribute's value, nil when the record has none.
+    subscript(name: Name) -> Int? {
+        let index = indexes[name.rawValue]
+        return index < 0 ? nil : Int(index)
+    }
 
-    /// Scans the whole record. Throws `malformed` for bad JSON, a top level that is
-    /// not an object, an attribute given twice, or an extension whose name is not a
-    /// CloudEvents attribute name.
-    init(scanning scanner: inout JSONScanner) throws(WireError) {
+    /// Scans the whole record, each member's value onto `tape`. Throws `malformed` for
+    /// bad JSON, a top level that is not an object, an attribute given twice, or an
+    /// extension whose name is not a CloudEvents attribute name.
+    init(scanning scanner: inout JSONScanner, onto tape: inout [JSONToken]) throws(WireError) {
         try scanner.openObject(depth: 1)
         var first = true
         var extensions: [[UInt8]] = []
@@ -31,26 +37,26 @@ struct EnvelopeAttributes {
         // first makes matching a single comparison for them.
         var expected = 0
         while let (key, isExpected) = try scanner.nextKey(first: &first, expecting: expected < Name.spellings.count ? Name.spellings[expected] : nil) {
-            let value = try scanner.value(depth: 2)
-            if let index = isExpected ? expected : Self.match(key, scanner, hint: expected) {
-                guard tokens[index] == nil else {
+            let value = try scanner.value(depth: 2, onto: &tape)
+            if let index = isExpected ? expected : Self.match(key, scanner.bytes, hint: expected) {
+                guard indexes[index] < 0 else {
                     let name = Name.spellings[index]
                     throw .malformed("\(name) appears twice.", field: "\(name)")
                 }
-                tokens[index] = value
+                indexes[index] = Int32(truncatingIfNeeded: value)
                 expected = index + 1
             } else {
                 // Extensions are allowed and ignored, but their names must follow
                 // CloudEvents (lowercase letters and digits): that turns away
                 // mistakes such as `expectedRevision` or `data_base64`, which would
                 // otherwise be ignored silently.
-                let name = scanner.textBytes(key)
+                let name = key.textBytes(in: scanner.bytes)
                 guard !name.isEmpty, name.allSatisfy({ $0 &- UInt8(ascii: "a") < 26 || $0 &- UInt8(ascii: "0") < 10 }) else {
                     throw .malformed(
-                        "\(quoted(scanner.text(key))) is not a CloudEvents attribute name (lowercase letters and digits only).")
+                        "\(quoted(key.text(in: scanner.bytes))) is not a CloudEvents attribute name (lowercase letters and digits only).")
                 }
                 guard !extensions.contains(name) else {
-                    throw .malformed("\(quoted(scanner.text(key))) appears twice.")
+                    throw .malformed("\(quoted(key.text(in: scanner.bytes))) appears twice.")
                 }
                 extensions.append(name)
             }
@@ -58,47 +64,14 @@ struct EnvelopeAttributes {
         try scanner.expectEnd()
     }
 
-    private static func match(_ key: JSONToken, _ scanner: JSONScanner, hint: Int) -> Int? {
-        if hint < Name.spellings.count, scanner.text(key, equals: Name.spellings[hint]) { return hint }
-        for index in Name.spellings.indices where index != hint && scanner.text(key, equals: Name.spellings[index]) {
-            return index
+    /// The attribute `key` names, looked for from `hint` on first: a record that leaves
+    /// out attributes (a decision has no `actor`) still lists the rest in order.
+    private static func match(_ key: JSONToken, _ bytes: UnsafeRawBufferPointer, hint: Int) -> Int? {
+        let count = Name.spellings.count
+        for step in 0..<count {
+            let index = (hint &+ step) % count
+            if key.text(in: bytes, equals: Name.spellings[index]) { return index }
         }
         return nil
-    }
-
-    /// Twelve optional tokens inline, not in an array: no allocation per record.
-    private struct Tokens {
-        private var storage: (
-            JSONToken?, JSONToken?, JSONToken?, JSONToken?, JSONToken?, JSONToken?,
-            JSONToken?, JSONToken?, JSONToken?, JSONToken?, JSONToken?, JSONToken?
-        ) = (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-
-        subscript(index: Int) -> JSONToken? {
-            get {
-                // Element by element: reading through a pointer to the tuple copied all
-                // twelve tokens to a temporary on every read, a twelfth of decoding.
-                switch index {
-                case 0: storage.0
-                case 1: storage.1
-                case 2: storage.2
-                case 3: storage.3
-                case 4: storage.4
-                case 5: storage.5
-                case 6: storage.6
-                case 7: storage.7
-                case 8: storage.8
-                case 9: storage.9
-                case 10: storage.10
-                case 11: storage.11
-                default: preconditionFailure("attribute index \(index) out of 0..<12")
-                }
-            }
-            set {
-                precondition(index >= 0 && index < 12)
-                // A homogeneous tuple is laid out like an array; the last element has no
-                // tail padding, so the buffer is shorter than 12 strides: index the pointer.
-                withUnsafeMutableBytes(of: &storage) { $0.baseAddress!.assumingMemoryBound(to: JSONToken?.self)[index] = newValue }
-            }
-        }
     }
 }

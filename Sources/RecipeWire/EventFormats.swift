@@ -58,16 +58,10 @@ struct EventFormats: Sendable {
 
     func versions(of kind: RecipeEvent.Kind) -> [Int] { table[kind.ordinal].compactMap { $0?.version } }
 
-    private static let names: [(name: [UInt8], kind: RecipeEvent.Kind)] =
-        RecipeEvent.Kind.allCases.map { (Array($0.rawValue.utf8), $0) }
+    private static let names = CaseNames<RecipeEvent.Kind>()
 
     /// The event kind whose name is `name` exactly (case-sensitive), if any.
-    static func kind(named name: UnsafeRawBufferPointer) -> RecipeEvent.Kind? {
-        for entry in names where entry.name.withUnsafeBytes({ JSONScanner.same($0, name) }) {
-            return entry.kind
-        }
-        return nil
-    }
+    static func kind(named name: UnsafeRawBufferPointer) -> RecipeEvent.Kind? { names.value(named: name) }
 }
 
 extension RecipeEvent.Kind {

@@ -1,12 +1,14 @@
 // MARK: - JSON scanner
 //
-// A byte-level scanner of RFC 8259 JSON over a borrowed buffer. It reads one
-// token at a time and builds no tree: the record decoder asks for the members it
-// expects and skips the rest. Whatever it accepts is valid JSON — strict grammar,
-// UTF-8 checked byte by byte, escapes and surrogate pairs checked — so tokens can
-// be converted later without checking again. Containers deeper than
-// `WireFormat.maxNestingDepth` are refused, which bounds the recursion, so no
-// input can exhaust the stack; the caller bounds the input size.
+// A byte-level scanner of RFC 8259 JSON over a borrowed buffer. It builds no tree:
+// the envelope's members are read one at a time, and each member's value is laid
+// down as a tape (`JSONTape`), its tokens in document order, which the readers of
+// `data` then index instead of scanning the bytes again at every level of nesting.
+// Whatever it accepts is valid JSON — strict grammar, UTF-8 checked byte by byte,
+// escapes and surrogate pairs checked — so tokens can be converted later without
+// checking again. Containers deeper than `WireFormat.maxNestingDepth` are refused,
+// which bounds the recursion, so no input can exhaust the stack; the caller bounds
+// the input size.
 
 /// A value found in the buffer, not yet converted.
 struct JSONToken {
@@ -31,22 +33,26 @@ struct JSONToken {
     /// exponent). Bool: true.
     let flag: Bool
     // Offsets in 32 bits: a scanner reads at most one record (`JSONScanner.init`
-    // checks), and a token of 12 bytes rather than 32 makes the token tables the
-    // decoder fills, clears and copies for every record (twelve attributes, up to
-    // twelve data fields) a third the size: those copies were a tenth of decoding.
+    // checks), which keeps a token at 16 bytes, and a record's tape a quarter the size
+    // it would be with 64-bit offsets.
     private let start32: Int32
     private let end32: Int32
+    private let next32: Int32
 
     /// String: the first byte after the opening quote. Others: the first byte.
     var start: Int { Int(start32) }
     /// String: the closing quote. Others: one past the last byte.
     var end: Int { Int(end32) }
+    /// On a tape, the index of the token after this value and all it holds: a
+    /// container's members or elements are the tokens up to it. 0 off a tape.
+    var next: Int { Int(next32) }
 
-    init(kind: Kind, start: Int, end: Int, flag: Bool) {
+    init(kind: Kind, start: Int, end: Int, flag: Bool, next: Int) {
         self.kind = kind
         self.flag = flag
         start32 = Int32(truncatingIfNeeded: start)
         end32 = Int32(truncatingIfNeeded: end)
+        next32 = Int32(truncatingIfNeeded: next)
     }
 }
 
@@ -81,22 +87,17 @@ struct JSONScanner {
     }
 
     /// The next member's key of an object opened with `openObject`, with its `:`
-    /// consumed; nil once the closing `}` is consumed. `first` tracks whether a
-    /// comma is due.
-    mutating func nextKey(first: inout Bool) throws(WireError) -> JSONToken? {
-        try nextKey(first: &first, expecting: nil)?.key
-    }
-
-    /// `nextKey`, told the name most likely next (records list their members in a known
-    /// order): a key that is `expected` as written, without escapes, is matched where it
-    /// lies instead of scanned then compared (`isExpected`).
+    /// consumed; nil once the closing `}` is consumed. `first` tracks whether a comma
+    /// is due. Told the name most likely next (records list their members in a known
+    /// order), a key that is `expected` as written, without escapes, is matched where
+    /// it lies instead of scanned then compared (`isExpected`).
     mutating func nextKey(first: inout Bool, expecting expected: StaticString?) throws(WireError) -> (key: JSONToken, isExpected: Bool)? {
         guard try memberStart(first: &first) else { return nil }
         if let expected, let key = key(writtenAs: expected) {
             try colon()
             return (key, true)
         }
-        let key = try string()
+        let key = try string(next: 0)
         try colon()
         return (key, false)
     }
@@ -111,7 +112,7 @@ struct JSONScanner {
                         UnsafeRawBufferPointer(start: name.utf8Start, count: count))
         else { return nil }
         offset = start &+ count &+ 1
-        return JSONToken(kind: .string, start: start, end: start &+ count, flag: false)
+        return JSONToken(kind: .string, start: start, end: start &+ count, flag: false, next: 0)
     }
 
     /// Steps to the next member: true with the offset on its key's opening quote, false
@@ -142,85 +143,48 @@ struct JSONScanner {
         offset &+= 1
     }
 
-    /// Any value. An object or array at `depth` is checked through to its end and
-    /// returned whole.
-    mutating func value(depth: Int) throws(WireError) -> JSONToken {
+    /// Scans one value at `depth` onto `tape` with all it holds and returns its index.
+    /// A container's token comes first, its `next` the index after its last member or
+    /// element; an object's members follow as key, value, key, value….
+    @discardableResult
+    mutating func value(depth: Int, onto tape: inout [JSONToken]) throws(WireError) -> Int {
         skipWhitespace()
         guard offset < bytes.count else { throw syntaxError("expected a value") }
-        let start = offset
+        let index = tape.count, start = offset
         switch bytes[offset] {
         case UInt8(ascii: "\""):
-            return try string()
+            tape.append(try string(next: index &+ 1))
         case UInt8(ascii: "{"):
             try openObject(depth: depth)
+            tape.append(JSONToken(kind: .object, start: start, end: start, flag: false, next: 0)) // completed below
             var first = true
-            while try nextKey(first: &first) != nil {
-                _ = try value(depth: depth &+ 1)
+            while try memberStart(first: &first) {
+                tape.append(try string(next: tape.count &+ 1))
+                try colon()
+                try value(depth: depth &+ 1, onto: &tape)
             }
-            return JSONToken(kind: .object, start: start, end: offset, flag: false)
+            tape[index] = JSONToken(kind: .object, start: start, end: offset, flag: false, next: tape.count)
         case UInt8(ascii: "["):
             guard depth <= WireFormat.maxNestingDepth else { throw tooDeep() }
             offset &+= 1
-            try skipArrayElements(depth: depth)
-            return JSONToken(kind: .array, start: start, end: offset, flag: false)
+            tape.append(JSONToken(kind: .array, start: start, end: start, flag: false, next: 0)) // completed below
+            try elements(depth: depth, onto: &tape)
+            tape[index] = JSONToken(kind: .array, start: start, end: offset, flag: false, next: tape.count)
         case UInt8(ascii: "t"):
             try literal("true")
-            return JSONToken(kind: .bool, start: start, end: offset, flag: true)
+            tape.append(JSONToken(kind: .bool, start: start, end: offset, flag: true, next: index &+ 1))
         case UInt8(ascii: "f"):
             try literal("false")
-            return JSONToken(kind: .bool, start: start, end: offset, flag: false)
+            tape.append(JSONToken(kind: .bool, start: start, end: offset, flag: false, next: index &+ 1))
         case UInt8(ascii: "n"):
             try literal("null")
-            return JSONToken(kind: .null, start: start, end: offset, flag: false)
+            tape.append(JSONToken(kind: .null, start: start, end: offset, flag: false, next: index &+ 1))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return try number()
+            tape.append(try number(next: index &+ 1))
         default:
             throw syntaxError("expected a value")
         }
-    }
-
-    /// The next element of an array starting at the scanner's offset (its `[` is
-    /// consumed by the first call, `first` true); nil once the `]` is consumed.
-    /// `depth` is the array's.
-    mutating func nextElement(first: inout Bool, depth: Int) throws(WireError) -> JSONToken? {
-        guard try nextElementStart(first: &first, depth: depth) else { return nil }
-        return try value(depth: depth &+ 1)
-    }
-
-    /// Steps to the next element of an array as `nextElement` does, without reading
-    /// it: true with the offset before the element, false once the `]` is consumed.
-    mutating func nextElementStart(first: inout Bool, depth: Int) throws(WireError) -> Bool {
-        skipWhitespace()
-        if first {
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: "[") else { throw syntaxError("expected an array") }
-            guard depth <= WireFormat.maxNestingDepth else { throw tooDeep() }
-            offset &+= 1
-            skipWhitespace()
-            guard offset < bytes.count else { throw syntaxError("unexpected end inside an array") }
-            if bytes[offset] == UInt8(ascii: "]") {
-                offset &+= 1
-                return false
-            }
-            first = false
-            return true
-        }
-        guard offset < bytes.count else { throw syntaxError("unexpected end inside an array") }
-        switch bytes[offset] {
-        case UInt8(ascii: ","):
-            offset &+= 1
-            return true
-        case UInt8(ascii: "]"):
-            offset &+= 1
-            return false
-        default:
-            throw syntaxError("expected , or ] after an element")
-        }
-    }
-
-    /// Whether the next value (after whitespace) is an object.
-    mutating func nextIsObject() -> Bool {
-        skipWhitespace()
-        return offset < bytes.count && bytes[offset] == UInt8(ascii: "{")
+        return index
     }
 
     /// Only whitespace may follow the top-level value.
@@ -229,14 +193,15 @@ struct JSONScanner {
         guard offset == bytes.count else { throw syntaxError("unexpected bytes after the record") }
     }
 
-    private mutating func skipArrayElements(depth: Int) throws(WireError) {
+    /// The elements of an array at `depth` whose `[` is consumed, through its `]`.
+    private mutating func elements(depth: Int, onto tape: inout [JSONToken]) throws(WireError) {
         skipWhitespace()
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
             offset &+= 1
             return
         }
         while true {
-            _ = try value(depth: depth &+ 1)
+            try value(depth: depth &+ 1, onto: &tape)
             skipWhitespace()
             guard offset < bytes.count else { throw syntaxError("unexpected end inside an array") }
             switch bytes[offset] {
@@ -259,7 +224,7 @@ struct JSONScanner {
     // MARK: - Numbers
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    private mutating func number() throws(WireError) -> JSONToken {
+    private mutating func number(next: Int) throws(WireError) -> JSONToken {
         let start = offset
         var plainInteger = true
         if bytes[offset] == UInt8(ascii: "-") { offset &+= 1 }
@@ -282,7 +247,7 @@ struct JSONScanner {
             guard offset < bytes.count, isDigit(bytes[offset]) else { throw syntaxError("expected a digit in the exponent") }
             skipDigits()
         }
-        return JSONToken(kind: .number, start: start, end: offset, flag: plainInteger)
+        return JSONToken(kind: .number, start: start, end: offset, flag: plainInteger, next: next)
     }
 
     private mutating func skipDigits() {
@@ -295,7 +260,7 @@ struct JSONScanner {
 
     /// A string starting at the opening quote under `offset`; leaves `offset` after
     /// the closing quote.
-    private mutating func string() throws(WireError) -> JSONToken {
+    private mutating func string(next: Int) throws(WireError) -> JSONToken {
         offset &+= 1
         let start = offset
         var escaped = false
@@ -310,7 +275,7 @@ struct JSONScanner {
             }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
-                let token = JSONToken(kind: .string, start: start, end: offset, flag: escaped)
+                let token = JSONToken(kind: .string, start: start, end: offset, flag: escaped, next: next)
                 offset &+= 1
                 return token
             }

@@ -78,24 +78,17 @@ public struct RecordDecoder: Sendable {
         guard bytes.count <= WireFormat.maxRecordSize else {
             return .failure(WireError(.tooLarge, "The record is \(bytes.count) bytes; at most \(WireFormat.maxRecordSize) are read."))
         }
-        // One function from the bytes to the result: each function between them had
-        // the decoded record (over 200 bytes) copied into its own result.
-        var scanner = JSONScanner(bytes)
-        let reader: AttributeReader
-        do throws(WireError) {
-            reader = AttributeReader(attributes: try EnvelopeAttributes(scanning: &scanner), scanner: scanner)
-        } catch {
-            return .failure(error)
-        }
-        do throws(WireError) {
-            return .success(try decode(reader, key: key))
-        } catch {
-            // Say which command and recipe the record meant, where it says so, so
-            // the rejection can be shown beside that recipe.
-            var error = error
-            error.commandID = try? reader.string(.id)
-            error.recipeID = try? reader.recipeID()
-            return .failure(error)
+        return AttributeReader.reading(bytes) { reader in
+            do throws(WireError) {
+                return .success(try decode(reader, key: key))
+            } catch {
+                // Say which command and recipe the record meant, where it says so, so
+                // the rejection can be shown beside that recipe.
+                var error = error
+                error.commandID = try? reader.string(.id)
+                error.recipeID = try? reader.recipeID()
+                return .failure(error)
+            }
         }
     }
 
@@ -112,9 +105,9 @@ public struct RecordDecoder: Sendable {
         if source.isEmpty { throw .malformed("source must not be empty.", field: "source") }
         let time = try reader.time()
         let actor = try reader.string(.actor)
-        if let contentType = reader.attributes[.datacontenttype] {
+        if let contentType = reader.token(.datacontenttype) {
             guard try reader.stringToken(.datacontenttype, equals: "application/json") else {
-                throw .malformed("datacontenttype must be application/json, not \(quoted(reader.scanner.text(contentType))).",
+                throw .malformed("datacontenttype must be application/json, not \(quoted(contentType.text(in: reader.tape.bytes))).",
                                  field: "datacontenttype")
             }
         }
@@ -149,9 +142,10 @@ public struct RecordDecoder: Sendable {
             }
         }
 
-        guard let dataToken = reader.attributes[.data] else { throw .missing("data") }
+        guard let data = reader.attributes[.data] else { throw .missing("data") }
+        let dataToken = reader.tape[data]
         guard dataToken.kind == .object else { throw .wrongType("data", expected: "an object, not \(dataToken.kind.article)") }
-        let fields = try DataFields(object: dataToken, in: reader.scanner.bytes, fields: format.fields)
+        let fields = try DataFields(object: data, on: reader.tape, fields: format.fields)
         let command = try format.read(fields)
 
         let envelope = CommandEnvelope(
@@ -165,22 +159,22 @@ public struct RecordDecoder: Sendable {
 
     /// `recipes.<Command>.v<N>` → the format that reads it.
     private func dataFormat(_ reader: AttributeReader) throws(WireError) -> DataFormat {
-        guard let token = reader.attributes[.type] else { throw .missing("type") }
+        guard let token = reader.token(.type) else { throw .missing("type") }
         guard token.kind == .string else { throw .wrongType("type", expected: "a string, not \(token.kind.article)") }
         // Read where it lies, without a copy (two arrays per record were a twentieth of
         // decoding); only a type written with escapes, which no producer writes, is unescaped first.
         let parsed = token.flag
-            ? reader.scanner.textBytes(token).withUnsafeBytes(Self.kindAndVersion)
-            : Self.kindAndVersion(UnsafeRawBufferPointer(rebasing: reader.scanner.bytes[token.start..<token.end]))
+            ? token.textBytes(in: reader.tape.bytes).withUnsafeBytes(Self.kindAndVersion)
+            : Self.kindAndVersion(UnsafeRawBufferPointer(rebasing: reader.tape.bytes[token.start..<token.end]))
         guard let (kind, version) = parsed else {
             throw WireError(.unknownType,
-                            "type \(quoted(reader.scanner.text(token))) is not a recipes command (recipes.<Command>.v<N>).",
+                            "type \(quoted(token.text(in: reader.tape.bytes))) is not a recipes command (recipes.<Command>.v<N>).",
                             field: "type")
         }
         guard let format = formats.format(kind, version: version) else {
             let known = formats.versions(of: kind).map { "v\($0)" }.joined(separator: ", ")
             throw WireError(.unsupportedVersion,
-                            "type \(quoted(reader.scanner.text(token))): this reader knows \(kind.rawValue) \(known) only.",
+                            "type \(quoted(token.text(in: reader.tape.bytes))): this reader knows \(kind.rawValue) \(known) only.",
                             field: "type")
         }
         return format

@@ -78,16 +78,10 @@ struct DataFormats: Sendable {
 
     // MARK: - Command names
 
-    private static let names: [(name: [UInt8], kind: RecipeCommand.Kind)] =
-        RecipeCommand.Kind.allCases.map { (Array($0.rawValue.utf8), $0) }
+    private static let names = CaseNames<RecipeCommand.Kind>()
 
     /// The command whose name is `name` exactly (case-sensitive), if any.
-    static func kind(named name: UnsafeRawBufferPointer) -> RecipeCommand.Kind? {
-        for entry in names where entry.name.withUnsafeBytes({ JSONScanner.same($0, name) }) {
-            return entry.kind
-        }
-        return nil
-    }
+    static func kind(named name: UnsafeRawBufferPointer) -> RecipeCommand.Kind? { names.value(named: name) }
 }
 
 extension RecipeCommand.Kind {

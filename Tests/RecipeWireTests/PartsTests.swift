@@ -159,7 +159,8 @@ struct JSONPartsTests {
                     #expect(written == escapedOneByOne(text), "\(text.debugDescription)")
                     let read = try writer.bytes.withUnsafeBytes { bytes in
                         var scanner = JSONScanner(bytes)
-                        return scanner.text(try scanner.value(depth: 0))
+                        var tape: [JSONToken] = []
+                        return tape[try scanner.value(depth: 0, onto: &tape)].text(in: bytes)
                     }
                     #expect(read == text, "\(text.debugDescription) read back")
                 }
@@ -175,7 +176,8 @@ struct JSONPartsTests {
                         + Array(repeating: UInt8(ascii: "b"), count: length - position - 1) + [UInt8(ascii: "\"")]
                     let refused = json.withUnsafeBytes { bytes in
                         var scanner = JSONScanner(bytes)
-                        return (try? scanner.value(depth: 0)) == nil
+                        var tape: [JSONToken] = []
+                        return (try? scanner.value(depth: 0, onto: &tape)) == nil
                     }
                     #expect(refused, "\(bad) at \(position) of \(length)")
                 }
@@ -201,6 +203,32 @@ struct JSONPartsTests {
         #expect(written(.nan) == "null")
     }
 
+    /// A tape lists a value's tokens in document order, each container's `next` past
+    /// all it holds, so a reader steps over a member in one step.
+    @Test func theTapeHoldsEveryTokenInOrderAndSkipsContainersWhole() throws {
+        let json = Array(#" {"a" : [1, {"b":null}, []], "c":"x\n"} "#.utf8)
+        try json.withUnsafeBytes { bytes in
+            var scanner = JSONScanner(bytes)
+            var tokens: [JSONToken] = []
+            #expect(try scanner.value(depth: 1, onto: &tokens) == 0)
+            try scanner.expectEnd()
+            let kinds: [JSONToken.Kind] = [.object, .string, .array, .number, .object, .string, .null, .array, .string, .string]
+            #expect(tokens.map(\.kind) == kinds)
+            #expect(tokens.map(\.next) == [10, 2, 8, 4, 7, 6, 7, 8, 9, 10])
+            try tokens.withUnsafeBufferPointer { tokens in
+                let tape = JSONTape(bytes: bytes, tokens: tokens)
+                var members: [String] = []
+                try tape.forEachMember(ofObject: 0) { key, value in members.append("\(tape.text(key))=\(tape[value].kind)") }
+                #expect(members == ["a=array", "c=string"])
+                var elements: [JSONToken.Kind] = []
+                try tape.forEachElement(ofArray: 2) { elements.append(tape[$0].kind) }
+                #expect(elements == [.number, .object, .array])
+                #expect(tape.text(9) == "x\n")
+                #expect(tape.text(5, equals: "b"))
+            }
+        }
+    }
+
     /// Tokens keep their offsets in 32 bits: a value that ends at the last byte of the
     /// largest record the scanner may read keeps its exact place.
     @Test func tokensAtTheEndOfTheLargestRecordKeepTheirOffsets() throws {
@@ -209,11 +237,12 @@ struct JSONPartsTests {
         #expect(json.count == count)
         try json.withUnsafeBytes { bytes in
             var scanner = JSONScanner(bytes)
-            var first = true
-            let element = try #require(try scanner.nextElement(first: &first, depth: 1))
-            #expect(element.kind == .string && element.start == count - 4 && element.end == count - 2)
-            #expect(scanner.text(element) == "é")
-            #expect(try scanner.nextElement(first: &first, depth: 1) == nil)
+            var tape: [JSONToken] = []
+            let array = try scanner.value(depth: 1, onto: &tape)
+            #expect(tape.count == 2 && tape[array].kind == .array && tape[array].next == 2 && tape[array].end == count)
+            let element = tape[1]
+            #expect(element.kind == .string && element.start == count - 4 && element.end == count - 2 && element.next == 2)
+            #expect(element.text(in: bytes) == "é")
         }
     }
 

@@ -4,28 +4,30 @@
 // and escape, so these conversions cannot fail; the common case, a string
 // without escapes, is its bytes as they are.
 
-extension JSONScanner {
-    /// The text of a string token.
-    func text(_ token: JSONToken) -> String {
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
-        guard token.flag else { return String(decoding: raw, as: UTF8.self) }
-        return String(decoding: unescaped(raw), as: UTF8.self)
+extension JSONToken {
+    /// The text of a string token found in `bytes`.
+    func text(in bytes: UnsafeRawBufferPointer) -> String {
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        guard flag else { return String(decoding: raw, as: UTF8.self) }
+        return String(decoding: JSONScanner.unescaped(raw), as: UTF8.self)
     }
 
     /// Whether a string token's text is exactly `literal`.
-    func text(_ token: JSONToken, equals literal: StaticString) -> Bool {
+    func text(in bytes: UnsafeRawBufferPointer, equals literal: StaticString) -> Bool {
         let expected = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
-        guard token.flag else { return Self.same(raw, expected) }
-        return unescaped(raw).withUnsafeBytes { Self.same($0, expected) }
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        guard flag else { return JSONScanner.same(raw, expected) }
+        return JSONScanner.unescaped(raw).withUnsafeBytes { JSONScanner.same($0, expected) }
     }
 
     /// The UTF-8 bytes of a string token's text.
-    func textBytes(_ token: JSONToken) -> [UInt8] {
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[token.start..<token.end])
-        return token.flag ? unescaped(raw) : Array(raw)
+    func textBytes(in bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        return flag ? JSONScanner.unescaped(raw) : Array(raw)
     }
+}
 
+extension JSONScanner {
     static func same(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var index = 0
@@ -42,7 +44,7 @@ extension JSONScanner {
     }
 
     /// Resolves the escapes of a string the scanner has already checked.
-    private func unescaped(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
+    fileprivate static func unescaped(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(raw.count)
         var index = 0
@@ -62,14 +64,14 @@ extension JSONScanner {
             case UInt8(ascii: "r"): result.append(0x0D)
             case UInt8(ascii: "t"): result.append(0x09)
             case UInt8(ascii: "u"):
-                var scalar = UInt32(Self.hex4Unchecked(raw, index))
+                var scalar = UInt32(hex4Unchecked(raw, index))
                 index &+= 4
                 if scalar >= 0xD800, scalar <= 0xDBFF {
-                    let low = UInt32(Self.hex4Unchecked(raw, index &+ 2))
+                    let low = UInt32(hex4Unchecked(raw, index &+ 2))
                     index &+= 6
                     scalar = 0x10000 &+ ((scalar &- 0xD800) << 10) &+ (low &- 0xDC00)
                 }
-                Self.appendUTF8(scalar, to: &result)
+                appendUTF8(scalar, to: &result)
             default: result.append(kind) // " \ /
             }
         }
