@@ -15,18 +15,19 @@ struct AttributeReader {
     /// that is not an object or an attribute given twice is the scan's failure.
     static func reading<Value>(_ bytes: UnsafeRawBufferPointer,
                                _ body: (AttributeReader) -> Result<Value, WireError>) -> Result<Value, WireError> {
-        var scanner = JSONScanner(bytes)
-        var tokens: [JSONToken] = []
-        // One allocation: records as encoders write them hold about a token per fifteen
-        // bytes (the rules golden decisions); one with more grows it.
-        tokens.reserveCapacity(bytes.count / 8 &+ 16)
-        let attributes: EnvelopeAttributes
-        do throws(WireError) {
-            attributes = try EnvelopeAttributes(scanning: &scanner, onto: &tokens)
-        } catch {
-            return .failure(error)
+        // 64 tokens on the stack (1 KiB, as much as the standard library puts there
+        // without asking how deep the stack is) hold most records.
+        withUnsafeTemporaryAllocation(of: JSONToken.self, capacity: 64) { stack in
+            var scanner = JSONScanner(bytes)
+            var tape = JSONTapeWriter(startingIn: stack)
+            let attributes: EnvelopeAttributes
+            do throws(WireError) {
+                attributes = try EnvelopeAttributes(scanning: &scanner, onto: &tape)
+            } catch {
+                return .failure(error)
+            }
+            return body(AttributeReader(attributes: attributes, tape: JSONTape(bytes: bytes, tokens: tape.tokens)))
         }
-        return tokens.withUnsafeBufferPointer { body(AttributeReader(attributes: attributes, tape: JSONTape(bytes: bytes, tokens: $0))) }
     }
 
     /// The attribute's value, nil when the record has none.

@@ -29,7 +29,7 @@ struct EnvelopeAttributes {
     /// Scans the whole record, each member's value onto `tape`. Throws `malformed` for
     /// bad JSON, a top level that is not an object, an attribute given twice, or an
     /// extension whose name is not a CloudEvents attribute name.
-    init(scanning scanner: inout JSONScanner, onto tape: inout [JSONToken]) throws(WireError) {
+    init(scanning scanner: inout JSONScanner, onto tape: inout JSONTapeWriter) throws(WireError) {
         try scanner.openObject(depth: 1)
         var first = true
         var extensions: [[UInt8]] = []

@@ -147,7 +147,7 @@ struct JSONScanner {
     /// A container's token comes first, its `next` the index after its last member or
     /// element; an object's members follow as key, value, key, value….
     @discardableResult
-    mutating func value(depth: Int, onto tape: inout [JSONToken]) throws(WireError) -> Int {
+    mutating func value(depth: Int, onto tape: inout JSONTapeWriter) throws(WireError) -> Int {
         skipWhitespace()
         guard offset < bytes.count else { throw syntaxError("expected a value") }
         let index = tape.count, start = offset
@@ -194,7 +194,7 @@ struct JSONScanner {
     }
 
     /// The elements of an array at `depth` whose `[` is consumed, through its `]`.
-    private mutating func elements(depth: Int, onto tape: inout [JSONToken]) throws(WireError) {
+    private mutating func elements(depth: Int, onto tape: inout JSONTapeWriter) throws(WireError) {
         skipWhitespace()
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
             offset &+= 1

@@ -46,7 +46,7 @@ struct RobustnessTests {
             var bytes = Array(text.utf8)
             bytes.withUnsafeMutableBytes { buffer in
                 var scanner = JSONScanner(UnsafeRawBufferPointer(buffer))
-                var tape: [JSONToken] = []
+                var tape = JSONTapeWriter(capacity: 4)
                 #expect(throws: WireError.self) { try scanner.value(depth: 1, onto: &tape) }
             }
         }
