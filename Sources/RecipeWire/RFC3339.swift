@@ -33,22 +33,39 @@ public enum RFC3339 {
         let ofDay = milliseconds - days * millisecondsPerDay
         let (year, month, day) = civil(fromDays: days)
         let seconds = ofDay / 1000
-        appendDigits(year, 4, &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, 2, &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, 2, &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(seconds / 3600, 2, &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(seconds / 60 % 60, 2, &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(seconds % 60, 2, &bytes)
-        if ofDay % 1000 != 0 {
-            bytes.append(UInt8(ascii: "."))
-            appendDigits(ofDay % 1000, 3, &bytes)
+        // Laid out in place, then appended at once: appended a byte at a time, with the
+        // array's checks each time, a time took about 1,450 instructions to write.
+        var text = InlineArray<24, UInt8>(repeating: 0)
+        var count = 0
+        func put(_ value: Int64, width: Int) {
+            var rest = value
+            for position in stride(from: count + width - 1, through: count, by: -1) {
+                text[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            count += width
         }
-        bytes.append(UInt8(ascii: "Z"))
+        func put(_ byte: Unicode.Scalar) {
+            text[count] = UInt8(ascii: byte)
+            count += 1
+        }
+        put(year, width: 4)
+        put("-")
+        put(month, width: 2)
+        put("-")
+        put(day, width: 2)
+        put("T")
+        put(seconds / 3600, width: 2)
+        put(":")
+        put(seconds / 60 % 60, width: 2)
+        put(":")
+        put(seconds % 60, width: 2)
+        if ofDay % 1000 != 0 {
+            put(".")
+            put(ofDay % 1000, width: 3)
+        }
+        put("Z")
+        withUnsafeBytes(of: text) { bytes.append(contentsOf: $0.prefix(count)) }
     }
 
     /// The time as text, e.g. for messages and tests.
@@ -56,17 +73,6 @@ public enum RFC3339 {
         var bytes: [UInt8] = []
         write(time, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func appendDigits(_ value: Int64, _ width: Int, _ bytes: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
     }
 
     // MARK: - Reading
