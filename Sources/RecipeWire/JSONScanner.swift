@@ -33,8 +33,8 @@ struct JSONToken {
     /// exponent). Bool: true.
     let flag: Bool
     // Offsets in 32 bits: a scanner reads at most one record (`JSONScanner.init`
-    // checks), which keeps a token at 16 bytes, and a record's tape a quarter the size
-    // it would be with 64-bit offsets.
+    // checks), which keeps a token at 16 bytes, half what 64-bit offsets would take:
+    // 64 of them fit the kibibyte of stack a decoder lends its tape.
     private let start32: Int32
     private let end32: Int32
     private let next32: Int32

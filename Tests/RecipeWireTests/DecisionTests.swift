@@ -134,6 +134,14 @@ struct DecisionTests {
                                                     "IngredientAdded.v1", #"Ingredient\u0041dded.v1"#)
         let plain = try DecisionTestSupport.decoder.decode(value: Array(accepted.utf8)).get()
         #expect(try DecisionTestSupport.decoder.decode(value: Array(escaped.utf8)).get() == plain)
+        // The command's type and the role are looked up from their bytes; escaped, from the text.
+        let withRole = DecisionWrongExamples.changed(accepted, #""actor":"alice""#, #""actor":"alice","actorRole":"writer""#)
+        let escapedNames = DecisionWrongExamples.changed(
+            DecisionWrongExamples.changed(withRole, #""commandType":"IngredientAdded""#, #""commandType":"Ingredient\u0041dded""#),
+            #""actorRole":"writer""#, #""actorRole":"\u0077riter""#)
+        let named = try DecisionTestSupport.decoder.decode(value: Array(escapedNames.utf8)).get()
+        #expect(named == (try DecisionTestSupport.decoder.decode(value: Array(withRole.utf8)).get()))
+        #expect(named.commandKind == .ingredientAdded && named.actorRole == .writer)
         #expect(failure(DecisionWrongExamples.changed(accepted, "recipes.decision.v1", #"recipes.decision.\u0076"#))?.code == .unknownType)
     }
 
