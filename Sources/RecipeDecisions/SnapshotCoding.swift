@@ -83,7 +83,7 @@ struct SnapshotReader {
     init?(sealed file: [UInt8], magic: [UInt8]) {
         guard file.count >= magic.count + 8, file.starts(with: magic) else { return nil }
         let body = file[..<(file.count - 8)]
-        let sum = file[(file.count - 8)...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let sum = Self.littleEndian(file[(file.count - 8)...])
         guard sum == Self.checksum(body) else { return nil }
         bytes = Array(body)
         index = magic.count
@@ -144,7 +144,7 @@ struct SnapshotReader {
     mutating func number() throws(Malformed) -> Double {
         guard bytes.count - index >= 8 else { throw Malformed() }
         defer { index += 8 }
-        return Double(bitPattern: bytes[index..<(index + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        return Double(bitPattern: Self.littleEndian(bytes[index..<(index + 8)]))
     }
 
     mutating func optional<Value>(_ read: (inout SnapshotReader) throws(Malformed) -> Value) throws(Malformed) -> Value? {
@@ -160,6 +160,11 @@ struct SnapshotReader {
     }
 
     /// FNV-1a, 64 bits: enough to tell a file cut short or changed from the one written.
+    /// Eight bytes, least significant first, as the writer lays numbers and the checksum down.
+    private static func littleEndian(_ eight: ArraySlice<UInt8>) -> UInt64 {
+        eight.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
