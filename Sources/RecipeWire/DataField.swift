@@ -65,11 +65,16 @@ public struct DataField: Sendable, Hashable, CustomStringConvertible {
     /// The member's name as a static string, so the decoder compares bytes with it
     /// without building a `String`.
     let key: StaticString
+    /// Where `key`'s bytes lie, as a number: `DataFields` finds the field a reader names
+    /// by it, one comparison of integers per field (`StaticString.utf8Start` checks its
+    /// representation at every call: about half of each lookup).
+    let keyAddress: UInt
     public let type: ValueType
     public let presence: Presence
 
     init(_ key: StaticString, _ type: ValueType, _ presence: Presence) {
         self.key = key
+        keyAddress = UInt(bitPattern: key.utf8Start)
         self.type = type
         self.presence = presence
     }

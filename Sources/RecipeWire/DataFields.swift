@@ -286,7 +286,8 @@ struct DataFields {
         // compiler keeps once: the address settles it, and the bytes are compared only
         // when no address matches (with 8 fields, comparing bytes first cost a fifth
         // of decoding an ingredient).
-        var found = fields.firstIndex { $0.key.utf8Start == name.utf8Start }
+        let address = UInt(bitPattern: name.utf8Start)
+        var found = fields.firstIndex { $0.keyAddress == address }
         if found == nil { found = fields.firstIndex { Self.same($0.key, name) } }
         if let field = found {
             assert(fields[field].type == type && fields[field].presence == presence,
