@@ -51,11 +51,14 @@ struct AttributeReader {
         }
     }
 
-    /// A required string attribute's bytes where they lie, or nil when it holds an
-    /// escape (read it with `string` then): for a name compared, not kept.
-    func unescapedString(_ name: Name) throws(WireError) -> UnsafeRawBufferPointer? {
+    /// A required string attribute read by `parse` from its UTF-8 (`JSONToken.withText`):
+    /// for a name looked up, not kept, without making a String. When `parse` answers nil,
+    /// `refusal` of the text is thrown.
+    func string<Value>(_ name: Name, parsedBy parse: (UnsafeRawBufferPointer) -> Value?,
+                       refusal: (String) -> WireError) throws(WireError) -> Value {
         let token = try stringToken(name)
-        return token.flag ? nil : UnsafeRawBufferPointer(rebasing: tape.bytes[token.start..<token.end])
+        guard let value = token.withText(in: tape.bytes, parse) else { throw refusal(token.text(in: tape.bytes)) }
+        return value
     }
 
     func optionalString(_ name: Name) throws(WireError) -> String? {
@@ -99,18 +102,9 @@ struct AttributeReader {
 
     /// `time`, an RFC 3339 date-time.
     func time() throws(WireError) -> Timestamp {
-        let token = try stringToken(.time)
-        let time: Timestamp?
-        if token.flag {
-            time = token.textBytes(in: tape.bytes).withUnsafeBytes { RFC3339.parse($0) }
-        } else {
-            time = RFC3339.parse(UnsafeRawBufferPointer(rebasing: tape.bytes[token.start..<token.end]))
+        try string(.time, parsedBy: RFC3339.parse) { text in
+            .malformed("time \(quoted(text)) is not an RFC 3339 date-time (2026-12-01T10:15:00Z).", field: "time")
         }
-        guard let time else {
-            throw .malformed("time \(quoted(token.text(in: tape.bytes))) is not an RFC 3339 date-time (2026-12-01T10:15:00Z).",
-                             field: "time")
-        }
-        return time
     }
 
     private func stringToken(_ name: Name) throws(WireError) -> JSONToken {

@@ -107,12 +107,13 @@ struct DataFields {
         return try text(token, name)
     }
 
-    /// A required string field's bytes where they lie, or nil when it holds an escape (read
-    /// it with `string` then): for a name that is compared, not kept, without making a String.
-    func unescapedString(_ name: StaticString) throws(WireError) -> UnsafeRawBufferPointer? {
+    /// A string field read by `parse` from its UTF-8 (`JSONToken.withText`): for a name
+    /// looked up, not kept, without making a String. When `parse` answers nil, `refusal`
+    /// of the text is thrown.
+    func string<Value>(_ name: StaticString, parsedBy parse: (UnsafeRawBufferPointer) -> Value?,
+                       refusal: (String) -> WireError) throws(WireError) -> Value {
         guard let token = token(name, .string, .required) else { throw .missing(path(name)) }
-        guard token.kind == .string else { throw wrongType(token, name, "a string") }
-        return token.flag ? nil : raw(token)
+        return try parsed(token, name, parse, refusal)
     }
 
     /// A field that may be absent (nil) or a string. `null` is not absent: within a
@@ -122,16 +123,11 @@ struct DataFields {
         return try text(token, name)
     }
 
-    /// A field that may be absent (nil) or a string, read by `parse` from its UTF-8 where
-    /// it lies (unescaped first only when it holds an escape): for a name looked up, not
-    /// kept, without making a String. When `parse` answers nil, `refusal` of the text is thrown.
+    /// A field that may be absent (nil) or a string, read as `string(_:parsedBy:refusal:)` reads one.
     func optionalString<Value>(_ name: StaticString, parsedBy parse: (UnsafeRawBufferPointer) -> Value?,
                                refusal: (String) -> WireError) throws(WireError) -> Value? {
         guard let token = token(name, .string, .optional) else { return nil }
-        guard token.kind == .string else { throw wrongType(token, name, "a string") }
-        let value = token.flag ? token.textBytes(in: tape.bytes).withUnsafeBytes(parse) : parse(raw(token))
-        guard let value else { throw refusal(token.text(in: tape.bytes)) }
-        return value
+        return try parsed(token, name, parse, refusal)
     }
 
     /// A field that must be present, as a string or `null` (nil).
@@ -302,6 +298,13 @@ struct DataFields {
     private func text(_ token: JSONToken, _ name: StaticString) throws(WireError) -> String {
         guard token.kind == .string else { throw wrongType(token, name, "a string") }
         return token.text(in: tape.bytes)
+    }
+
+    private func parsed<Value>(_ token: JSONToken, _ name: StaticString, _ parse: (UnsafeRawBufferPointer) -> Value?,
+                               _ refusal: (String) -> WireError) throws(WireError) -> Value {
+        guard token.kind == .string else { throw wrongType(token, name, "a string") }
+        guard let value = token.withText(in: tape.bytes, parse) else { throw refusal(token.text(in: tape.bytes)) }
+        return value
     }
 
     private func integer(_ token: JSONToken, _ name: StaticString) throws(WireError) -> Int {

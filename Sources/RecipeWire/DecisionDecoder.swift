@@ -95,18 +95,10 @@ public struct DecisionDecoder: Sendable {
         return try format.read(fields, DecisionEnvelope(id: id, subject: subject, time: time))
     }
 
-    /// `recipes.decision.v<N>` → the format that reads it. The type is read where it
-    /// lies; a String is made only for one with an escape, or a message.
+    /// `recipes.decision.v<N>` → the format that reads it.
     private func dataFormat(_ reader: AttributeReader) throws(WireError) -> DecisionDataFormat {
-        let version: Int?
-        if let bytes = try reader.unescapedString(.type) {
-            version = Self.version(ofType: bytes)
-        } else {
-            var text = try reader.string(.type)
-            version = text.withUTF8 { Self.version(ofType: UnsafeRawBufferPointer($0)) }
-        }
-        guard let version else {
-            throw WireError(.unknownType, "type \(quoted(try reader.string(.type))) is not a decision (recipes.decision.v<N>).", field: "type")
+        let version = try reader.string(.type, parsedBy: Self.version(ofType:)) { text in
+            WireError(.unknownType, "type \(quoted(text)) is not a decision (recipes.decision.v<N>).", field: "type")
         }
         guard let format = formats.format(version: version) else {
             let known = formats.versions.map { "v\($0)" }.joined(separator: ", ")

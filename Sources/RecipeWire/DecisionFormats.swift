@@ -147,16 +147,8 @@ extension DecisionFormats {
             guard let (name, version) = VersionedName.split(bytes), let kind = EventFormats.kind(named: name) else { return nil }
             return (kind, version)
         }
-        // The type is read where it lies; a String is made only for one with an escape, or a message.
-        let parsed: (RecipeEvent.Kind, Int)?
-        if let bytes = try item.unescapedString("type") {
-            parsed = kindAndVersion(bytes)
-        } else {
-            var text = try item.string("type")
-            parsed = text.withUTF8 { kindAndVersion(UnsafeRawBufferPointer($0)) }
-        }
-        guard let (kind, version) = parsed else {
-            throw item.error(.unknownType, "type", "\(quoted(try item.string("type"))) is no event this reader knows (<Event>.v<N>)")
+        let (kind, version) = try item.string("type", parsedBy: kindAndVersion) { text in
+            item.error(.unknownType, "type", "\(quoted(text)) is no event this reader knows (<Event>.v<N>)")
         }
         guard let format = EventFormats.standard.format(kind, version: version) else {
             let known = EventFormats.standard.versions(of: kind).map { "v\($0)" }.joined(separator: ", ")

@@ -50,7 +50,7 @@ struct EnvelopeAttributes {
                 // CloudEvents (lowercase letters and digits): that turns away
                 // mistakes such as `expectedRevision` or `data_base64`, which would
                 // otherwise be ignored silently.
-                let name = key.textBytes(in: scanner.bytes)
+                let name = key.withText(in: scanner.bytes) { Array($0) }
                 guard !name.isEmpty, name.allSatisfy({ $0 &- UInt8(ascii: "a") < 26 || $0 &- UInt8(ascii: "0") < 10 }) else {
                     throw .malformed(
                         "\(quoted(key.text(in: scanner.bytes))) is not a CloudEvents attribute name (lowercase letters and digits only).")

@@ -7,23 +7,21 @@
 extension JSONToken {
     /// The text of a string token found in `bytes`.
     func text(in bytes: UnsafeRawBufferPointer) -> String {
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-        guard flag else { return String(decoding: raw, as: UTF8.self) }
-        return String(decoding: JSONScanner.unescaped(raw), as: UTF8.self)
+        withText(in: bytes) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether a string token's text is exactly `literal`.
     func text(in bytes: UnsafeRawBufferPointer, equals literal: StaticString) -> Bool {
         let expected = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-        guard flag else { return JSONScanner.same(raw, expected) }
-        return JSONScanner.unescaped(raw).withUnsafeBytes { JSONScanner.same($0, expected) }
+        return withText(in: bytes) { JSONScanner.same($0, expected) }
     }
 
-    /// The UTF-8 bytes of a string token's text.
-    func textBytes(in bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    /// Calls `body` with the UTF-8 of a string token's text: its bytes where they lie,
+    /// or an unescaped copy only when it holds an escape (which no producer of ours writes).
+    func withText<Result>(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-        return flag ? JSONScanner.unescaped(raw) : Array(raw)
+        guard flag else { return body(raw) }
+        return JSONScanner.unescaped(raw).withUnsafeBytes(body)
     }
 }
 

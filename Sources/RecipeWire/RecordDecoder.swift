@@ -159,22 +159,14 @@ public struct RecordDecoder: Sendable {
 
     /// `recipes.<Command>.v<N>` → the format that reads it.
     private func dataFormat(_ reader: AttributeReader) throws(WireError) -> DataFormat {
-        guard let token = reader.token(.type) else { throw .missing("type") }
-        guard token.kind == .string else { throw .wrongType("type", expected: "a string, not \(token.kind.article)") }
-        // Read where it lies, without a copy (two arrays per record were a twentieth of
-        // decoding); only a type written with escapes, which no producer writes, is unescaped first.
-        let parsed = token.flag
-            ? token.textBytes(in: reader.tape.bytes).withUnsafeBytes(Self.kindAndVersion)
-            : Self.kindAndVersion(UnsafeRawBufferPointer(rebasing: reader.tape.bytes[token.start..<token.end]))
-        guard let (kind, version) = parsed else {
-            throw WireError(.unknownType,
-                            "type \(quoted(token.text(in: reader.tape.bytes))) is not a recipes command (recipes.<Command>.v<N>).",
-                            field: "type")
+        // Read where it lies, without a copy (two arrays per record were a twentieth of decoding).
+        let (kind, version) = try reader.string(.type, parsedBy: Self.kindAndVersion) { text in
+            WireError(.unknownType, "type \(quoted(text)) is not a recipes command (recipes.<Command>.v<N>).", field: "type")
         }
         guard let format = formats.format(kind, version: version) else {
             let known = formats.versions(of: kind).map { "v\($0)" }.joined(separator: ", ")
             throw WireError(.unsupportedVersion,
-                            "type \(quoted(token.text(in: reader.tape.bytes))): this reader knows \(kind.rawValue) \(known) only.",
+                            "type \(quoted(try reader.string(.type))): this reader knows \(kind.rawValue) \(known) only.",
                             field: "type")
         }
         return format
