@@ -96,7 +96,8 @@ final class ProjectionWriter {
                 var counted = false
                 if let decision = readings[index].decision.take() {
                     if effective.admit(decision, onPartition: partition) {
-                        try project(decision, logTime: readings[index].logTime, into: &batch, summary: &summary)
+                        let entry = HistoryEntry(decision, logTime: readings[index].logTime, recipeID: readings[index].recipeID)
+                        try project(decision, entry, into: &batch, summary: &summary)
                         batch.decided[partition] = effective.tails[partition]
                         counted = true
                     }
@@ -139,9 +140,8 @@ final class ProjectionWriter {
         cache = cache.filter { $0.value.batch == sealed }
     }
 
-    private func project(_ decision: DecisionRecord, logTime: Int64?, into batch: inout PendingBatch,
+    private func project(_ decision: DecisionRecord, _ entry: HistoryEntry, into batch: inout PendingBatch,
                          summary: inout BatchSummary) throws {
-        let entry = HistoryEntry(decision, logTime: logTime)
         guard decision.commandKind != nil, let recipeID = entry.recipeID else {
             // Not a command (undecodable): still the last word on an open draft of the recipe it
             // names, unless it lies in another partition than that recipe's. Such a record is not
