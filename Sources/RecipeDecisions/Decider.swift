@@ -198,7 +198,7 @@ public final class Decider: @unchecked Sendable {
                     // Stamped with the command's time in the log, so that a cut of the decisions by time
                     // (`recipes replay --until-time`) is the same cut of the commands.
                     messages.append(KafkaProducerMessage(topic: topics.decisions, key: records[index].key, value: value,
-                                                         headers: [Self.contentType], partition: one.decider.partition,
+                                                         headers: Self.decisionHeaders, partition: one.decider.partition,
                                                          timestamp: records[index].timestamp))
                 }
             }
@@ -248,7 +248,8 @@ public final class Decider: @unchecked Sendable {
         return totals
     }
 
-    private static let contentType = KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)
+    /// One array for every decision (an array literal per message was an allocation each).
+    private static let decisionHeaders = [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)]
     private static let committedContentType = KafkaHeader(key: WireFormat.contentTypeHeaderName, value: CommittedRecipe.contentType)
 
     // MARK: - Topics
@@ -507,8 +508,10 @@ public final class Decider: @unchecked Sendable {
         var lost: Set<Int32> = []
         let decoder = self.decoder
         try readBack.poll(maxRecords: 10_000, timeout: timeout) { record in
-            guard !lost.contains(record.partition), partitions[record.partition] != nil else { return }
-            let found = partitions[record.partition]!.readBack(record.value, at: record.offset) {
+            guard !lost.contains(record.partition), let held = partitions.index(forKey: record.partition) else { return }
+            // Changed where it lies, through `values` (through the subscript by key, the partition's
+            // state was copied out and back: a third of what reading a decision back cost).
+            let found = partitions.values[held].readBack(record.value, at: record.offset) {
                 try? decoder.decode(key: record.key.map { Array($0) }, value: Array(record.value)).get()
             }
             if found == .lost { lost.insert(record.partition) }
