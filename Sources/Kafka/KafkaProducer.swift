@@ -184,13 +184,7 @@ public final class KafkaProducer: Sendable {
     private func enqueue(_ message: KafkaProducerMessage, topic: TopicHandle,
                          opaque: UnsafeMutableRawPointer) -> KafkaError? {
         let headers = rd_kafka_headers_new(message.headers.count)
-        for header in message.headers {
-            if let value = header.value {
-                _ = value.withUnsafeBytes { rd_kafka_header_add(headers, header.key, -1, $0.baseAddress, $0.count) }
-            } else {
-                rd_kafka_header_add(headers, header.key, -1, nil, 0)
-            }
-        }
+        for header in message.headers { Self.add(header, to: headers) }
         var err = produce(message, topic: topic.pointer, headers: headers, opaque: opaque)
         while err == RD_KAFKA_RESP_ERR__QUEUE_FULL {
             // Back-pressure: the local queue is full until deliveries drain it.
@@ -204,6 +198,22 @@ public final class KafkaProducer: Sendable {
             return KafkaError.rdKafka(.produceFailed, context, err)
         }
         return nil
+    }
+
+    /// Adds a header with its name's length: a name passed as a C string was copied into
+    /// an array of its own first, a fifth of enqueueing a record with one header.
+    private static func add(_ header: KafkaHeader, to headers: OpaquePointer?) {
+        var name = header.key
+        name.withUTF8 { (utf8: UnsafeBufferPointer<UInt8>) -> Void in
+            let (name, length) = ((UnsafeRawPointer(utf8.baseAddress) ?? emptyValue).assumingMemoryBound(to: CChar.self), utf8.count)
+            if let value = header.value {
+                value.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Void in
+                    _ = rd_kafka_header_add(headers, name, length, bytes.baseAddress, bytes.count)
+                }
+            } else {
+                _ = rd_kafka_header_add(headers, name, length, nil, 0)
+            }
+        }
     }
 
     /// What an empty value points at: librdkafka takes a null pointer for a null value, and an empty
