@@ -80,9 +80,10 @@ struct DataFields {
         var slots = InlineArray<14, Int32>(repeating: -1)
         try tape.forEachMember(ofObject: index) { (key, value) throws(WireError) in
             let slot: Int
-            if expected < fields.count && tape.text(key, equals: fields[expected].key) {
+            let token = tape[key]
+            if expected < fields.count && fields[expected].isKey(token, in: tape.bytes) {
                 slot = expected
-            } else if let found = fields.firstIndex(where: { tape.text(key, equals: $0.key) }) {
+            } else if let found = fields.firstIndex(where: { $0.isKey(token, in: tape.bytes) }) {
                 slot = found
             } else {
                 let known = fields.isEmpty ? "none" : fields.map(\.name).joined(separator: ", ")

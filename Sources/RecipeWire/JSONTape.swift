@@ -16,9 +16,6 @@ struct JSONTape {
     /// The text of the string token at `index`.
     func text(_ index: Int) -> String { tokens[index].text(in: bytes) }
 
-    /// Whether the string token at `index` is exactly `literal`.
-    func text(_ index: Int, equals literal: StaticString) -> Bool { tokens[index].text(in: bytes, equals: literal) }
-
     /// Calls `body` with the key's and the value's index of each member of the object at
     /// `index`, in order.
     func forEachMember(ofObject index: Int, _ body: (_ key: Int, _ value: Int) throws(WireError) -> Void) throws(WireError) {

@@ -203,6 +203,28 @@ struct JSONPartsTests {
         #expect(written(.nan) == "null")
     }
 
+    /// `DataFields` matches a member to its field by the key's length and first eight
+    /// bytes, then the rest: keys shorter than a word, as long as one and longer, two
+    /// that only begin like a field's, one written with an escape, and one too near
+    /// the end of the record for a word to be read there.
+    @Test func aMemberKeyMatchesItsOwnFieldOnly() throws {
+        let json = Array(#"{"id":1,"revision":2,"ingredientId":3,"ingredientIdx":4,"ingredientIX":8,"\u0069d":5,"amountMax":6,"ab":7}"#.utf8)
+        let fields: [DataField] = [field("id"), field("revision"), field("ingredientId"), field("amountMax"), field("ab"), field("a")]
+        try json.withUnsafeBytes { bytes in
+            var scanner = JSONScanner(bytes)
+            var writer = JSONTapeWriter(capacity: 4)
+            _ = try scanner.value(depth: 1, onto: &writer)
+            let tape = JSONTape(bytes: bytes, tokens: writer.tokens)
+            var matches: [[String]] = []
+            try tape.forEachMember(ofObject: 0) { key, _ in
+                matches.append(fields.filter { $0.isKey(tape[key], in: bytes) }.map(\.name))
+            }
+            #expect(matches == [["id"], ["revision"], ["ingredientId"], [], [], ["id"], ["amountMax"], ["ab"]])
+        }
+    }
+
+    private func field(_ name: StaticString) -> DataField { DataField(name, .integer, .required) }
+
     /// A tape lists a value's tokens in document order, each container's `next` past
     /// all it holds, so a reader steps over a member in one step. The writer starts in
     /// a lent buffer too small for them and moves to the heap, as it does for a record
@@ -226,7 +248,7 @@ struct JSONPartsTests {
                 try tape.forEachElement(ofArray: 2) { elements.append(tape[$0].kind) }
                 #expect(elements == [.number, .object, .array])
                 #expect(tape.text(9) == "x\n")
-                #expect(tape.text(5, equals: "b"))
+                #expect(tape[5].text(in: tape.bytes, equals: "b"))
             }
         }
     }
