@@ -103,6 +103,11 @@ public final class Decider: @unchecked Sendable {
     private var totals = Totals()
     /// Decisions handed to the producer whose acknowledgements are still to be checked.
     private var pending: [KafkaPendingBatch] = []
+    /// Partitions held still until their decisions on the way are read back, for a snapshot
+    /// (`keepStilledSnapshots`): their records polled meanwhile wait here, undecided.
+    private var stilled: [Int32: StilledPartition] = [:]
+    /// Records of partitions no longer held still, decided before the next poll's.
+    private var released: [Int32: [KafkaConsumerRecord]] = [:]
     /// When each partition last wrote its documents (`writeDocuments`).
     private var documentsWritten: [Int32: ContinuousClock.Instant] = [:]
     /// What a rebalance callback could not do, thrown by `run` after the poll.
@@ -176,34 +181,34 @@ public final class Decider: @unchecked Sendable {
         var toSnapshot: [Int32] = []
         var allCurrent = true
         while !shouldStop() {
-            let records = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty ? 100 : 1))
+            let records = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty && released.isEmpty ? 100 : 1))
             if let failure = callbackFailure { throw failure }
             var work = takeWork(records)
             // A partition needs nothing of another: partitions are decided on two threads, each
-            // partition's records in order on one.
-            let (judge, encoder) = (judge, encoder)
-            TwoThreads.forEach(&work, weight: \.records.count) { work in
-                for index in work.records {
-                    guard let (value, outcome) = work.decider.decide(records[index], judge: judge, encoder: encoder) else { continue }
+            // partition's records in order on one, and its decisions made into messages there.
+            let (judge, encoder, topic) = (judge, encoder, topics.decisions)
+            TwoThreads.forEach(&work, weight: { $0.earlier.count + $0.records.count }) { work in
+                func decide(_ record: KafkaConsumerRecord) {
+                    guard let (value, outcome) = work.decider.decide(record, judge: judge, encoder: encoder) else { return }
                     work.totals.count(outcome)
-                    work.values.append((index, value))
+                    // Stamped with the command's time in the log, so that a cut of the decisions by time
+                    // (`recipes replay --until-time`) is the same cut of the commands.
+                    work.messages.append(KafkaProducerMessage(topic: topic, key: record.key, value: value, headers: Self.decisionHeaders,
+                                                              partition: work.decider.partition, timestamp: record.timestamp))
                 }
+                for record in work.earlier { decide(record) }
+                for index in work.records { decide(records[index]) }
             }
             var messages: [KafkaProducerMessage] = []
             messages.reserveCapacity(records.count)
             for one in work {
                 partitions[one.decider.partition] = one.decider
                 totals.add(one.totals)
-                for (index, value) in one.values {
-                    // Stamped with the command's time in the log, so that a cut of the decisions by time
-                    // (`recipes replay --until-time`) is the same cut of the commands.
-                    messages.append(KafkaProducerMessage(topic: topics.decisions, key: records[index].key, value: value,
-                                                         headers: Self.decisionHeaders, partition: one.decider.partition,
-                                                         timestamp: records[index].timestamp))
-                }
+                messages.append(contentsOf: one.messages)
             }
             if !messages.isEmpty { pending.append(producer.enqueue(messages)) }
             try readWhatLanded()
+            keepStilledSnapshots()
             // A few polls' decisions in flight; all of them settled whenever the log is quiet.
             while pending.count > 64 || (records.isEmpty && !pending.isEmpty) {
                 try settle(pending.removeFirst())
@@ -218,8 +223,11 @@ public final class Decider: @unchecked Sendable {
                     allCurrent = true
                 }
                 if let partition = toSnapshot.popLast() {
-                    if !keepSnapshot(of: partition) { allCurrent = false }
-                    // A partition whose decisions were on their way could not be kept yet: soon, then.
+                    if !keepSnapshot(of: partition) {
+                        // Its decisions on their way: held still until they are read back (`keepStilledSnapshots`).
+                        // Else (found lost), it is tried again soon.
+                        if partitions[partition]?.hasUnread == true { stilled[partition] = StilledPartition() } else { allCurrent = false }
+                    }
                     if toSnapshot.isEmpty { snapshotsDue = .now + (allCurrent ? snapshotInterval : min(snapshotInterval, .seconds(1))) }
                 }
             }
@@ -277,27 +285,69 @@ public final class Decider: @unchecked Sendable {
     /// `partitions` while they are decided (`takeWork`), and what deciding them gave.
     private struct PartitionWork: Sendable {
         var decider: PartitionDecider
+        /// Records of earlier polls, held while the partition was still (`released`): decided first.
+        var earlier: [KafkaConsumerRecord] = []
         /// Indexes of the poll's records, in order.
-        var records: [Int]
+        var records: [Int] = []
         var totals = Totals()
-        /// The values of the decisions to append, each with the index of its command's record.
-        var values: [(record: Int, value: [UInt8])] = []
+        /// The decisions to append, in order.
+        var messages: [KafkaProducerMessage] = []
     }
 
-    /// The poll's records grouped by partition, each with its partition taken out of
-    /// `partitions` (the caller puts them back); records of partitions not held are left out.
+    /// The poll's records grouped by partition, after those `released`, each with its partition
+    /// taken out of `partitions` (the caller puts them back). Records of partitions not held are
+    /// left out; those of partitions held still are kept in `stilled`.
     private func takeWork(_ records: [KafkaConsumerRecord]) -> [PartitionWork] {
         var slots: [Int32: Int] = [:]
         var work: [PartitionWork] = []
+        for (partition, earlier) in released {
+            guard let decider = partitions.removeValue(forKey: partition) else { continue }
+            slots[partition] = work.count
+            work.append(PartitionWork(decider: decider, earlier: earlier))
+        }
+        released = [:]
         for (index, record) in records.enumerated() {
             if let slot = slots[record.partition] {
                 work[slot].records.append(index)
+            } else if stilled[record.partition] != nil {
+                stilled[record.partition]!.records.append(record)
             } else if let decider = partitions.removeValue(forKey: record.partition) {
                 slots[record.partition] = work.count
                 work.append(PartitionWork(decider: decider, records: [index]))
             }
         }
         return work
+    }
+
+    // MARK: - Snapshots while running
+
+    /// A partition held still for a snapshot: one that is never quiet (every poll's decisions
+    /// still on their way when the next poll's are written) would otherwise never have one, and a
+    /// decider killed would fall back to its start.
+    private struct StilledPartition {
+        let since = ContinuousClock.now
+        var records: [KafkaConsumerRecord] = []
+    }
+
+    /// The longest a partition is held still (what it waits for is its decisions' round trip),
+    /// and the most records it holds meanwhile (about 40 MB): past either, it goes on without.
+    private static let longestStill: Duration = .seconds(5)
+    private static let mostStilled = 100_000
+
+    /// Keeps the snapshot of each partition held still whose decisions are all read back (or
+    /// that waited too long), and releases its records, decided with the next poll's. A
+    /// partition let go, or found lost and taken again (which seeks its commands anew), drops them.
+    private func keepStilledSnapshots() {
+        for (partition, still) in stilled {
+            guard let decider = partitions[partition] else {
+                stilled[partition] = nil
+                continue
+            }
+            if decider.hasUnread, still.records.count < Self.mostStilled, ContinuousClock.now - still.since < Self.longestStill { continue }
+            keepSnapshot(of: partition)
+            stilled[partition] = nil
+            if !still.records.isEmpty { released[partition] = still.records }
+        }
     }
 
     // MARK: - Assignment
@@ -327,7 +377,11 @@ public final class Decider: @unchecked Sendable {
                 onRevoke: { [self] revoked in
                     do {
                         try letGo(Set(revoked.map(\.partition)))
-                        for partition in revoked { partitions[partition.partition] = nil }
+                        for partition in revoked {
+                            partitions[partition.partition] = nil
+                            stilled[partition.partition] = nil
+                            released[partition.partition] = nil
+                        }
                         try assignReadBack()
                     } catch {
                         callbackFailure = error
@@ -344,6 +398,11 @@ public final class Decider: @unchecked Sendable {
         // leaves: what it decided under the new name would then not count. Its committed
         // documents too, so that the committed topic is read with them.
         try settleAll()
+        for partition in taken {
+            // Its commands are sought anew from where the partition's decisions end.
+            stilled[partition] = nil
+            released[partition] = nil
+        }
         let rebuilt = try rebuild(taken)
         let committed = try readCommitted(taken)
         var offsets: [Int32: Int64] = [:]

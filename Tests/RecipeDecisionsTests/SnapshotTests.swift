@@ -95,6 +95,56 @@ struct SnapshotTests {
         try fixture.expectStoreOfOneUninterruptedDecider()
     }
 
+    @Test("a partition whose commands never stop coming is snapshotted while the decider runs, and a decider taking it from that snapshot decides as one that read every decision")
+    func busyPartitionSnapshottedWhileRunning() throws {
+        let fixture = try DecisionFixture(partitions: 1)
+        let folder = temporaryPath("snapshots")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Few enough for the embedded broker's size cap on a partition (5 MiB of decisions, about 30,000).
+        let stream = commandStream(count: 15_000, recipes: 100, seed: 61)
+        // Sent thousands ahead of the decider, from before it starts: every poll brings it
+        // commands, so that its decisions are always on their way.
+        try fixture.send(Array(stream[0..<6_000]))
+        var sent = 6_000
+        let (stop, deciding) = (StopFlag(), StopFlag())
+        let decider = try Decider(kafka: fixture.config, topics: fixture.topics, snapshots: folder, snapshotInterval: .milliseconds(100))
+        let run = Background("the decider") {
+            try decider.run(until: { stop.isSet }, progressInterval: .seconds(60), started: { deciding.set() })
+        }
+        defer { stop.set() }
+        try waitFor("the decider to start", deadline: .seconds(30)) { deciding.isSet }
+
+        let watcher = try DecisionWatcher(fixture)
+        var seen: PartitionSnapshot?
+        try waitFor("a snapshot while commands keep coming", deadline: .seconds(60)) {
+            try #require(sent + 1_000 <= 14_000, "\(sent) commands sent and no snapshot of the busy partition yet")
+            if sent - (try watcher.poll()) < 6_000 {
+                try fixture.send(Array(stream[sent..<(sent + 1_000)]))
+                sent += 1_000
+            }
+            seen = PartitionSnapshot.read(folder, topic: fixture.topics.decisions, partition: 0)
+            return seen != nil
+        }
+        // Kept aside: the stop writes the partition's snapshot again, at its end.
+        let kept = temporaryPath("kept")
+        defer { try? FileManager.default.removeItem(atPath: kept) }
+        try FileManager.default.copyItem(atPath: folder, toPath: kept)
+        try fixture.send(Array(stream[sent..<(sent + 500)]))
+        stop.set()
+        try run.value(deadline: .seconds(60))
+
+        // Commands sent again among the new ones: only the ids the snapshot restored tell them apart.
+        try fixture.send(Array(stream[(sent + 500)..<(sent + 1_000)]) + Array(stream[0..<100]))
+        let decisions = try fixture.records(of: fixture.topics.decisions).count
+        let after = try Decider(kafka: fixture.config, topics: fixture.topics, snapshots: kept).catchUp()
+        #expect(after.fromSnapshots == 1, "taken from the snapshot written while running: \(after)")
+        #expect(after.readTaking == decisions - Int(seen!.end), "read only the decisions after the snapshot's end (\(seen!.end)): \(after)")
+        #expect(after.duplicates > 0, "the commands sent again found duplicates: \(after)")
+        let log = DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
+        try expectOneEffectiveDecisionPerCommand(log, fixture)
+        try fixture.expectStoreOfOneUninterruptedDecider()
+    }
+
     @Test("a snapshot the decisions topic does not bear out is not used: another log's, an unreadable one; the next stop replaces it, and one that went no further writes none")
     func snapshotOfAnotherLog() throws {
         let folder = temporaryPath("snapshots")
