@@ -45,10 +45,13 @@ struct PartitionSnapshot: Equatable {
         return snapshot
     }
 
-    /// Writes it in place of the one before, whole or not at all.
+    /// Writes it in place of the one before, whole or not at all; then deletes the partition's
+    /// file of format 1, if one is left, which no build reads any more.
     func write(to folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: Self.path(folder, topic: topic, partition: partition)), options: .atomic)
+        let path = Self.path(folder, topic: topic, partition: partition)
+        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try? FileManager.default.removeItem(atPath: path + ".json")
     }
 
     /// The file's bytes.
