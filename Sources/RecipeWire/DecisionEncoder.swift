@@ -100,7 +100,16 @@ public struct DecisionEncoder: Sendable {
         writer.key("rulesVersion")
         writer.integer(decision.rulesVersion)
         writeOptional(decision.decider, "decider", to: &writer)
-        writeOptional(decision.follows?.description, "follows", to: &writer)
+        if let follows = decision.follows {
+            // `DecisionLink.description`, written in parts: building the text first cost 1,500 of the 13,000
+            // instructions encoding a decision took.
+            writer.key("follows")
+            writer.raw("\"")
+            writer.escaped(follows.decider)
+            writer.raw(":")
+            writer.integer(Int(follows.offset))
+            writer.raw("\"")
+        }
         writer.raw("}")
     }
 

@@ -66,12 +66,18 @@ public struct JSONWriter: Sendable {
     /// non-ASCII included, is written as its UTF-8 bytes.
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        escaped(text)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `text` escaped as `string(_:)` escapes it, without the quotes: for a JSON string
+    /// written in parts (`raw("\"")`, parts, `raw("\"")`) rather than built first.
+    public mutating func escaped(_ text: String) {
         // In place when the string is native (always, but for bridged ones): no copy, no retain.
         if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
             var copy = text
             copy.withUTF8 { appendEscaped($0) }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
