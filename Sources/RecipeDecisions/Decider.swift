@@ -224,9 +224,13 @@ public final class Decider: @unchecked Sendable {
                 }
                 if let partition = toSnapshot.popLast() {
                     if !keepSnapshot(of: partition) {
-                        // Its decisions on their way: held still until they are read back (`keepStilledSnapshots`).
-                        // Else (found lost), it is tried again soon.
-                        if partitions[partition]?.hasUnread == true { stilled[partition] = StilledPartition() } else { allCurrent = false }
+                        // Its decisions on their way: held still until they are read back (`keepStilledSnapshots`),
+                        // unless it is still already (its records kept meanwhile stay). Else (found lost), soon again.
+                        if partitions[partition]?.hasUnread == true {
+                            if stilled[partition] == nil { stilled[partition] = StilledPartition() }
+                        } else {
+                            allCurrent = false
+                        }
                     }
                     if toSnapshot.isEmpty { snapshotsDue = .now + (allCurrent ? snapshotInterval : min(snapshotInterval, .seconds(1))) }
                 }
