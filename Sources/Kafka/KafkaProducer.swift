@@ -293,6 +293,15 @@ public struct KafkaPendingBatch: Sendable {
     public func results() -> [Result<KafkaDeliveryReport, KafkaError>] {
         batch.results()
     }
+
+    /// Whether every record has its report: `results()` would not block.
+    public var isComplete: Bool { batch.isComplete }
+
+    /// Where each record landed, in the order given, once every record has its report (blocking
+    /// until then), without building the reports; or the first record's error, before any is given.
+    public func landed(_ body: (_ partition: Int32, _ offset: Int64) throws -> Void) throws {
+        try batch.landed(body)
+    }
 }
 
 /// The results of one batch, filled in by delivery reports.
@@ -392,7 +401,14 @@ final class BatchDelivery: @unchecked Sendable {
         Unmanaged.passUnretained(self).release()
     }
 
+    var isComplete: Bool { remaining.load(ordering: .acquiring) == 0 }
+
     func results() -> Results {
+        waitUntilDone()
+        return built()
+    }
+
+    private func waitUntilDone() {
         let semaphore = state.withLock { state -> DispatchSemaphore? in
             guard !state.done else { return nil }
             let semaphore = DispatchSemaphore(value: 0)
@@ -400,7 +416,13 @@ final class BatchDelivery: @unchecked Sendable {
             return semaphore
         }
         semaphore?.wait()
-        return built()
+    }
+
+    func landed(_ body: (_ partition: Int32, _ offset: Int64) throws -> Void) throws {
+        waitUntilDone()
+        // Every cell is written once `done` is seen under the lock (`completed`).
+        if let first = state.withLock({ $0.failures.min { $0.key < $1.key }?.value }) { throw first }
+        for index in 0..<count { try body(cells[index].partition, cells[index].offset) }
     }
 
     /// Once every record has completed (the lock orders this after the last `completed`).

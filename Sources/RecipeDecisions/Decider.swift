@@ -25,9 +25,11 @@ import RecipeWire
 ///   and the decision it follows, so a decision counts only on the chain it was
 ///   decided on. A stale decider (paused while another took its partitions) writes
 ///   decisions that follow its own chain, which no longer counts: readers skip them.
-/// - It reads back what lands on its partitions; when another's decision counts
-///   where its own would have, or one of its own does not count, it starts the
-///   partition again (`rebuilds`), adopting what counts.
+/// - It knows what lands on its partitions: a decision whose delivery report puts it
+///   right after what it knew of the partition is as read back (nothing can lie
+///   between); where a report shows a gap (another writer's records), it reads the
+///   gap back. When another's decision counts where its own would have, or one of its
+///   own does not count, it starts the partition again (`rebuilds`), adopting what counts.
 /// - It writes a committed document only for a decision so read back on the chain (or
 ///   read when starting the partition). Starting a partition, it reads the committed
 ///   topic's partition and writes again what differs from the documents the effective
@@ -81,7 +83,7 @@ public final class Decider: @unchecked Sendable {
     /// How often it brings the snapshots of the partitions it holds up to date while it runs.
     private let snapshotInterval: Duration
     private let edits: KafkaConsumer
-    /// Reads back the decisions of the partitions it holds.
+    /// Reads back the decisions of the partitions it holds where a gap is to be read (`readGaps`); paused elsewhere.
     private let readBack: KafkaConsumer
     /// Reads back the committed topic's partitions it holds (with headers: a tombstone's position is in one).
     private let committedReadBack: KafkaConsumer
@@ -101,8 +103,15 @@ public final class Decider: @unchecked Sendable {
     private var judge = CommandJudge(partitionCount: 1)
     private var partitions: [Int32: PartitionDecider] = [:]
     private var totals = Totals()
-    /// Decisions handed to the producer whose acknowledgements are still to be checked.
-    private var pending: [KafkaPendingBatch] = []
+    /// Records handed to the producer whose acknowledgements are still to be checked, oldest first.
+    private var pending: [PendingAppend] = []
+    /// Partitions that a delivery report showed lost (`settle`), to be taken again.
+    private var foundLost: Set<Int32> = []
+    /// Partitions where its decisions landed past what was read back of them (another writer's
+    /// between), each with the offset after the one that did: read back up to there (`readGaps`).
+    private var gaps: [Int32: Int64] = [:]
+    /// Partitions whose decisions the read-back consumer fetches now (`readGaps`); it holds the others paused.
+    private var readingBack: Set<Int32> = []
     /// Partitions held still until their decisions on the way are read back, for a snapshot
     /// (`keepStilledSnapshots`): their records polled meanwhile wait here, undecided.
     private var stilled: [Int32: StilledPartition] = [:]
@@ -206,7 +215,8 @@ public final class Decider: @unchecked Sendable {
                 totals.add(one.totals)
                 messages.append(contentsOf: one.messages)
             }
-            if !messages.isEmpty { pending.append(producer.enqueue(messages)) }
+            if !messages.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(messages), decisions: true)) }
+            while let oldest = pending.first, oldest.batch.isComplete { try settle(pending.removeFirst()) }
             try readWhatLanded()
             keepStilledSnapshots()
             // A few polls' decisions in flight; all of them settled whenever the log is quiet.
@@ -383,6 +393,8 @@ public final class Decider: @unchecked Sendable {
                         try letGo(Set(revoked.map(\.partition)))
                         for partition in revoked {
                             partitions[partition.partition] = nil
+                            foundLost.remove(partition.partition)
+                            gaps[partition.partition] = nil
                             stilled[partition.partition] = nil
                             released[partition.partition] = nil
                         }
@@ -402,6 +414,8 @@ public final class Decider: @unchecked Sendable {
         // leaves: what it decided under the new name would then not count. Its committed
         // documents too, so that the committed topic is read with them.
         try settleAll()
+        foundLost.subtract(taken)
+        for partition in taken { gaps[partition] = nil }
         for partition in taken {
             // Its commands are sought anew from where the partition's decisions end.
             stilled[partition] = nil
@@ -542,11 +556,14 @@ public final class Decider: @unchecked Sendable {
         return (onTopic, ends)
     }
 
-    /// Reads back every partition this decider holds from where it stopped, on both topics it writes.
+    /// Reads back every partition this decider holds from where it stopped, on both topics it
+    /// writes; the decisions only where a gap is to be read (`readGaps`).
     private func assignReadBack() throws {
         let held = partitions.values.map { ($0.partition, $0.nextReadBack, $0.nextCommittedReadBack) }
         let decisions = held.map { KafkaTopicPartition(topic: topics.decisions, partition: $0.0) }
         try readBack.assign(decisions, from: Dictionary(uniqueKeysWithValues: zip(decisions, held.map { KafkaOffset.offset($0.1) })))
+        try readBack.pause(decisions)
+        readingBack = []
         let committed = held.map { KafkaTopicPartition(topic: topics.committed, partition: $0.0) }
         try committedReadBack.assign(committed, from: Dictionary(uniqueKeysWithValues: zip(committed, held.map { KafkaOffset.offset($0.2) })))
     }
@@ -556,7 +573,7 @@ public final class Decider: @unchecked Sendable {
     /// Checks the decisions that landed on held partitions; a partition whose chain
     /// another decider's decisions took over is started again from its decisions.
     private func readWhatLanded() throws {
-        let lost = try readBackLanded()
+        let lost = try readBackLanded().union(foundLost)
         guard !lost.isEmpty else { return }
         totals.rebuilds += lost.count
         let offsets = try take(lost.sorted())
@@ -570,6 +587,7 @@ public final class Decider: @unchecked Sendable {
     private func readBackLanded(waiting timeout: Duration = .zero) throws -> Set<Int32> {
         var lost: Set<Int32> = []
         let decoder = self.decoder
+        try readGaps()
         try readBack.poll(maxRecords: 10_000, timeout: timeout) { record in
             guard !lost.contains(record.partition), let held = partitions.index(forKey: record.partition) else { return }
             // Changed where it lies, through `values` (through the subscript by key, the partition's
@@ -578,6 +596,11 @@ public final class Decider: @unchecked Sendable {
                 try? decoder.decode(key: record.key.map { Array($0) }, value: Array(record.value)).get()
             }
             if found == .lost { lost.insert(record.partition) }
+        }
+        for partition in readingBack where lost.contains(partition) || partitions[partition].map({ $0.nextReadBack >= gaps[partition] ?? 0 }) ?? true {
+            try readBack.pause([KafkaTopicPartition(topic: topics.decisions, partition: partition)])
+            readingBack.remove(partition)
+            gaps[partition] = nil
         }
         for record in try committedReadBack.poll(maxRecords: 10_000, timeout: .zero) where partitions[record.partition] != nil {
             let position = record.header(CommittedRecipe.positionHeaderName).flatMap { CommittedRecipe.position(fromHeader: $0) }
@@ -598,11 +621,28 @@ public final class Decider: @unchecked Sendable {
         var waiting = leaving
         let deadline = ContinuousClock.now + .seconds(10)
         while waiting.contains(where: { partitions[$0]?.hasUnread == true }), ContinuousClock.now < deadline {
-            waiting.subtract(try readBackLanded(waiting: .milliseconds(50)))
+            waiting.subtract(try readBackLanded(waiting: .milliseconds(50)).union(foundLost))
         }
         try writeDocuments(holding: false)
         try settleAll()
         for partition in leaving { keepSnapshot(of: partition) }
+    }
+
+    /// Has the read-back consumer fetch each partition with a gap to read, from where reading
+    /// back stopped. Most decisions need no fetch: their delivery reports say they landed
+    /// right after the last one read back (`settle`).
+    private func readGaps() throws {
+        for (partition, _) in gaps where !readingBack.contains(partition) {
+            guard let from = partitions[partition]?.nextReadBack else {
+                gaps[partition] = nil
+                continue
+            }
+            let topicPartition = KafkaTopicPartition(topic: topics.decisions, partition: partition)
+            // Resumed first: a resume goes on from where the consumer last stood, which the seek then moves.
+            try readBack.resume([topicPartition])
+            try readBack.seek(topicPartition, to: .offset(from))
+            readingBack.insert(partition)
+        }
     }
 
     // MARK: - The committed topic
@@ -637,7 +677,7 @@ public final class Decider: @unchecked Sendable {
         }
         guard !messages.isEmpty else { return }
         totals.committed += messages.count
-        pending.append(producer.enqueue(messages))
+        pending.append(PendingAppend(batch: producer.enqueue(messages), decisions: false))
     }
 
     // MARK: - Deliveries
@@ -646,8 +686,27 @@ public final class Decider: @unchecked Sendable {
         while !pending.isEmpty { try settle(pending.removeFirst()) }
     }
 
-    private func settle(_ batch: KafkaPendingBatch) throws {
-        for case .failure(let error) in batch.results() {
+    /// Records handed to the producer in one `enqueue`.
+    private struct PendingAppend {
+        let batch: KafkaPendingBatch
+        /// Decisions, or else committed documents.
+        let decisions: Bool
+    }
+
+    /// Waits for a batch's reports. A decision that landed right after what was read back of its
+    /// partition is as read back (`PartitionDecider.landed`); any other is left to the read-back consumer.
+    private func settle(_ append: PendingAppend) throws {
+        do {
+            try append.batch.landed { partition, offset in
+                guard append.decisions, let held = partitions.index(forKey: partition) else { return }
+                switch partitions.values[held].landed(at: offset) {
+                case .lost?: foundLost.insert(partition)
+                case .onChain?: break
+                case nil:
+                    if offset >= partitions.values[held].nextReadBack { gaps[partition] = max(gaps[partition] ?? 0, offset + 1) }
+                }
+            }
+        } catch let error as KafkaError {
             // What was written after it follows a decision that is not there: stop, and the next
             // start reads what counts. (Going on would only write decisions that do not count.)
             throw DeciderError.deliveryFailed(error)

@@ -130,30 +130,42 @@ struct PartitionDecider {
     /// its own decisions by their bytes, any other record as `decode` reads it.
     mutating func readBack(_ value: UnsafeRawBufferPointer, at offset: Int64, decode: () -> DecisionRecord?) -> ReadBack {
         guard offset >= nextReadBack else { return .onChain }
+        if firstUnread < unread.count, Self.same(unread[firstUnread].value, value) { return admitFirstUnread(at: offset) }
         nextReadBack = offset + 1
-        if firstUnread < unread.count, Self.same(unread[firstUnread].value, value) {
-            // Read where it lies: a copy of the whole `Written` (its document's recipe
-            // content with it) cost about 220 instructions a record.
-            let index = firstUnread
-            firstUnread += 1
-            lastReadBack = unread[index].value
-            guard readBack.admit(unread[index].link, following: unread[index].follows, onPartition: partition) else {
-                lost = true
-                return .lost
-            }
-            if let document = unread[index].document { commit(document) }
-            if firstUnread >= 4_096 {
-                unread.removeFirst(firstUnread)
-                firstUnread = 0
-            }
-            return .onChain
-        }
         lastReadBack = [UInt8](value)
         guard let decision = decode() else { return .onChain }
         let effective = readBack.admit(decision, onPartition: partition)
         let mine = decision.decider == name
         if effective != mine { lost = true }
         return effective == mine ? .onChain : .lost
+    }
+
+    /// The producer's report that its oldest decision on the way landed at `offset`. When that is
+    /// the next offset to read back, nothing lies between it and what was read back: the
+    /// decision is as read back, without fetching it. Else nil: what lies between is to be read.
+    mutating func landed(at offset: Int64) -> ReadBack? {
+        guard offset == nextReadBack, firstUnread < unread.count, !lost else { return nil }
+        return admitFirstUnread(at: offset)
+    }
+
+    /// Applies the effective-decision rule to its oldest decision on the way, found at `offset`.
+    private mutating func admitFirstUnread(at offset: Int64) -> ReadBack {
+        nextReadBack = offset + 1
+        // Read where it lies: a copy of the whole `Written` (its document's recipe
+        // content with it) cost about 220 instructions a record.
+        let index = firstUnread
+        firstUnread += 1
+        lastReadBack = unread[index].value
+        guard readBack.admit(unread[index].link, following: unread[index].follows, onPartition: partition) else {
+            lost = true
+            return .lost
+        }
+        if let document = unread[index].document { commit(document) }
+        if firstUnread >= 4_096 {
+            unread.removeFirst(firstUnread)
+            firstUnread = 0
+        }
+        return .onChain
     }
 
     /// Whether it knows more than the snapshot kept of it: decisions read back since, or on their way.

@@ -82,6 +82,59 @@ struct DeciderTests {
         #expect(effective.last?.follows == next.link && effective.last?.outcome.revision == 2)
     }
 
+    @Test("decisions another writer appends while the decider runs are read in the gap they leave: one off the chain changes nothing, one that counts first makes it take the partition again")
+    func readsWhatOthersAppendBetween() throws {
+        let fixture = try DecisionFixture(partitions: 1)
+        let recipe = RecipeID(made: "soup")
+        let commands = (0..<6).map { index in
+            CommandEnvelope(commandID: "c\(index)", recipeID: recipe, actor: "alice",
+                            time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000 + Int64(index)), command: .titleChanged(title: "Soup \(index)"))
+        }
+        let stop = StopFlag()
+        let decider = try Decider(kafka: fixture.config, topics: fixture.topics)
+        let run = Background("the decider") { () -> Decider.Totals in
+            var totals = Decider.Totals()
+            try decider.run(until: { stop.isSet }, progressInterval: .seconds(60), progress: { totals = $0.totals })
+            return totals
+        }
+        defer { stop.set() }
+        let watcher = try DecisionWatcher(fixture)
+        func effective() throws -> [DecisionRecord] {
+            DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) }).effective[0] ?? []
+        }
+        try fixture.send(Array(commands[0..<3]))
+        try watcher.waitFor(3)
+
+        // A stale decider's decision of c2, on its own chain: the decider's next one lands after it.
+        let stale = DecisionRecord(partition: 0, offset: 2, recipeID: recipe.text, commandID: "c2", commandKind: .titleChanged,
+                                   actor: "alice", actorRole: nil, time: commands[2].time,
+                                   outcome: .rejected(Rejection(.conflict, "stale"), revision: 0), decider: "stale",
+                                   follows: DecisionLink(decider: "stale", offset: 1))
+        try appendDecision(stale, fixture)
+        try fixture.send([commands[3]])
+        try watcher.waitFor(4)
+
+        // Another decider's decision of c4 that follows the tail, appended before this one decides c4: it counts, this one's does not.
+        let tail = try #require(try effective().last?.link)
+        let other = DecisionRecord(partition: 0, offset: 4, recipeID: recipe.text, commandID: "c4", commandKind: .titleChanged,
+                                   actor: "alice", actorRole: nil, time: commands[4].time,
+                                   outcome: .rejected(Rejection(.invalid, "another decider's rule"), revision: 4), decider: "other", follows: tail)
+        try appendDecision(other, fixture)
+        try fixture.send([commands[4]])
+        // Decided after the partition was taken again: on the chain through the other's decision.
+        try fixture.send([commands[5]])
+        try watcher.waitFor(6)
+        stop.set()
+        let totals = try run.value(deadline: .seconds(30))
+
+        #expect(totals.rebuilds == 1, "the decision that counted before its own was found: \(totals)")
+        let chain = try effective()
+        #expect(chain.map(\.offset) == [0, 1, 2, 3, 4, 5])
+        #expect(chain[4] == other, "the other's decision of c4 counts, as it was written")
+        #expect(chain[2].decider != stale.decider && chain[3].follows == chain[2].link, "the stale decision changed nothing")
+        #expect(chain[5].follows == other.link && chain[5].outcome.revision == 5, "c5 decided on the state the other's decision left: \(chain[5])")
+    }
+
     @Test("a decision written by hand as an older build would have (today's rules reject the command) is what history, list, detail and a replay show")
     func recordedDecisionIsWhatReadersShow() throws {
         let fixture = try DecisionFixture(partitions: 1)
