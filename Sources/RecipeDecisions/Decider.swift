@@ -35,14 +35,14 @@ import RecipeWire
 ///   topic's partition and writes again what differs from the documents the effective
 ///   decisions make (what a killed decider had not written yet); reading back that
 ///   partition, it writes a recipe's document again after an older one that landed late;
-///   letting a partition go (a revoke, a stop), it reads back its last decisions there
-///   and writes their documents first.
+///   letting a partition go (a revoke, a stop), it waits for its last decisions there
+///   to land and writes their documents first.
 ///
 /// Modes: `.all` assigns itself every partition; `.group(name)` divides them
 /// among the deciders of a consumer group. Two deciders on one partition never
 /// make a wrong sequence, only wasted decisions; a group keeps that rare.
 ///
-/// Threads: `run` blocks its caller, which polls, decides and reads back; the
+/// Threads: `run` blocks its caller, which polls, decides and settles deliveries; the
 /// rebalance callbacks run on it too (inside `poll`). A poll's partitions are decided
 /// on two threads (`TwoThreads.forEach`), each partition on one. The producer's
 /// delivery reports come on its own thread.

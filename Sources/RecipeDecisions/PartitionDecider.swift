@@ -5,7 +5,8 @@ import RecipeWire
 
 /// What a decider holds for one partition it decides: the state of every recipe
 /// the partition's effective decisions made, the chain it writes, how far the
-/// decisions it wrote have been read back, and the committed documents of its recipes.
+/// decisions it wrote are known to have landed ("read back": by their delivery reports, or
+/// fetched where another writer's records lie between), and the committed documents of its recipes.
 ///
 /// Made only from a `RebuiltPartition`, after reading the partition's decisions (so
 /// its states and its chain start at the effective tail), under a name of its own: a
