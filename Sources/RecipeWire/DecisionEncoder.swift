@@ -39,18 +39,18 @@ public struct DecisionEncoder: Sendable {
         writer.key("source")
         writer.string(source)
         writer.raw(#","type":"#)
-        writer.bytes.append(contentsOf: Self.type)
+        writer.append(Self.type)
         if let recipeID = decision.recipeID {
             writer.key("subject")
             writer.string(recipeID)
         }
         if let time = decision.time {
             writer.raw(#","time":""#)
-            RFC3339.write(time, to: &writer.bytes)
+            RFC3339.write(time, to: &writer)
             writer.raw("\"")
         }
         writer.raw(#","datacontenttype":"application/json","dataschema":"#)
-        writer.bytes.append(contentsOf: Self.dataSchema)
+        writer.append(Self.dataSchema)
         writer.key("data")
         writeData(decision, to: &writer)
         writer.raw("}")

@@ -11,7 +11,7 @@ enum EventWriter {
         let kind = event.kind
         writer.key("type", first: true)
         writer.raw("\"")
-        writer.bytes.append(contentsOf: kind.rawValue.utf8)
+        writer.append(utf8: kind.rawValue)
         writer.raw(".v")
         writer.integer(DecisionFormat.currentVersion(of: kind))
         writer.raw("\"")
@@ -97,7 +97,7 @@ enum EventWriter {
             writer.key("number", first: true)
             writer.integer(number)
             writer.raw(#","savedAt":""#)
-            RFC3339.write(savedAt, to: &writer.bytes)
+            RFC3339.write(savedAt, to: &writer)
             writer.raw("\"")
             writer.key("savedBy")
             writer.string(savedBy)

@@ -11,13 +11,90 @@
 /// writer.raw("}")
 /// String(decoding: writer.bytes, as: UTF8.self) // {"name":"Flour","amount":250}
 /// ```
-public struct JSONWriter: Sendable {
-    /// What has been written so far.
-    public var bytes: [UInt8]
+public struct JSONWriter: ~Copyable, @unchecked Sendable {
+    // Storage of its own, not an array: each append to an array checks that the array is
+    // unique and has room (40 instructions for a byte, 150 for a run), and a decision is
+    // about 150 appends. Noncopyable, the writer is the one owner of its bytes: an append
+    // is a bounds check and a store. (Sendable: nothing else holds `start`.)
+    @usableFromInline var start: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
 
     public init(capacity: Int) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit { start.deallocate() }
+
+    /// What has been written so far (a copy).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
+
+    /// The bytes written so far, in place, for as long as `body` runs.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: start, count: count))
+    }
+
+    /// How many bytes have been written.
+    public var byteCount: Int { count }
+
+    /// The last byte written.
+    @inlinable
+    public var last: UInt8? { count == 0 ? nil : start[count &- 1] }
+
+    /// Drops the last byte written.
+    public mutating func removeLast() {
+        precondition(count > 0, "nothing written")
+        count -= 1
+    }
+
+    /// Makes room for `more` bytes after those written.
+    @inlinable
+    mutating func reserve(_ more: Int) {
+        if count &+ more > capacity { grow(count + more) }
+    }
+
+    @usableFromInline
+    mutating func grow(_ needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStart.initialize(from: start, count: count)
+        start.deallocate()
+        (start, capacity) = (newStart, newCapacity)
+    }
+
+    /// One byte, written as is.
+    @inlinable
+    public mutating func append(_ byte: UInt8) {
+        reserve(1)
+        start[count] = byte
+        count &+= 1
+    }
+
+    /// Bytes written as they are.
+    @inlinable
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (start + count).initialize(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        count &+= bytes.count
+    }
+
+    /// Bytes written as they are.
+    @inlinable
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(UnsafeRawBufferPointer(bytes))
+    }
+
+    /// Bytes written as they are.
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// A string's UTF-8 bytes written as they are, unescaped: for text known to need no escape.
+    public mutating func append(utf8 text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
     }
 
     /// ASCII written as is (punctuation, literals); nothing is escaped.
@@ -25,9 +102,9 @@ public struct JSONWriter: Sendable {
     public mutating func raw(_ text: StaticString) {
         // Inlined, a one-byte literal (most of them) is one append.
         if text.utf8CodeUnitCount == 1 {
-            bytes.append(text.utf8Start.pointee)
+            append(text.utf8Start.pointee)
         } else {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
     }
 
@@ -41,34 +118,33 @@ public struct JSONWriter: Sendable {
     /// first member may be absent. (No value ends in `{`, so a `{` last means no member yet.)
     @inlinable
     public mutating func member(_ name: StaticString) {
-        if bytes.last == UInt8(ascii: "{") {
+        if last == UInt8(ascii: "{") {
             appendKey(nil, name)
         } else {
             appendKey(UInt8(ascii: ","), name)
         }
     }
 
-    /// `lead` (if any), then `"name":`, laid out on the stack and appended in one go: appended
-    /// byte by byte, each append checking the array's uniqueness and capacity, a key cost about
-    /// 210 instructions, and keys were a fifth of encoding a decision.
-    @usableFromInline
+    /// `lead` (if any), then `"name":`, in place.
+    @inlinable
     mutating func appendKey(_ lead: UInt8?, _ name: StaticString) {
-        let count = name.utf8CodeUnitCount
-        let start = lead == nil ? 0 : 1
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 4) { buffer in
-            if let lead { buffer[0] = lead }
-            buffer[start] = UInt8(ascii: "\"")
-            (buffer.baseAddress! + start + 1).initialize(from: name.utf8Start, count: count)
-            buffer[start + count + 1] = UInt8(ascii: "\"")
-            buffer[start + count + 2] = UInt8(ascii: ":")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<(start + count + 3)]))
+        let length = name.utf8CodeUnitCount
+        reserve(length &+ 4)
+        if let lead {
+            start[count] = lead
+            count &+= 1
         }
+        start[count] = UInt8(ascii: "\"")
+        (start + (count &+ 1)).initialize(from: name.utf8Start, count: length)
+        start[count &+ length &+ 1] = UInt8(ascii: "\"")
+        start[count &+ length &+ 2] = UInt8(ascii: ":")
+        count &+= length &+ 3
     }
 
     /// `,` between the elements of an array: nothing directly after its `[`.
     @inlinable
     public mutating func element() {
-        if bytes.last != UInt8(ascii: "[") { bytes.append(UInt8(ascii: ",")) }
+        if last != UInt8(ascii: "[") { append(UInt8(ascii: ",")) }
     }
 
     // MARK: - Strings
@@ -78,9 +154,9 @@ public struct JSONWriter: Sendable {
     /// U+0020 as `\u00xx` (lowercase hex). Everything else, `/`, DEL and all
     /// non-ASCII included, is written as its UTF-8 bytes.
     public mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         escaped(text)
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     /// `text` escaped as `string(_:)` escapes it, without the quotes: for a JSON string
@@ -109,27 +185,27 @@ public struct JSONWriter: Sendable {
             index &+= 1
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
             // Copy the run of plain bytes in one go, then the escape.
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index &- 1)]))
+            append(UnsafeBufferPointer(rebasing: utf8[runStart..<(index &- 1)]))
             runStart = index
             appendEscape(byte)
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        append(UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
     }
 
     private mutating func appendEscape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): append(byte)
+        case 0x08: append(UInt8(ascii: "b"))
+        case 0x09: append(UInt8(ascii: "t"))
+        case 0x0A: append(UInt8(ascii: "n"))
+        case 0x0C: append(UInt8(ascii: "f"))
+        case 0x0D: append(UInt8(ascii: "r"))
         default:
             let hex: StaticString = "0123456789abcdef"
             raw("u00")
-            bytes.append(hex.utf8Start[Int(byte >> 4)])
-            bytes.append(hex.utf8Start[Int(byte & 0xF)])
+            append(hex.utf8Start[Int(byte >> 4)])
+            append(hex.utf8Start[Int(byte & 0xF)])
         }
     }
 
@@ -137,11 +213,11 @@ public struct JSONWriter: Sendable {
 
     /// Decimal digits, with a minus when negative.
     public mutating func integer(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         // One digit (counts, revisions, orders) is the usual case.
         if magnitude < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
             return
         }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: room for 20 digits
@@ -152,7 +228,7 @@ public struct JSONWriter: Sendable {
                 buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+            append(UnsafeRawBufferPointer(rebasing: buffer[index...]))
         }
     }
 
@@ -168,12 +244,12 @@ public struct JSONWriter: Sendable {
             return
         }
         if value.magnitude < 9_007_199_254_740_992, Double(Int(value)) == value {
-            if value == 0, value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+            if value == 0, value.sign == .minus { append(UInt8(ascii: "-")) }
             integer(Int(value))
             return
         }
         // Swift prints 2^53 itself as "9007199254740992.0": integers keep no ".0".
-        let text = value.description.utf8
-        bytes.append(contentsOf: text.reversed().starts(with: ".0".utf8.reversed()) ? text.dropLast(2) : text[...])
+        let text = value.description
+        append(utf8: text.hasSuffix(".0") ? String(text.dropLast(2)) : text)
     }
 }

@@ -28,6 +28,15 @@ public enum RFC3339 {
     /// Appends the time in UTC. Times outside years 0000…9999 are clamped to that
     /// range, the only one RFC 3339 can write.
     public static func write(_ time: Timestamp, to bytes: inout [UInt8]) {
+        layOut(time) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Writes the time in UTC, as `write(_:to:)` appends it.
+    public static func write(_ time: Timestamp, to writer: inout JSONWriter) {
+        layOut(time) { writer.append($0) }
+    }
+
+    private static func layOut(_ time: Timestamp, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let milliseconds = min(max(time.millisecondsSinceEpoch, earliest.millisecondsSinceEpoch), latest.millisecondsSinceEpoch)
         let days = floorDivide(milliseconds, millisecondsPerDay)
         let ofDay = milliseconds - days * millisecondsPerDay
@@ -54,7 +63,7 @@ public enum RFC3339 {
                 count = 23
             }
             text[count] = UInt8(ascii: "Z")
-            bytes.append(contentsOf: UnsafeMutableBufferPointer(rebasing: text[...count]))
+            body(UnsafeBufferPointer(rebasing: text[...count]))
         }
     }
 

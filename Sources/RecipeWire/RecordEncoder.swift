@@ -45,11 +45,10 @@ public struct RecordEncoder: Sendable {
     /// The record's bytes, written into `buffer` (emptied first) so a producer
     /// loop can reuse one allocation.
     public func encode(_ envelope: CommandEnvelope, into buffer: inout [UInt8]) {
-        var writer = JSONWriter(capacity: 0)
-        swap(&writer.bytes, &buffer)
-        writer.bytes.removeAll(keepingCapacity: true)
+        var writer = JSONWriter(capacity: max(buffer.capacity, 384))
         write(envelope, to: &writer)
-        swap(&writer.bytes, &buffer)
+        buffer.removeAll(keepingCapacity: true)
+        writer.withBytes { buffer.append(contentsOf: $0) }
     }
 
     /// Whether `bytes` are exactly the `data` object this encoder writes for `command`: a producer
@@ -58,7 +57,7 @@ public struct RecordEncoder: Sendable {
     public func isCanonicalData(_ bytes: UnsafeRawBufferPointer, of command: RecipeCommand) -> Bool {
         var writer = JSONWriter(capacity: bytes.count)
         writeData(command, to: &writer)
-        return writer.bytes.elementsEqual(bytes)
+        return writer.withBytes { $0.elementsEqual(bytes) }
     }
 
     // MARK: - Envelope
@@ -75,7 +74,7 @@ public struct RecordEncoder: Sendable {
         writer.raw(#","subject":"#)
         writer.string(envelope.recipeID.text)
         writer.raw(#","time":""#)
-        RFC3339.write(envelope.time, to: &writer.bytes)
+        RFC3339.write(envelope.time, to: &writer)
         writer.raw(#"","datacontenttype":"application/json","dataschema":"#)
         writer.dataSchema(kind, version: version)
         writer.raw(#","actor":"#)

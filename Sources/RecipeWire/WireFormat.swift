@@ -96,8 +96,8 @@ extension JSONWriter {
     /// ASCII by construction: nothing to escape.
     public mutating func typeName(_ kind: RecipeCommand.Kind, version: Int) {
         raw("\"")
-        bytes.append(contentsOf: WireFormat.typePrefix.utf8)
-        bytes.append(contentsOf: kind.rawValue.utf8)
+        append(utf8: WireFormat.typePrefix)
+        append(utf8: kind.rawValue)
         raw(".v")
         integer(version)
         raw("\"")
@@ -106,11 +106,11 @@ extension JSONWriter {
     /// `WireFormat.dataSchema(kind, version:)` as a JSON string, written as `typeName` is.
     public mutating func dataSchema(_ kind: RecipeCommand.Kind, version: Int) {
         raw("\"")
-        bytes.append(contentsOf: WireFormat.dataSchemaPrefix.utf8)
-        bytes.append(contentsOf: kind.rawValue.utf8)
+        append(utf8: WireFormat.dataSchemaPrefix)
+        append(utf8: kind.rawValue)
         raw(".v")
         integer(version)
-        bytes.append(contentsOf: WireFormat.dataSchemaSuffix.utf8)
+        append(utf8: WireFormat.dataSchemaSuffix)
         raw("\"")
     }
 }

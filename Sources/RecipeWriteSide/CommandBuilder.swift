@@ -228,7 +228,7 @@ public struct CommandBuilder: Sendable {
         }
         guard let kind else { return nil }
         func raw(_ range: Range<Int>, into writer: inout JSONWriter) {
-            writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+            writer.append(UnsafeRawBufferPointer(rebasing: bytes[range]))
         }
         let commandID = id == nil ? chunk.newCommandID() : nil
         let timeText = chunk.timeText

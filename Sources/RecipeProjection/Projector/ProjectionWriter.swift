@@ -355,11 +355,9 @@ struct HistoryChunk: Sendable {
     private(set) var key: Key
     private(set) var firstOffset: Int64 = -1
     private(set) var lastOffset: Int64 = -1
-    private var writer = JSONWriter(capacity: 256)
-
     /// The JSON array (the layout the `history` view reads), kept closed so
     /// the commit binds it as it is.
-    var entries: [UInt8] { writer.bytes }
+    private(set) var entries: [UInt8] = []
 
     init(recipeID: RecipeID?, partition: Int32) {
         key = Key(recipeID: recipeID, partition: partition)
@@ -367,39 +365,41 @@ struct HistoryChunk: Sendable {
 
     /// Appends an entry of the chunk's recipe and partition.
     mutating func append(_ entry: HistoryEntry) {
+        var writer = JSONWriter(capacity: 256)
         if firstOffset < 0 {
             firstOffset = entry.offset
             writer.raw("[[")
         } else {
-            writer.bytes.removeLast() // the array's "]"
+            entries.removeLast() // the array's "]"
             writer.raw(",[")
         }
         lastOffset = entry.offset
         writer.integer(Int(entry.offset))
         writer.raw(",")
-        optional(entry.commandID)
+        Self.optional(entry.commandID, &writer)
         writer.raw(",")
         if let time = entry.time { writer.integer(Int(time)) } else { writer.raw("null") }
         writer.raw(",")
-        optional(entry.actor)
+        Self.optional(entry.actor, &writer)
         writer.raw(",")
         writer.string(entry.type)
         writer.raw(",")
         writer.string(entry.outcome.rawValue)
         writer.raw(",")
-        optional(entry.reasonCode)
+        Self.optional(entry.reasonCode, &writer)
         writer.raw(",")
-        optional(entry.reasonMessage)
+        Self.optional(entry.reasonMessage, &writer)
         writer.raw(",")
         if let revision = entry.revision { writer.integer(revision) } else { writer.raw("null") }
         writer.raw(",")
-        optional(entry.actorRole)
+        Self.optional(entry.actorRole, &writer)
         writer.raw(",")
         if let rulesVersion = entry.rulesVersion { writer.integer(rulesVersion) } else { writer.raw("null") }
         writer.raw("]]")
+        writer.withBytes { entries.append(contentsOf: $0) }
     }
 
-    private mutating func optional(_ text: String?) {
+    private static func optional(_ text: String?, _ writer: inout JSONWriter) {
         if let text { writer.string(text) } else { writer.raw("null") }
     }
 }

@@ -182,9 +182,9 @@ extension ContentCoding {
         guard !grants.isEmpty else { return nil }
         var writer = JSONWriter(capacity: 64)
         for (index, grant) in grants.enumerated() {
-            writer.bytes.append(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            writer.append(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
             writer.string(grant.actor)
-            writer.bytes.append(UInt8(ascii: ":"))
+            writer.append(UInt8(ascii: ":"))
             writer.string(grant.role.rawValue)
         }
         writer.raw("}")
