@@ -35,18 +35,9 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         try body(UnsafeBufferPointer(start: start, count: count))
     }
 
-    /// How many bytes have been written.
-    public var byteCount: Int { count }
-
     /// The last byte written.
     @inlinable
     public var last: UInt8? { count == 0 ? nil : start[count &- 1] }
-
-    /// Drops the last byte written.
-    public mutating func removeLast() {
-        precondition(count > 0, "nothing written")
-        count -= 1
-    }
 
     /// Makes room for `more` bytes after those written.
     @inlinable
