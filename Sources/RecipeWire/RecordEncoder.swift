@@ -42,15 +42,6 @@ public struct RecordEncoder: Sendable {
         return writer.bytes
     }
 
-    /// The record's bytes, written into `buffer` (emptied first) so a producer
-    /// loop can reuse one allocation.
-    public func encode(_ envelope: CommandEnvelope, into buffer: inout [UInt8]) {
-        var writer = JSONWriter(capacity: max(buffer.capacity, 384))
-        write(envelope, to: &writer)
-        buffer.removeAll(keepingCapacity: true)
-        writer.withBytes { buffer.append(contentsOf: $0) }
-    }
-
     /// Whether `bytes` are exactly the `data` object this encoder writes for `command`: a producer
     /// that spliced a record around data it was given (`CommandBuilder`) appends its bytes as they
     /// are when they are, instead of encoding the decoded command again.
