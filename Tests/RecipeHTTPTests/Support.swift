@@ -38,6 +38,12 @@ final class ServiceFixture: Sendable {
         try service.start()
     }
 
+    /// The store goes with the fixture, so that a run of the suite leaves no stores behind
+    /// (a service still running keeps its open file until the process ends).
+    deinit {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
+    }
+
     var port: UInt16 { service.port }
 
     func request(_ method: String, _ path: String, json: String? = nil, body: [UInt8]? = nil,
