@@ -93,6 +93,22 @@ public struct KafkaConsumerRecord: Sendable, Hashable {
         self.timestamp = timestamp
     }
 
+    /// A copy of a record lent by a poll, to keep past its closure.
+    public init(copying record: KafkaBorrowedRecord) {
+        self.init(topic: record.topic, partition: record.partition, offset: record.offset, key: record.key.map { [UInt8]($0) },
+                  value: [UInt8](record.value), headers: [], timestamp: record.timestamp)
+    }
+
+    /// Calls `body` with the record lent as a poll lends one (headers and nullness left out),
+    /// so that one path reads both.
+    public func withBorrowed<Result>(_ body: (KafkaBorrowedRecord) -> Result) -> Result {
+        value.withUnsafeBytes { value in
+            withOptionalBytes(key) { key in
+                body(KafkaBorrowedRecord(topic: topic, partition: partition, offset: offset, key: key, value: value, timestamp: timestamp))
+            }
+        }
+    }
+
     public var keyString: String? { key.map { String(decoding: $0, as: UTF8.self) } }
 
     public func header(_ key: String) -> [UInt8]? {

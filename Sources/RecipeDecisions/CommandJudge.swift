@@ -31,11 +31,12 @@ public struct CommandJudge: Sendable {
     /// The decision about `record`, with no decider or chain yet; `recipes` (the
     /// states of the record's partition) moves on when it is accepted.
     public func decide(_ record: KafkaConsumerRecord, recipes: inout [RecipeID: Recipe]) -> DecisionRecord {
-        decide(read(record), recipes: &recipes)
+        decide(record.withBorrowed { read($0) }, recipes: &recipes)
     }
 
-    /// Whether `record` sits where its key hashes, and the command it holds.
-    public func read(_ record: KafkaConsumerRecord) -> Reading {
+    /// Whether `record` sits where its key hashes, and the command it holds. Read where it
+    /// lies, as a poll lends it: the decider copies no record.
+    public func read(_ record: KafkaBorrowedRecord) -> Reading {
         if let key = record.key {
             let expected = KafkaPartitioner.partition(forKey: key, partitionCount: partitionCount)
             if expected != record.partition {
@@ -48,15 +49,18 @@ public struct CommandJudge: Sendable {
         }
         switch decoder.decode(key: record.key, value: record.value) {
         case .failure(let error):
-            return .undecodable(DecisionRecord(undecodable: error, key: record.key, partition: record.partition, offset: record.offset))
+            return .undecodable(DecisionRecord(undecodable: error, key: record.key.map { [UInt8]($0) },
+                                               partition: record.partition, offset: record.offset))
         case .success(let decoded):
             return .command(decoded.envelope, partition: record.partition, offset: record.offset)
         }
     }
 
     /// The decision about a record read by `read`, against the states of its partition.
-    public func decide(_ reading: Reading, recipes: inout [RecipeID: Recipe]) -> DecisionRecord {
-        switch reading {
+    public func decide(_ reading: consuming Reading, recipes: inout [RecipeID: Recipe]) -> DecisionRecord {
+        // Consumed: the envelope is moved out, not copied (a copy and a destroy of each reading
+        // retained and released every string of its command).
+        switch consume reading {
         case .undecodable(let decision):
             return decision
         case .command(let envelope, let partition, let offset):

@@ -190,37 +190,20 @@ public final class Decider: @unchecked Sendable {
         var toSnapshot: [Int32] = []
         var allCurrent = true
         while !shouldStop() {
-            let records = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty && released.isEmpty ? 100 : 1))
+            // The poll's records are decided where they lie in the consumer's messages: copying
+            // each into arrays of its own, and freeing them, cost more than enqueueing its decision.
+            // (A rebalance callback runs inside the poll, before the records are lent: what it
+            // could not do is thrown before any of them is decided.)
+            let polled = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty && released.isEmpty ? 100 : 1)) {
+                if callbackFailure == nil { decide(LentRecords(records: $0)) }
+            }
             if let failure = callbackFailure { throw failure }
-            var work = takeWork(records)
-            // A partition needs nothing of another: partitions are decided on two threads, each
-            // partition's records in order on one, and its decisions made into messages there.
-            let (judge, encoder, topic) = (judge, encoder, topics.decisions)
-            TwoThreads.forEach(&work, weight: { $0.earlier.count + $0.records.count }) { work in
-                func decide(_ record: KafkaConsumerRecord) {
-                    guard let (value, outcome) = work.decider.decide(record, judge: judge, encoder: encoder) else { return }
-                    work.totals.count(outcome)
-                    // Stamped with the command's time in the log, so that a cut of the decisions by time
-                    // (`recipes replay --until-time`) is the same cut of the commands.
-                    work.messages.append(KafkaProducerMessage(topic: topic, key: record.key, value: value, headers: Self.decisionHeaders,
-                                                              partition: work.decider.partition, timestamp: record.timestamp))
-                }
-                for record in work.earlier { decide(record) }
-                for index in work.records { decide(records[index]) }
-            }
-            var messages: [KafkaProducerMessage] = []
-            messages.reserveCapacity(records.count)
-            for one in work {
-                partitions[one.decider.partition] = one.decider
-                totals.add(one.totals)
-                messages.append(contentsOf: one.messages)
-            }
-            if !messages.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(messages), decisions: true)) }
+            if polled == 0, !released.isEmpty { decide(LentRecords(records: [])) }
             while let oldest = pending.first, oldest.batch.isComplete { try settle(pending.removeFirst()) }
             try readWhatLanded()
             keepStilledSnapshots()
             // A few polls' decisions in flight; all of them settled whenever the log is quiet.
-            while pending.count > 64 || (records.isEmpty && !pending.isEmpty) {
+            while pending.count > 64 || (polled == 0 && !pending.isEmpty) {
                 try settle(pending.removeFirst())
             }
             if ContinuousClock.now - lastReport >= progressInterval {
@@ -248,6 +231,41 @@ public final class Decider: @unchecked Sendable {
         }
         try letGo(Set(partitions.keys))
         progress(report())
+    }
+
+    /// A poll's records, lent for the length of the poll's closure; the two deciding threads
+    /// only read them, and are done before the closure returns.
+    private struct LentRecords: @unchecked Sendable {
+        let records: [KafkaBorrowedRecord]
+    }
+
+    /// Decides a poll's records (after those `released`) and enqueues their decisions.
+    private func decide(_ lent: LentRecords) {
+        var work = takeWork(lent.records)
+        // A partition needs nothing of another: partitions are decided on two threads, each
+        // partition's records in order on one, and its decisions made into messages there.
+        let (judge, encoder, topic) = (judge, encoder, topics.decisions)
+        TwoThreads.forEach(&work, weight: { $0.earlier.count + $0.records.count }) { work in
+            func decide(_ record: KafkaBorrowedRecord) {
+                guard let (value, outcome) = work.decider.decide(record, judge: judge, encoder: encoder) else { return }
+                work.totals.count(outcome)
+                // Stamped with the command's time in the log, so that a cut of the decisions by time
+                // (`recipes replay --until-time`) is the same cut of the commands.
+                work.messages.append(KafkaProducerMessage(topic: topic, key: record.key.map { [UInt8]($0) }, value: value,
+                                                          headers: Self.decisionHeaders, partition: work.decider.partition,
+                                                          timestamp: record.timestamp))
+            }
+            for record in work.earlier { record.withBorrowed { decide($0) } }
+            for index in work.records { decide(lent.records[index]) }
+        }
+        var messages: [KafkaProducerMessage] = []
+        messages.reserveCapacity(lent.records.count)
+        for one in work {
+            partitions[one.decider.partition] = one.decider
+            totals.add(one.totals)
+            messages.append(contentsOf: one.messages)
+        }
+        if !messages.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(messages), decisions: true)) }
     }
 
     /// Decides every command the edits topic holds when it is called, returns once
@@ -311,7 +329,7 @@ public final class Decider: @unchecked Sendable {
     /// The poll's records grouped by partition, after those `released`, each with its partition
     /// taken out of `partitions` (the caller puts them back). Records of partitions not held are
     /// left out; those of partitions held still are kept in `stilled`.
-    private func takeWork(_ records: [KafkaConsumerRecord]) -> [PartitionWork] {
+    private func takeWork(_ records: [KafkaBorrowedRecord]) -> [PartitionWork] {
         var slots: [Int32: Int] = [:]
         var work: [PartitionWork] = []
         for (partition, earlier) in released {
@@ -324,7 +342,7 @@ public final class Decider: @unchecked Sendable {
             if let slot = slots[record.partition] {
                 work[slot].records.append(index)
             } else if stilled[record.partition] != nil {
-                stilled[record.partition]!.records.append(record)
+                stilled[record.partition]!.records.append(KafkaConsumerRecord(copying: record))
             } else if let decider = partitions.removeValue(forKey: record.partition) {
                 slots[record.partition] = work.count
                 work.append(PartitionWork(decider: decider, records: [index]))

@@ -89,7 +89,7 @@ struct PartitionDecider {
     /// and the decision's outcome, or nil for a record that is not next (one before
     /// `nextCommand`, left from before a seek). Needs nothing of any other partition, so
     /// that the decider decides partitions on two threads.
-    mutating func decide(_ record: KafkaConsumerRecord, judge: CommandJudge,
+    mutating func decide(_ record: KafkaBorrowedRecord, judge: CommandJudge,
                          encoder: DecisionEncoder) -> (value: [UInt8], outcome: DecisionRecord.Outcome)? {
         guard record.offset >= nextCommand else { return nil }
         var decision = judge.decide(judge.read(record), recipes: &recipes)
