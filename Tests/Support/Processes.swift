@@ -134,8 +134,8 @@ public func readToEnd(_ handle: FileHandle) -> Data {
     }
 }
 
-/// A `recipes` process, not yet started, whose stderr goes to a file kept so
-/// that a process that stops on its own can say why (`stderrOf`).
+/// A `recipes` process, not yet started, whose stderr goes to a file without a name,
+/// so that a process that stops on its own can say why (`stderrOf`).
 public func recipesProcess(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
     guard FileManager.default.isExecutableFile(atPath: recipesExecutable) else {
         throw WaitTimedOut(description: "\(recipesExecutable) is missing: build with `swift build --build-tests`")
@@ -146,15 +146,18 @@ public func recipesProcess(_ arguments: [String], environment: [String: String] 
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-\(UUID().uuidString).log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     process.standardError = try FileHandle(forWritingTo: log)
+    // Unlinked at once: the process writes to the open file, `stderrOf` reads it through the
+    // handle, and nothing is left in the temporary directory once the handle goes.
+    try FileManager.default.removeItem(at: log)
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     return process
 }
 
 /// The last lines a `recipesProcess` wrote to its standard error, librdkafka's log lines left out.
 public func stderrOf(_ process: Process, lines: Int = 5) -> String {
+    // Through the descriptor: the file has no name any more (`recipesProcess`).
     guard let handle = process.standardError as? FileHandle,
-          let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(handle.fileDescriptor)")),
-          let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "(no log)" }
+          let text = try? String(contentsOfFile: "/proc/self/fd/\(handle.fileDescriptor)", encoding: .utf8) else { return "(no log)" }
     return text.split(separator: "\n").filter { !$0.hasPrefix("%") }.suffix(lines).joined(separator: " | ")
 }
 
