@@ -30,6 +30,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // gperftools' tcmalloc, the programs' allocator in place of glibc's (docs/architecture.md, "Memory").
+        .systemLibrary(
+            name: "CTCMalloc",
+            pkgConfig: "libtcmalloc_minimal",
+            providers: [.apt(["libgoogle-perftools-dev"])]
+        ),
         // libmicrohttpd, with a shim for what Swift cannot call (variadic functions).
         .target(name: "CMicroHTTPD"),
         // The raw librdkafka producer loop that `recipes-bench kafka` measures the wrapper against.
@@ -61,13 +67,13 @@ let package = Package(
         .executableTarget(
             name: "recipes",
             dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP",
-                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg"]
+                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "CTCMalloc"]
         ),
         // The benchmarks, apart from the program users run: only they link the raw C baseline and the generators.
         .executableTarget(
             name: "recipes-bench",
             dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP",
-                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "RecipeGenerators", "CRdKafkaBaseline"]
+                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "RecipeGenerators", "CRdKafkaBaseline", "CTCMalloc"]
         ),
 
         // What the test suites share: running programs, waiting off the cooperative pool.
