@@ -38,9 +38,11 @@ final class ServiceFixture: Sendable {
         try service.start()
     }
 
-    /// The store goes with the fixture, so that a run of the suite leaves no stores behind
-    /// (a service still running keeps its open file until the process ends).
+    /// The store goes with the fixture, so that a run of the suite leaves no stores behind.
+    /// The service is shut down first: a projector still running finds its store removed and
+    /// makes a new one, as it should for an operator who removed it (a suite left dozens).
     deinit {
+        service.shutdown()
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
     }
 
@@ -87,10 +89,23 @@ final class ServiceFixture: Sendable {
     }
 }
 
-/// The service most tests share (they use recipes of their own).
+/// The service most tests share (they use recipes of their own). It lives as long as the
+/// test process, so its store is removed as the process exits.
 let shared: ServiceFixture = {
-    do { return try ServiceFixture() } catch { fatalError("cannot start the test service: \(error)") }
+    do {
+        let fixture = try ServiceFixture()
+        sharedStorePath.withLock { $0 = fixture.storePath }
+        atexit {
+            guard let path = sharedStorePath.withLock({ $0 }) else { return }
+            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        }
+        return fixture
+    } catch {
+        fatalError("cannot start the test service: \(error)")
+    }
 }()
+
+private let sharedStorePath = Mutex<String?>(nil)
 
 struct HTTPResult: @unchecked Sendable {
     var status: Int
