@@ -93,15 +93,7 @@ public final class KafkaProducer: Sendable {
     /// ```
     public func enqueue(_ messages: [KafkaProducerMessage]) -> KafkaPendingBatch {
         let batch = BatchDelivery(messages: messages)
-        // Shutdown waits for enqueuers to leave before it releases the handle.
-        let admitted = state.withLock { state in
-            if state.lifecycle == .running { enqueuers.enter() }
-            return state.lifecycle == .running
-        }
-        guard admitted else {
-            for index in messages.indices { batch.failed(index, KafkaError(.closed, "the producer is shut down")) }
-            return KafkaPendingBatch(batch: batch)
-        }
+        guard enter(batch) else { return KafkaPendingBatch(batch: batch) }
         defer { enqueuers.leave() }
         var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?
         // Read in place: a copy of each message would retain and release its four buffers.
@@ -120,6 +112,46 @@ public final class KafkaProducer: Sendable {
             }
         }
         return KafkaPendingBatch(batch: batch)
+    }
+
+    /// Hands packed records to librdkafka as one batch, in the order of the parts and of the
+    /// records in each: as `enqueue` of the same records as messages, without a buffer of
+    /// their own for each.
+    public func enqueue(packed parts: [KafkaPackedRecords]) -> KafkaPendingBatch {
+        let batch = BatchDelivery(packed: parts)
+        guard enter(batch) else { return KafkaPendingBatch(batch: batch) }
+        defer { enqueuers.leave() }
+        var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?
+        var index = 0
+        for part in parts {
+            if topic?.name != part.topic { topic = (part.topic, topicHandle(part.topic)) }
+            part.forEach { key, value, timestamp in
+                let error: KafkaError?
+                switch topic!.handle {
+                case .success(let handle):
+                    error = enqueue(topic: handle, named: part.topic, key: key, value: value, headers: part.headers,
+                                    partition: part.partition, timestamp: timestamp, opaque: batch.slot(index))
+                case .failure(let failure): error = failure
+                }
+                if let error { batch.failed(index, error) }
+                rd_kafka_poll(client.handle, 0)
+                index += 1
+            }
+        }
+        return KafkaPendingBatch(batch: batch)
+    }
+
+    /// Counts the caller among the enqueuers (shutdown waits for them to leave before it releases
+    /// the handle); false, with every record of `batch` failed, once the producer is shut down.
+    private func enter(_ batch: BatchDelivery) -> Bool {
+        let admitted = state.withLock { state in
+            if state.lifecycle == .running { enqueuers.enter() }
+            return state.lifecycle == .running
+        }
+        if !admitted {
+            for index in 0 ..< batch.count { batch.failed(index, KafkaError(.closed, "the producer is shut down")) }
+        }
+        return admitted
     }
 
     /// Records enqueued and not yet delivered or failed (plus librdkafka's own requests).
@@ -183,17 +215,30 @@ public final class KafkaProducer: Sendable {
     /// Hands one record to librdkafka; returns the error if it refused it.
     private func enqueue(_ message: KafkaProducerMessage, topic: TopicHandle,
                          opaque: UnsafeMutableRawPointer) -> KafkaError? {
-        let headers = rd_kafka_headers_new(message.headers.count)
-        for header in message.headers { Self.add(header, to: headers) }
-        var err = produce(message, topic: topic.pointer, headers: headers, opaque: opaque)
+        message.value.withUnsafeBytes { value in
+            withOptionalBytes(message.key) { key in
+                enqueue(topic: topic, named: message.topic, key: key, value: message.hasNullValue ? nil : value,
+                        headers: message.headers, partition: message.partition, timestamp: message.timestamp, opaque: opaque)
+            }
+        }
+    }
+
+    /// Hands one record to librdkafka, which copies its bytes; a nil value is a null one.
+    private func enqueue(topic: TopicHandle, named name: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?,
+                         headers: [KafkaHeader], partition: Int32?, timestamp: Int64?,
+                         opaque: UnsafeMutableRawPointer) -> KafkaError? {
+        let record = RecordPointers(topic: topic.pointer, key: key, value: value, partition: partition, timestamp: timestamp)
+        let cHeaders = rd_kafka_headers_new(headers.count)
+        for header in headers { Self.add(header, to: cHeaders) }
+        var err = produce(record, headers: cHeaders, opaque: opaque)
         while err == RD_KAFKA_RESP_ERR__QUEUE_FULL {
             // Back-pressure: the local queue is full until deliveries drain it.
             rd_kafka_poll(client.handle, 10)
-            err = produce(message, topic: topic.pointer, headers: headers, opaque: opaque)
+            err = produce(record, headers: cHeaders, opaque: opaque)
         }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            rd_kafka_headers_destroy(headers)
-            var context = "cannot enqueue record for \(message.topic)"
+            rd_kafka_headers_destroy(cHeaders)
+            var context = "cannot enqueue record for \(name)"
             if let fatal = client.fatalError { context += " (producer fatal error: \(fatal))" }
             return KafkaError.rdKafka(.produceFailed, context, err)
         }
@@ -220,44 +265,49 @@ public final class KafkaProducer: Sendable {
     /// array may have none. Never written to (zero bytes are copied from it).
     private nonisolated(unsafe) static let emptyValue = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
-    private func produce(_ message: KafkaProducerMessage, topic: OpaquePointer,
-                         headers: OpaquePointer?, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
-        message.value.withUnsafeBytes { value in
-            withOptionalBytes(message.key) { key in
-                withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 8) { values in
-                    values.initialize(repeating: rd_kafka_vu_t())
-                    values[0].vtype = RD_KAFKA_VTYPE_RKT
-                    values[0].u.rkt = topic
-                    values[1].vtype = RD_KAFKA_VTYPE_VALUE
-                    // A null pointer is a null value (a tombstone); an empty value has a pointer.
-                    values[1].u.mem = message.hasNullValue ? .init(ptr: nil, size: 0)
-                        : .init(ptr: UnsafeMutableRawPointer(mutating: value.baseAddress ?? Self.emptyValue), size: value.count)
-                    values[2].vtype = RD_KAFKA_VTYPE_KEY
-                    values[2].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: key?.baseAddress), size: key?.count ?? 0)
-                    values[3].vtype = RD_KAFKA_VTYPE_HEADERS
-                    values[3].u.headers = headers
-                    values[4].vtype = RD_KAFKA_VTYPE_OPAQUE
-                    values[4].u.ptr = opaque
-                    values[5].vtype = RD_KAFKA_VTYPE_MSGFLAGS
-                    values[5].u.i = RD_KAFKA_MSG_F_COPY
-                    var count = 6
-                    if let partition = message.partition {
-                        values[count].vtype = RD_KAFKA_VTYPE_PARTITION
-                        values[count].u.i32 = partition
-                        count += 1
-                    }
-                    if let timestamp = message.timestamp {
-                        values[count].vtype = RD_KAFKA_VTYPE_TIMESTAMP
-                        values[count].u.i64 = timestamp
-                        count += 1
-                    }
-                    guard let error = rd_kafka_produceva(client.handle, values.baseAddress, count) else {
-                        return RD_KAFKA_RESP_ERR_NO_ERROR
-                    }
-                    defer { rd_kafka_error_destroy(error) }
-                    return rd_kafka_error_code(error)
-                }
+    /// A record's parts as librdkafka takes them, valid while the caller lends them.
+    private struct RecordPointers {
+        let topic: OpaquePointer
+        let key: UnsafeRawBufferPointer?
+        /// Nil: a null value (a tombstone).
+        let value: UnsafeRawBufferPointer?
+        let partition: Int32?
+        let timestamp: Int64?
+    }
+
+    private func produce(_ record: RecordPointers, headers: OpaquePointer?, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
+        withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 8) { values in
+            values.initialize(repeating: rd_kafka_vu_t())
+            values[0].vtype = RD_KAFKA_VTYPE_RKT
+            values[0].u.rkt = record.topic
+            values[1].vtype = RD_KAFKA_VTYPE_VALUE
+            // A null pointer is a null value (a tombstone); an empty value has a pointer.
+            values[1].u.mem = record.value.map { .init(ptr: UnsafeMutableRawPointer(mutating: $0.baseAddress ?? Self.emptyValue), size: $0.count) }
+                ?? .init(ptr: nil, size: 0)
+            values[2].vtype = RD_KAFKA_VTYPE_KEY
+            values[2].u.mem = .init(ptr: UnsafeMutableRawPointer(mutating: record.key?.baseAddress), size: record.key?.count ?? 0)
+            values[3].vtype = RD_KAFKA_VTYPE_HEADERS
+            values[3].u.headers = headers
+            values[4].vtype = RD_KAFKA_VTYPE_OPAQUE
+            values[4].u.ptr = opaque
+            values[5].vtype = RD_KAFKA_VTYPE_MSGFLAGS
+            values[5].u.i = RD_KAFKA_MSG_F_COPY
+            var count = 6
+            if let partition = record.partition {
+                values[count].vtype = RD_KAFKA_VTYPE_PARTITION
+                values[count].u.i32 = partition
+                count += 1
             }
+            if let timestamp = record.timestamp {
+                values[count].vtype = RD_KAFKA_VTYPE_TIMESTAMP
+                values[count].u.i64 = timestamp
+                count += 1
+            }
+            guard let error = rd_kafka_produceva(client.handle, values.baseAddress, count) else {
+                return RD_KAFKA_RESP_ERR_NO_ERROR
+            }
+            defer { rd_kafka_error_destroy(error) }
+            return rd_kafka_error_code(error)
         }
     }
 
@@ -325,7 +375,7 @@ final class BatchDelivery: @unchecked Sendable {
     /// topic from here, not from a message that has long left the cache.
     private let topic: String
     private let topics: [String]
-    private let count: Int
+    let count: Int
     /// Where each delivered record landed, written by `delivered`.
     private let cells: UnsafeMutablePointer<Cell>
     private let remaining: Atomic<Int>
@@ -345,23 +395,33 @@ final class BatchDelivery: @unchecked Sendable {
         var waiters: [DispatchSemaphore] = []
     }
 
-    init(messages: [KafkaProducerMessage]) {
-        count = messages.count
+    convenience init(messages: [KafkaProducerMessage]) {
         let first = messages.first?.topic ?? ""
-        if messages.allSatisfy({ $0.topic == first }) {
-            (topic, topics) = (first, [])
-        } else {
-            (topic, topics) = (first, messages.map(\.topic))
-        }
-        remaining = Atomic(messages.count)
-        cells = .allocate(capacity: max(1, messages.count))
-        slots = .allocate(capacity: max(1, messages.count))
-        if messages.isEmpty {
+        let same = messages.allSatisfy { $0.topic == first }
+        self.init(count: messages.count, topic: first, topics: same ? [] : messages.map(\.topic))
+    }
+
+    /// The records of `parts`, in order.
+    convenience init(packed parts: [KafkaPackedRecords]) {
+        let first = parts.first?.topic ?? ""
+        let same = parts.allSatisfy { $0.topic == first }
+        self.init(count: parts.reduce(0) { $0 + $1.count }, topic: first,
+                  topics: same ? [] : parts.flatMap { Array(repeating: $0.topic, count: $0.count) })
+    }
+
+    /// `topics`: each record's, or empty when all are `topic`.
+    private init(count: Int, topic: String, topics: [String]) {
+        self.count = count
+        (self.topic, self.topics) = (topic, topics)
+        remaining = Atomic(count)
+        cells = .allocate(capacity: max(1, count))
+        slots = .allocate(capacity: max(1, count))
+        if count == 0 {
             state.withLock { $0.done = true }
             return
         }
         let retained = Unmanaged.passRetained(self)
-        for index in messages.indices {
+        for index in 0 ..< count {
             (slots + index).initialize(to: DeliverySlot(batch: retained, index: index))
         }
     }

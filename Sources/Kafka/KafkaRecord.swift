@@ -52,6 +52,65 @@ public struct KafkaProducerMessage: Sendable, Hashable {
     }
 }
 
+/// Records bound for one partition of one topic, with the same headers, their keys and
+/// values end to end in one buffer: the unit of `KafkaProducer.enqueue(packed:)`, for a
+/// caller that builds records by the thousand on threads of its own. Appending one copies
+/// its bytes; a `KafkaProducerMessage` holds four buffers, each retained and released as
+/// the message is handed on, and its key and value allocated and freed.
+///
+/// ```swift
+/// var records = KafkaPackedRecords(topic: "recipes.decisions", partition: 3, headers: headers)
+/// records.append(key: key, value: value, timestamp: time)
+/// let pending = producer.enqueue(packed: [records])
+/// ```
+public struct KafkaPackedRecords: Sendable {
+    public let topic: String
+    public let partition: Int32
+    public let headers: [KafkaHeader]
+    /// Each record's key (when it has one) then its value.
+    private var bytes: [UInt8] = []
+    private var records: [Entry] = []
+
+    private struct Entry {
+        /// -1: no key.
+        var keyCount: Int
+        var valueCount: Int
+        var timestamp: Int64?
+    }
+
+    public init(topic: String, partition: Int32, headers: [KafkaHeader] = []) {
+        self.topic = topic
+        self.partition = partition
+        self.headers = headers
+    }
+
+    public var count: Int { records.count }
+    public var isEmpty: Bool { records.isEmpty }
+
+    /// Appends a record; `timestamp` (ms since the epoch) instead of the time it is sent.
+    public mutating func append(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer, timestamp: Int64? = nil) {
+        if let key { bytes.append(contentsOf: key) }
+        bytes.append(contentsOf: value)
+        records.append(Entry(keyCount: key?.count ?? -1, valueCount: value.count, timestamp: timestamp))
+    }
+
+    /// Each record's key, value and timestamp, in order, lent for the call.
+    func forEach(_ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer, _ timestamp: Int64?) -> Void) {
+        bytes.withUnsafeBytes { bytes in
+            var start = 0
+            for record in records {
+                var key: UnsafeRawBufferPointer?
+                if record.keyCount >= 0 {
+                    key = UnsafeRawBufferPointer(rebasing: bytes[start ..< start + record.keyCount])
+                    start += record.keyCount
+                }
+                body(key, UnsafeRawBufferPointer(rebasing: bytes[start ..< start + record.valueCount]), record.timestamp)
+                start += record.valueCount
+            }
+        }
+    }
+}
+
 /// Where a delivered record sits in the log.
 public struct KafkaDeliveryReport: Sendable, Hashable, CustomStringConvertible {
     public var topic: String

@@ -244,28 +244,29 @@ public final class Decider: @unchecked Sendable {
         var work = takeWork(lent.records)
         // A partition needs nothing of another: partitions are decided on two threads, each
         // partition's records in order on one, and its decisions made into messages there.
-        let (judge, encoder, topic) = (judge, encoder, topics.decisions)
+        let (judge, encoder) = (judge, encoder)
         TwoThreads.forEach(&work, weight: { $0.earlier.count + $0.records.count }) { work in
             func decide(_ record: KafkaBorrowedRecord) {
                 guard let (value, outcome) = work.decider.decide(record, judge: judge, encoder: encoder) else { return }
                 work.totals.count(outcome)
                 // Stamped with the command's time in the log, so that a cut of the decisions by time
                 // (`recipes replay --until-time`) is the same cut of the commands.
-                work.messages.append(KafkaProducerMessage(topic: topic, key: record.key.map { [UInt8]($0) }, value: value,
-                                                          headers: Self.decisionHeaders, partition: work.decider.partition,
-                                                          timestamp: record.timestamp))
+                value.withUnsafeBytes { work.decisions.append(key: record.key, value: $0, timestamp: record.timestamp) }
             }
             for record in work.earlier { record.withBorrowed { decide($0) } }
             for index in work.records { decide(lent.records[index]) }
         }
-        var messages: [KafkaProducerMessage] = []
-        messages.reserveCapacity(lent.records.count)
-        for one in work {
-            partitions[one.decider.partition] = one.decider
-            totals.add(one.totals)
-            messages.append(contentsOf: one.messages)
+        // Each partition's decisions handed over packed as the lane made them: as messages, each would
+        // have its key and value allocated, and its four buffers retained and released on this thread.
+        var parts: [KafkaPackedRecords] = []
+        parts.reserveCapacity(work.count)
+        for index in work.indices {
+            partitions[work[index].decider.partition] = work[index].decider
+            totals.add(work[index].totals)
+            if !work[index].decisions.isEmpty { parts.append(work[index].decisions) }
         }
-        if !messages.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(messages), decisions: true)) }
+        work = []
+        if !parts.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(packed: parts), decisions: true)) }
     }
 
     /// Decides every command the edits topic holds when it is called, returns once
@@ -323,7 +324,14 @@ public final class Decider: @unchecked Sendable {
         var records: [Int] = []
         var totals = Totals()
         /// The decisions to append, in order.
-        var messages: [KafkaProducerMessage] = []
+        var decisions: KafkaPackedRecords
+
+        init(decider: PartitionDecider, topic: String, earlier: [KafkaConsumerRecord] = [], records: [Int] = []) {
+            self.decider = decider
+            self.earlier = earlier
+            self.records = records
+            decisions = KafkaPackedRecords(topic: topic, partition: decider.partition, headers: Decider.decisionHeaders)
+        }
     }
 
     /// The poll's records grouped by partition, after those `released`, each with its partition
@@ -335,7 +343,7 @@ public final class Decider: @unchecked Sendable {
         for (partition, earlier) in released {
             guard let decider = partitions.removeValue(forKey: partition) else { continue }
             slots[partition] = work.count
-            work.append(PartitionWork(decider: decider, earlier: earlier))
+            work.append(PartitionWork(decider: decider, topic: topics.decisions, earlier: earlier))
         }
         released = [:]
         for (index, record) in records.enumerated() {
@@ -345,7 +353,7 @@ public final class Decider: @unchecked Sendable {
                 stilled[record.partition]!.records.append(KafkaConsumerRecord(copying: record))
             } else if let decider = partitions.removeValue(forKey: record.partition) {
                 slots[record.partition] = work.count
-                work.append(PartitionWork(decider: decider, records: [index]))
+                work.append(PartitionWork(decider: decider, topic: topics.decisions, records: [index]))
             }
         }
         return work
@@ -675,27 +683,33 @@ public final class Decider: @unchecked Sendable {
     /// replaces the older ones meanwhile, so that deciding a long backlog writes each recipe
     /// about once, not at every save.
     private func writeDocuments(holding: Bool = true) throws {
-        var messages: [KafkaProducerMessage] = []
+        var documents: [CommittedRecipe] = []
         let now = ContinuousClock.now
         for partition in partitions.keys {
             if holding, let written = documentsWritten[partition], now - written < Self.longestHold,
                let high = edits.lastSeenWatermarks(KafkaTopicPartition(topic: topics.edits, partition: partition))?.high,
                high - partitions[partition]!.nextCommand > Self.catchingUp { continue }
             documentsWritten[partition] = now
-            for document in partitions[partition]!.takeDocuments() {
-                let key = RecordKey.key(forRecipe: document.recipeID)
-                let position = KafkaHeader(key: CommittedRecipe.positionHeaderName, value: document.position)
-                if let value = document.value() {
-                    messages.append(KafkaProducerMessage(topic: topics.committed, key: key, value: value,
-                                                         headers: [Self.committedContentType, position], partition: partition))
-                } else {
-                    messages.append(.tombstone(topic: topics.committed, key: key, headers: [position], partition: partition))
-                }
-            }
+            documents += partitions[partition]!.takeDocuments()
         }
-        guard !messages.isEmpty else { return }
+        guard !documents.isEmpty else { return }
+        // Written on two threads: a document's detail and JSON are thousands of instructions,
+        // on the thread that the lanes wait for.
+        let topic = topics.committed
+        let messages = TwoThreads.map(documents, minimum: 16) { Self.record(of: $0, topic: topic) }
         totals.committed += messages.count
         pending.append(PendingAppend(batch: producer.enqueue(messages), decisions: false))
+    }
+
+    /// A document's record on the committed topic, in its recipe's partition.
+    private static func record(of document: CommittedRecipe, topic: String) -> KafkaProducerMessage {
+        let key = RecordKey.key(forRecipe: document.recipeID)
+        let position = KafkaHeader(key: CommittedRecipe.positionHeaderName, value: document.position)
+        guard let value = document.value() else {
+            return .tombstone(topic: topic, key: key, headers: [position], partition: document.partition)
+        }
+        return KafkaProducerMessage(topic: topic, key: key, value: value, headers: [committedContentType, position],
+                                    partition: document.partition)
     }
 
     // MARK: - Deliveries

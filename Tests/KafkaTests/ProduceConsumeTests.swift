@@ -44,6 +44,50 @@ struct ProduceConsumeTests {
         }
     }
 
+    @Test("packed records land as their parts say: partition, key (none, empty, some), value, headers, timestamp, in order")
+    func packedRecords() throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic()
+        try kafka.createTopic(topic, partitions: 3)
+        let producer = try KafkaProducer(config: .embedded(kafka))
+        let header = KafkaHeader(key: "content-type", value: "application/json")
+        var parts: [KafkaPackedRecords] = []
+        var sent: [(partition: Int32, key: [UInt8]?, value: [UInt8], timestamp: Int64)] = []
+        for partition: Int32 in [2, 0] {
+            var part = KafkaPackedRecords(topic: topic, partition: partition, headers: [header])
+            for index in 0..<300 {
+                // Keys in turn absent, empty and present; values of every length from 0 up.
+                let key: [UInt8]? = index % 3 == 0 ? nil : Array((index % 3 == 1 ? "" : "key-\(index)").utf8)
+                let value = [UInt8](repeating: UInt8(index % 251), count: index)
+                let timestamp = 1_700_000_000_000 + Int64(partition) * 1_000 + Int64(index)
+                value.withUnsafeBytes { value in
+                    if let key { key.withUnsafeBytes { part.append(key: $0, value: value, timestamp: timestamp) } }
+                    else { part.append(key: nil, value: value, timestamp: timestamp) }
+                }
+                sent.append((partition, key, value, timestamp))
+            }
+            parts.append(part)
+        }
+        let reports = try producer.enqueue(packed: parts).results().map { try $0.get() }
+        try producer.shutdown()
+        #expect(reports.map(\.partition) == sent.map(\.partition))
+        #expect(reports.map(\.offset) == Array(0..<300) + Array(0..<300))
+
+        let consumer = try KafkaConsumer(config: .embedded(kafka))
+        try consumer.assign(topic: topic)
+        let records = try consume(consumer) { $0.count >= sent.count }
+        consumer.close()
+        let byPosition = Dictionary(uniqueKeysWithValues: records.map { ("\($0.partition):\($0.offset)", $0) })
+        #expect(records.count == sent.count)
+        for (record, report) in zip(sent, reports) {
+            let landed = try #require(byPosition[report.description])
+            #expect(landed.key == record.key)
+            #expect(landed.value == record.value && !landed.hasNullValue)
+            #expect(landed.timestamp == record.timestamp)
+            #expect(landed.headers == [header])
+        }
+    }
+
     @Test("a borrowing poll gives what a copying one does: a null key, an empty key, an empty value")
     func borrowingPoll() throws {
         let kafka = try EmbeddedKafka(brokers: 1)
