@@ -47,8 +47,9 @@ struct PartitionDecider {
     private var committed: [RecipeID: CommittedRecipe]
     /// Each recipe's greatest position read on the committed topic's partition.
     private var newestOnTopic: [RecipeID: Int64] = [:]
-    /// Documents to write to the committed topic, the newest of each recipe (`takeDocuments`).
-    private var toWrite: [RecipeID: CommittedRecipe] = [:]
+    /// Recipes whose document in `committed` is to be written to the committed topic (`takeDocuments`):
+    /// their ids, not copies of the documents, each of which would retain all its texts.
+    private var toWrite: Set<RecipeID> = []
     /// Where reading the committed topic's partition goes on (set by `reconcile`).
     private(set) var nextCommittedReadBack: Int64 = 0
 
@@ -154,16 +155,17 @@ struct PartitionDecider {
     /// Applies the effective-decision rule to its oldest decision on the way, found at `offset`.
     private mutating func admitFirstUnread(at offset: Int64) -> ReadBack {
         nextReadBack = offset + 1
-        // Read where it lies: a copy of the whole `Written` (its document's recipe
-        // content with it) cost about 220 instructions a record.
+        // Read where it lies, and what it keeps moved out: a copy of the whole `Written` (its
+        // document's recipe content with it) cost about 220 instructions a record, and a copy
+        // of the document alone retained and released every text of the recipe.
         let index = firstUnread
         firstUnread += 1
-        lastReadBack = unread[index].value
+        swap(&lastReadBack, &unread[index].value)
         guard readBack.admit(unread[index].link, following: unread[index].follows, onPartition: partition) else {
             lost = true
             return .lost
         }
-        if let document = unread[index].document { commit(document) }
+        if let document = unread[index].document.take() { commit(document) }
         if firstUnread >= 4_096 {
             unread.removeFirst(firstUnread)
             firstUnread = 0
@@ -188,9 +190,9 @@ struct PartitionDecider {
     // MARK: - The committed topic
 
     /// A decision that changed a recipe's document is known to count: its document is written.
-    private mutating func commit(_ document: CommittedRecipe) {
+    private mutating func commit(_ document: consuming CommittedRecipe) {
+        toWrite.insert(document.recipeID)
         committed[document.recipeID] = document
-        toWrite[document.recipeID] = document
     }
 
     /// Compares what the committed topic's partition shows (read from its start to `end` when
@@ -203,7 +205,7 @@ struct PartitionDecider {
         newestOnTopic = onTopic.mapValues(\.newest)
         for (recipeID, document) in committed {
             let there = onTopic[recipeID]
-            if document.offset >= there?.newest ?? -1, document.offset > there?.last ?? -1 { toWrite[recipeID] = document }
+            if document.offset >= there?.newest ?? -1, document.offset > there?.last ?? -1 { toWrite.insert(recipeID) }
         }
     }
 
@@ -219,14 +221,14 @@ struct PartitionDecider {
             newestOnTopic[recipeID] = position.offset
             return
         }
-        if let current = committed[recipeID], current.offset >= newest { toWrite[recipeID] = current }
+        if let current = committed[recipeID]?.offset, current >= newest { toWrite.insert(recipeID) }
     }
 
     /// The documents to write now, each recipe's newest (an earlier one not written yet is
     /// skipped: compaction would drop it anyway); emptied.
     mutating func takeDocuments() -> [CommittedRecipe] {
-        defer { toWrite = [:] }
-        return toWrite.values.sorted { $0.offset < $1.offset }
+        defer { toWrite = [] }
+        return toWrite.compactMap { committed[$0] }.sorted { $0.offset < $1.offset }
     }
 }
 

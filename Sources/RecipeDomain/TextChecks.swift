@@ -33,6 +33,8 @@ extension String {
 
     /// The text without leading and trailing whitespace (Unicode-aware).
     var trimmingWhitespace: String {
+        // Most texts begin and end with a visible ASCII character: nothing to trim, nothing to copy.
+        if let first = utf8.first, let last = utf8.last, (0x21 ... 0x7E).contains(first), (0x21 ... 0x7E).contains(last) { return self }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

@@ -148,6 +148,9 @@ public struct CookingUnit: Sendable, Hashable {
 
     /// The text without periods ("fl. oz.", "Tbsp."), surrounding or repeated whitespace.
     static func lookupKey(_ text: String) -> String {
+        // Visible ASCII without a period (most units: "g", "cup") is its own key, read byte by
+        // byte instead of character by character.
+        if text.utf8.allSatisfy({ (0x21 ... 0x7E).contains($0) && $0 != UInt8(ascii: ".") }) { return text }
         var key = ""
         var pendingSpace = false
         for character in text {
