@@ -87,6 +87,13 @@ public struct KafkaPackedRecords: Sendable {
     public var count: Int { records.count }
     public var isEmpty: Bool { records.isEmpty }
 
+    /// Room for `records` more records of `bytes` more bytes (keys and values) in all, so that
+    /// appending them allocates and copies the buffer once.
+    public mutating func reserveCapacity(records: Int, bytes: Int) {
+        self.records.reserveCapacity(self.records.count + records)
+        self.bytes.reserveCapacity(self.bytes.count + bytes)
+    }
+
     /// Appends a record; `timestamp` (ms since the epoch) instead of the time it is sent.
     public mutating func append(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer, timestamp: Int64? = nil) {
         if let key { bytes.append(contentsOf: key) }

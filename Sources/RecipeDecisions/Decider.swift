@@ -253,6 +253,12 @@ public final class Decider: @unchecked Sendable {
                 // (`recipes replay --until-time`) is the same cut of the commands.
                 value.withUnsafeBytes { work.decisions.append(key: record.key, value: $0, timestamp: record.timestamp) }
             }
+            // A decision is about its command's size and a few hundred bytes more (its events, outcome and chain).
+            var commandBytes = 0
+            for record in work.earlier { commandBytes += record.value.count }
+            for index in work.records { commandBytes += lent.records[index].value.count }
+            let count = work.earlier.count + work.records.count
+            work.decisions.reserveCapacity(records: count, bytes: commandBytes + 640 * count)
             for record in work.earlier { record.withBorrowed { decide($0) } }
             for index in work.records { decide(lent.records[index]) }
         }

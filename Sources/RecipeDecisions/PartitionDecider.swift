@@ -93,6 +93,12 @@ struct PartitionDecider {
     mutating func decide(_ record: KafkaBorrowedRecord, judge: CommandJudge,
                          encoder: DecisionEncoder) -> (value: [UInt8], outcome: DecisionRecord.Outcome)? {
         guard record.offset >= nextCommand else { return nil }
+        // What was read back is dropped here, on a deciding thread (which frees its bytes where
+        // they were allocated), not on the thread that reads back, which both deciding threads wait for.
+        if firstUnread >= 1_024 {
+            unread.removeFirst(firstUnread)
+            firstUnread = 0
+        }
         var decision = judge.decide(judge.read(record), recipes: &recipes)
         decision.decider = name
         decision.follows = last
@@ -166,10 +172,6 @@ struct PartitionDecider {
             return .lost
         }
         if let document = unread[index].document.take() { commit(document) }
-        if firstUnread >= 4_096 {
-            unread.removeFirst(firstUnread)
-            firstUnread = 0
-        }
         return .onChain
     }
 
