@@ -735,8 +735,12 @@ public final class Decider: @unchecked Sendable {
     /// partition is as read back (`PartitionDecider.landed`); any other is left to the read-back consumer.
     private func settle(_ append: PendingAppend) throws {
         do {
+            // A batch's reports come a partition at a time: its place in `partitions` is looked up once.
+            var last: (partition: Int32, held: Dictionary<Int32, PartitionDecider>.Index?)?
             try append.batch.landed { partition, offset in
-                guard append.decisions, let held = partitions.index(forKey: partition) else { return }
+                guard append.decisions else { return }
+                if last?.partition != partition { last = (partition, partitions.index(forKey: partition)) }
+                guard let held = last?.held else { return }
                 switch partitions.values[held].landed(at: offset) {
                 case .lost?: foundLost.insert(partition)
                 case .onChain?: break

@@ -65,11 +65,22 @@ public struct CommittedRecipe: Sendable {
 
     /// The partition and offset a position header (`P:O`) names; nil for anything else.
     public static func position(fromHeader bytes: some Collection<UInt8>) -> (partition: Int32, offset: Int64)? {
-        let parts = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 18 && $0.allSatisfy { (0x30...0x39).contains($0) } }),
-              let partition = Int32(String(decoding: parts[0], as: UTF8.self)),
-              let offset = Int64(String(decoding: parts[1], as: UTF8.self)) else { return nil }
-        return (partition, offset)
+        // Byte by byte: the decider reads the header of every document that lands.
+        var numbers: (partition: Int64, offset: Int64) = (0, 0)
+        var digits = 0, afterColon = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ":") {
+                guard !afterColon, digits > 0 else { return nil }
+                (afterColon, digits) = (true, 0)
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10, digits < 18 else { return nil }
+            digits += 1
+            if afterColon { numbers.offset = numbers.offset * 10 + Int64(digit) } else { numbers.partition = numbers.partition * 10 + Int64(digit) }
+        }
+        guard afterColon, digits > 0, let partition = Int32(exactly: numbers.partition) else { return nil }
+        return (partition, numbers.offset)
     }
 
     // MARK: - Size

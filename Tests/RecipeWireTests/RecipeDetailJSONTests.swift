@@ -80,6 +80,18 @@ struct RecipeDetailJSONTests {
         #expect(String(decoding: value, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
     }
 
+    @Test("a position header is read back as written, and anything else is no position")
+    func positionHeader() {
+        for (partition, offset) in [(Int32(0), Int64(0)), (7, 1_234), (Int32.max, 999_999_999_999_999_999)] {
+            let header = Array("\(partition):\(offset)".utf8)
+            let read = CommittedRecipe.position(fromHeader: header)
+            #expect(read?.partition == partition && read?.offset == offset, "\(String(decoding: header, as: UTF8.self))")
+        }
+        for text in ["", ":", "3", "3:", ":5", "3:4:5", "a:1", "1:-1", "1:+1", " 1:1", "1:1 ", "2147483648:1", "1:1000000000000000000"] {
+            #expect(CommittedRecipe.position(fromHeader: Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+
     // MARK: - Helpers
 
     private func expectEncoderBytes(_ detail: RecipeDetail, sourceLocation: SourceLocation = #_sourceLocation) throws {
