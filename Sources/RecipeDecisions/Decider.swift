@@ -271,7 +271,6 @@ public final class Decider: @unchecked Sendable {
             totals.add(work[index].totals)
             if !work[index].decisions.isEmpty { parts.append(work[index].decisions) }
         }
-        work = []
         if !parts.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(packed: parts), decisions: true)) }
     }
 
