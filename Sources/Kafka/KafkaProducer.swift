@@ -96,7 +96,8 @@ public final class KafkaProducer: Sendable {
         guard enter(batch) else { return KafkaPendingBatch(batch: batch) }
         defer { enqueuers.leave() }
         var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?
-        // Read in place: a copy of each message would retain and release its four buffers.
+        // Read through the buffer; each message's four buffers are still retained and released
+        // around librdkafka's calls (the packed path, `enqueue(packed:)`, has none to retain).
         messages.withUnsafeBufferPointer { messages in
             for index in messages.indices {
                 if topic?.name != messages[index].topic { topic = (messages[index].topic, topicHandle(messages[index].topic)) }
