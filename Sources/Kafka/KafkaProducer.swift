@@ -353,6 +353,16 @@ public struct KafkaPendingBatch: Sendable {
     public func landed(_ body: (_ partition: Int32, _ offset: Int64) throws -> Void) throws {
         try batch.landed(body)
     }
+
+    /// The first failed record's error, once every record has its report; nil before, and when
+    /// every record landed.
+    public var failure: KafkaError? { batch.failure }
+
+    /// Where the records at `indexes` landed, in order, for a batch complete without a `failure`:
+    /// a batch read a part at a time, each part on the thread that handles it.
+    public func landed(_ indexes: Range<Int>, _ body: (_ partition: Int32, _ offset: Int64) -> Void) {
+        batch.landed(indexes, body)
+    }
 }
 
 /// The results of one batch, filled in by delivery reports.
@@ -484,6 +494,16 @@ final class BatchDelivery: @unchecked Sendable {
         // Every cell is written once `done` is seen under the lock (`completed`).
         if let first = state.withLock({ $0.failures.min { $0.key < $1.key }?.value }) { throw first }
         for index in 0..<count { try body(cells[index].partition, cells[index].offset) }
+    }
+
+    var failure: KafkaError? {
+        state.withLock { $0.done ? $0.failures.min { $0.key < $1.key }?.value : nil }
+    }
+
+    func landed(_ indexes: Range<Int>, _ body: (_ partition: Int32, _ offset: Int64) -> Void) {
+        // The acquiring load sees every cell written (`completed`); a failed record's cell never is.
+        precondition(isComplete && indexes.upperBound <= count, "landed(_:_:) reads a complete batch's own records")
+        for index in indexes { body(cells[index].partition, cells[index].offset) }
     }
 
     /// Once every record has completed (the lock orders this after the last `completed`).

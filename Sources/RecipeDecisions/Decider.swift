@@ -119,8 +119,9 @@ public final class Decider: @unchecked Sendable {
     private var released: [Int32: [KafkaConsumerRecord]] = [:]
     /// When each partition last wrote its documents (`writeDocuments`).
     private var documentsWritten: [Int32: ContinuousClock.Instant] = [:]
-    /// What a rebalance callback could not do, thrown by `run` after the poll.
-    private var callbackFailure: (any Error)?
+    /// What a rebalance callback, or settling the decisions before a poll's lanes, could not do:
+    /// thrown by `run` after the poll.
+    private var pollFailure: (any Error)?
     /// `run`'s `started`, until it is called.
     private var whenStarted: (() -> Void)?
 
@@ -195,11 +196,11 @@ public final class Decider: @unchecked Sendable {
             // (A rebalance callback runs inside the poll, before the records are lent: what it
             // could not do is thrown before any of them is decided.)
             let polled = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty && released.isEmpty ? 100 : 1)) {
-                if callbackFailure == nil { decide(LentRecords(records: $0)) }
+                if pollFailure == nil { decide(LentRecords(records: $0)) }
             }
-            if let failure = callbackFailure { throw failure }
+            if let failure = pollFailure { throw failure }
             if polled == 0, !released.isEmpty { decide(LentRecords(records: [])) }
-            while let oldest = pending.first, oldest.batch.isComplete { try settle(pending.removeFirst()) }
+            if let failure = pollFailure { throw failure }
             try readWhatLanded()
             keepStilledSnapshots()
             // A few polls' decisions in flight; all of them settled whenever the log is quiet.
@@ -239,13 +240,21 @@ public final class Decider: @unchecked Sendable {
         let records: [KafkaBorrowedRecord]
     }
 
-    /// Decides a poll's records (after those `released`) and enqueues their decisions.
+    /// Settles the decisions whose delivery reports are all in, decides a poll's records (after
+    /// those `released`) and enqueues their decisions.
     private func decide(_ lent: LentRecords) {
-        var work = takeWork(lent.records)
+        // Settled in the lanes, each partition's reports on the thread that decides it: on this
+        // thread, which both lanes wait for, admitting every decision was a tenth of its work.
+        guard let landings = takeLanded() else { return }
+        var work = takeWork(lent.records, landings: landings)
         // A partition needs nothing of another: partitions are decided on two threads, each
         // partition's records in order on one, and its decisions made into messages there.
         let (judge, encoder) = (judge, encoder)
         TwoThreads.forEach(&work, weight: { $0.earlier.count + $0.records.count }) { work in
+            for landing in landings {
+                guard let indexes = landing.parts[work.decider.partition] else { continue }
+                landing.batch.landed(indexes) { _, offset in work.settlement.add(work.decider.landed(at: offset)) }
+            }
             func decide(_ record: KafkaBorrowedRecord) {
                 guard let (value, outcome) = work.decider.decide(record, judge: judge, encoder: encoder) else { return }
                 work.totals.count(outcome)
@@ -266,12 +275,35 @@ public final class Decider: @unchecked Sendable {
         // have its key and value allocated, and its four buffers retained and released on this thread.
         var parts: [KafkaPackedRecords] = []
         parts.reserveCapacity(work.count)
+        var indexes: [Int32: Range<Int>] = [:]
+        var count = 0
         for index in work.indices {
-            partitions[work[index].decider.partition] = work[index].decider
+            let partition = work[index].decider.partition
+            partitions[partition] = work[index].decider
             totals.add(work[index].totals)
-            if !work[index].decisions.isEmpty { parts.append(work[index].decisions) }
+            keep(work[index].settlement, of: partition)
+            if !work[index].decisions.isEmpty {
+                parts.append(work[index].decisions)
+                indexes[partition] = count ..< count + work[index].decisions.count
+                count += work[index].decisions.count
+            }
         }
-        if !parts.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(packed: parts), decisions: true)) }
+        if !parts.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(packed: parts), parts: indexes)) }
+    }
+
+    /// The batches at the front of `pending` whose reports are all in, taken out, those of
+    /// decisions returned; nil when one failed (`pollFailure`, as `settle` throws it).
+    private func takeLanded() -> [PendingAppend]? {
+        var landed: [PendingAppend] = []
+        while let oldest = pending.first, oldest.batch.isComplete {
+            if let failure = oldest.batch.failure {
+                pollFailure = DeciderError.deliveryFailed(failure)
+                return nil
+            }
+            let append = pending.removeFirst()
+            if !append.parts.isEmpty { landed.append(append) }
+        }
+        return landed
     }
 
     /// Decides every command the edits topic holds when it is called, returns once
@@ -330,6 +362,8 @@ public final class Decider: @unchecked Sendable {
         var totals = Totals()
         /// The decisions to append, in order.
         var decisions: KafkaPackedRecords
+        /// What the delivery reports settled in the lane left to do.
+        var settlement = Settlement()
 
         init(decider: PartitionDecider, topic: String, earlier: [KafkaConsumerRecord] = [], records: [Int] = []) {
             self.decider = decider
@@ -340,9 +374,10 @@ public final class Decider: @unchecked Sendable {
     }
 
     /// The poll's records grouped by partition, after those `released`, each with its partition
-    /// taken out of `partitions` (the caller puts them back). Records of partitions not held are
-    /// left out; those of partitions held still are kept in `stilled`.
-    private func takeWork(_ records: [KafkaBorrowedRecord]) -> [PartitionWork] {
+    /// taken out of `partitions` (the caller puts them back); and the partitions of `landings`, to
+    /// settle, with or without records. Records of partitions not held are left out; those of
+    /// partitions held still are kept in `stilled`.
+    private func takeWork(_ records: [KafkaBorrowedRecord], landings: [PendingAppend]) -> [PartitionWork] {
         var slots: [Int32: Int] = [:]
         var work: [PartitionWork] = []
         for (partition, earlier) in released {
@@ -351,11 +386,18 @@ public final class Decider: @unchecked Sendable {
             work.append(PartitionWork(decider: decider, topic: topics.decisions, earlier: earlier))
         }
         released = [:]
+        for landing in landings {
+            for partition in landing.parts.keys where slots[partition] == nil {
+                guard let decider = partitions.removeValue(forKey: partition) else { continue }
+                slots[partition] = work.count
+                work.append(PartitionWork(decider: decider, topic: topics.decisions))
+            }
+        }
         for (index, record) in records.enumerated() {
-            if let slot = slots[record.partition] {
-                work[slot].records.append(index)
-            } else if stilled[record.partition] != nil {
+            if stilled[record.partition] != nil {
                 stilled[record.partition]!.records.append(KafkaConsumerRecord(copying: record))
+            } else if let slot = slots[record.partition] {
+                work[slot].records.append(index)
             } else if let decider = partitions.removeValue(forKey: record.partition) {
                 slots[record.partition] = work.count
                 work.append(PartitionWork(decider: decider, topic: topics.decisions, records: [index]))
@@ -415,7 +457,7 @@ public final class Decider: @unchecked Sendable {
                         whenStarted = nil
                         return offsets.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topic, partition: $1.key)] = .offset($1.value) }
                     } catch {
-                        callbackFailure = error
+                        pollFailure = error
                         return [:]
                     }
                 },
@@ -431,7 +473,7 @@ public final class Decider: @unchecked Sendable {
                         }
                         try assignReadBack()
                     } catch {
-                        callbackFailure = error
+                        pollFailure = error
                     }
                 }))
         }
@@ -703,7 +745,7 @@ public final class Decider: @unchecked Sendable {
         let topic = topics.committed
         let messages = TwoThreads.map(documents, minimum: 16) { Self.record(of: $0, topic: topic) }
         totals.committed += messages.count
-        pending.append(PendingAppend(batch: producer.enqueue(messages), decisions: false))
+        pending.append(PendingAppend(batch: producer.enqueue(messages)))
     }
 
     /// A document's record on the committed topic, in its recipe's partition.
@@ -724,29 +766,49 @@ public final class Decider: @unchecked Sendable {
     }
 
     /// Records handed to the producer in one `enqueue`.
-    private struct PendingAppend {
+    private struct PendingAppend: Sendable {
         let batch: KafkaPendingBatch
-        /// Decisions, or else committed documents.
-        let decisions: Bool
+        /// The indexes in the batch of each partition's decisions; none for committed documents.
+        var parts: [Int32: Range<Int>] = [:]
     }
 
-    /// Waits for a batch's reports. A decision that landed right after what was read back of its
-    /// partition is as read back (`PartitionDecider.landed`); any other is left to the read-back consumer.
+    /// What delivery reports of a partition's decisions left to do.
+    struct Settlement {
+        var lost = false
+        /// Where reading back a gap ends, when there is one to read.
+        var gapEnd: Int64?
+
+        mutating func add(_ landing: PartitionDecider.Landing) {
+            switch landing {
+            case .settled: break
+            case .lost: lost = true
+            case .gap(let end): gapEnd = max(gapEnd ?? 0, end)
+            }
+        }
+    }
+
+    private func keep(_ settlement: Settlement, of partition: Int32) {
+        if settlement.lost { foundLost.insert(partition) }
+        if let end = settlement.gapEnd { gaps[partition] = max(gaps[partition] ?? 0, end) }
+    }
+
+    /// Waits for a batch's reports, on this thread (a poll's lanes settle those that are in when
+    /// it comes). A decision that landed right after what was read back of its partition is as
+    /// read back (`PartitionDecider.landed`); any other is left to the read-back consumer.
     private func settle(_ append: PendingAppend) throws {
         do {
             // A batch's reports come a partition at a time: its place in `partitions` is looked up once.
-            var last: (partition: Int32, held: Dictionary<Int32, PartitionDecider>.Index?)?
+            var last: (partition: Int32, held: Dictionary<Int32, PartitionDecider>.Index?, settlement: Settlement)?
             try append.batch.landed { partition, offset in
-                guard append.decisions else { return }
-                if last?.partition != partition { last = (partition, partitions.index(forKey: partition)) }
-                guard let held = last?.held else { return }
-                switch partitions.values[held].landed(at: offset) {
-                case .lost?: foundLost.insert(partition)
-                case .onChain?: break
-                case nil:
-                    if offset >= partitions.values[held].nextReadBack { gaps[partition] = max(gaps[partition] ?? 0, offset + 1) }
+                guard !append.parts.isEmpty else { return }
+                if last?.partition != partition {
+                    if let last { keep(last.settlement, of: last.partition) }
+                    last = (partition, partitions.index(forKey: partition), Settlement())
                 }
+                guard let held = last?.held else { return }
+                last?.settlement.add(partitions.values[held].landed(at: offset))
             }
+            if let last { keep(last.settlement, of: last.partition) }
         } catch let error as KafkaError {
             // What was written after it follows a decision that is not there: stop, and the next
             // start reads what counts. (Going on would only write decisions that do not count.)

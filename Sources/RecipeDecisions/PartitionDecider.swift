@@ -150,12 +150,24 @@ struct PartitionDecider {
         return effective == mine ? .onChain : .lost
     }
 
+    /// What a delivery report of one of its decisions leaves to do.
+    enum Landing: Equatable {
+        /// Nothing: the decision is as read back, on the chain; or it was read back before.
+        case settled
+        /// What it decides next would not count (`ReadBack.lost`).
+        case lost
+        /// Records lie between what was read back and the decision: read back up to `end`.
+        case gap(end: Int64)
+    }
+
     /// The producer's report that its oldest decision on the way landed at `offset`. When that is
     /// the next offset to read back, nothing lies between it and what was read back: the
-    /// decision is as read back, without fetching it. Else nil: what lies between is to be read.
-    mutating func landed(at offset: Int64) -> ReadBack? {
-        guard offset == nextReadBack, firstUnread < unread.count, !lost else { return nil }
-        return admitFirstUnread(at: offset)
+    /// decision is as read back, without fetching it. Else what lies between is to be read.
+    mutating func landed(at offset: Int64) -> Landing {
+        guard offset == nextReadBack, firstUnread < unread.count, !lost else {
+            return offset >= nextReadBack ? .gap(end: offset + 1) : .settled
+        }
+        return admitFirstUnread(at: offset) == .lost ? .lost : .settled
     }
 
     /// Applies the effective-decision rule to its oldest decision on the way, found at `offset`.
