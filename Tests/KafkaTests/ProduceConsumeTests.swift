@@ -68,10 +68,16 @@ struct ProduceConsumeTests {
             }
             parts.append(part)
         }
-        let reports = try producer.enqueue(packed: parts).results().map { try $0.get() }
+        let batch = producer.enqueue(packed: parts)
+        let reports = try batch.results().map { try $0.get() }
         try producer.shutdown()
         #expect(reports.map(\.partition) == sent.map(\.partition))
         #expect(reports.map(\.offset) == Array(0..<300) + Array(0..<300))
+        // A part read alone (as the decider's lanes read theirs): the second part's records, as reported.
+        #expect(batch.isComplete && batch.failure == nil)
+        var second: [(Int32, Int64)] = []
+        batch.landed(300..<600) { second.append(($0, $1)) }
+        #expect(second.map(\.0) == Array(repeating: 0, count: 300) && second.map(\.1) == Array(0..<300))
 
         let consumer = try KafkaConsumer(config: .embedded(kafka))
         try consumer.assign(topic: topic)
