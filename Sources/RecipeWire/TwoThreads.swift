@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Work split over two threads: the machines this runs on have two cores, and decoding
 /// a poll's records is most of a reading thread's work while the thread that folds them
@@ -27,10 +28,10 @@ public enum TwoThreads {
     }
 
     /// Runs `body` on every element, in place, on two threads at once: each element wholly
-    /// on one of them, dealt heaviest first to the thread with less `weight` so far (all on
-    /// this thread when the total is under `minimum`). For work whose order matters only
-    /// within an element, such as one partition's records. `body` must change nothing but
-    /// its element.
+    /// on one of them, heaviest `weight` first, each thread taking the next element when it is
+    /// done with its last (all on this thread when the total is under `minimum`). For work
+    /// whose order matters only within an element, such as one partition's records. `body`
+    /// must change nothing but its element.
     public static func forEach<Element: Sendable>(_ elements: inout [Element], minimum: Int = 256,
                                                   weight: (Element) -> Int, _ body: @Sendable (inout Element) -> Void) {
         let weights = elements.map(weight)
@@ -38,17 +39,14 @@ public enum TwoThreads {
             for index in elements.indices { body(&elements[index]) }
             return
         }
-        var lanes: [[Int]] = [[], []]
-        var loads = [0, 0]
-        for index in elements.indices.sorted(by: { weights[$0] > weights[$1] }) {
-            let lane = loads[0] <= loads[1] ? 0 : 1
-            lanes[lane].append(index)
-            loads[lane] += weights[index]
-        }
+        // Taken as they come rather than dealt beforehand: weights are record counts, and a
+        // partition's records cost what their commands do, so a lane dealt half the weight
+        // could still finish well after the other, which waited.
+        let order = elements.indices.sorted { weights[$0] > weights[$1] }
         elements.withUnsafeMutableBufferPointer { buffer in
-            let job = InPlaceJob(elements: buffer.baseAddress!, lanes: lanes)
-            DispatchQueue.concurrentPerform(iterations: 2) { lane in
-                for index in job.lanes[lane] { body(&job.elements[index]) }
+            let job = TakenJob(elements: buffer.baseAddress!, order: order)
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                while let index = job.next() { body(&job.elements[index]) }
             }
         }
     }
@@ -60,10 +58,22 @@ public enum TwoThreads {
         let results: UnsafeMutablePointer<Result>
     }
 
-    /// Elements changed in place: each thread changes only the indexes of its lane, and both
-    /// are done before the buffer goes.
-    private struct InPlaceJob<Element>: @unchecked Sendable {
+    /// Elements changed in place, each taken by one thread (`next`), and both threads done
+    /// before the buffer goes.
+    private final class TakenJob<Element>: @unchecked Sendable {
         let elements: UnsafeMutablePointer<Element>
-        let lanes: [[Int]]
+        let order: [Int]
+        private let taken = Atomic<Int>(0)
+
+        init(elements: UnsafeMutablePointer<Element>, order: [Int]) {
+            self.elements = elements
+            self.order = order
+        }
+
+        /// The next element's index, once to one thread; nil when all are taken.
+        func next() -> Int? {
+            let position = taken.add(1, ordering: .relaxed).oldValue
+            return position < order.count ? order[position] : nil
+        }
     }
 }
