@@ -393,14 +393,23 @@ public final class Decider: @unchecked Sendable {
                 work.append(PartitionWork(decider: decider, topic: topics.decisions))
             }
         }
+        /// Where a partition's records go: its work's slot, or nil when they are not decided now.
+        func slot(_ partition: Int32) -> Int? {
+            if stilled[partition] != nil { return nil }
+            if let slot = slots[partition] { return slot }
+            guard let decider = partitions.removeValue(forKey: partition) else { return nil }
+            slots[partition] = work.count
+            work.append(PartitionWork(decider: decider, topic: topics.decisions))
+            return work.count - 1
+        }
+        // A poll's records come a partition at a time: its slot is looked up once per run.
+        var run: (partition: Int32, slot: Int?) = (-1, nil)
         for (index, record) in records.enumerated() {
-            if stilled[record.partition] != nil {
-                stilled[record.partition]!.records.append(KafkaConsumerRecord(copying: record))
-            } else if let slot = slots[record.partition] {
+            if record.partition != run.partition { run = (record.partition, slot(record.partition)) }
+            if let slot = run.slot {
                 work[slot].records.append(index)
-            } else if let decider = partitions.removeValue(forKey: record.partition) {
-                slots[record.partition] = work.count
-                work.append(PartitionWork(decider: decider, topic: topics.decisions, records: [index]))
+            } else if stilled[record.partition] != nil {
+                stilled[record.partition]!.records.append(KafkaConsumerRecord(copying: record))
             }
         }
         return work
