@@ -21,52 +21,39 @@ public struct CommandJudge: Sendable {
         self.partitionCount = partitionCount
     }
 
-    /// A record of the edits topic as read, before any state: its command, or the
-    /// decision that it holds none.
-    public enum Reading: Sendable {
-        case command(CommandEnvelope, partition: Int32, offset: Int64)
-        case undecodable(DecisionRecord)
-    }
-
     /// The decision about `record`, with no decider or chain yet; `recipes` (the
     /// states of the record's partition) moves on when it is accepted.
     public func decide(_ record: KafkaConsumerRecord, recipes: inout [RecipeID: Recipe]) -> DecisionRecord {
-        decide(record.withBorrowed { read($0) }, recipes: &recipes)
+        record.withBorrowed { decide($0, recipes: &recipes) }
     }
 
-    /// Whether `record` sits where its key hashes, and the command it holds. Read where it
-    /// lies, as a poll lends it: the decider copies no record.
-    public func read(_ record: KafkaBorrowedRecord) -> Reading {
+    /// The same, for a record read where it lies, as a poll lends it: the decider copies no
+    /// record. Whether it sits where its key hashes, the command it holds, and what the rules
+    /// say of it.
+    public func decide(_ record: KafkaBorrowedRecord, recipes: inout [RecipeID: Recipe]) -> DecisionRecord {
         if let key = record.key {
             let expected = KafkaPartitioner.partition(forKey: key, partitionCount: partitionCount)
             if expected != record.partition {
                 let recipeID = RecordKey.recipeID(fromKey: key)
                 let rejection = Rejection(.wrongPartition, "key \(recipeID?.text ?? RecipeID.quoted(utf8: key)) hashes to partition "
                                           + "\(expected), not \(record.partition)")
-                return .undecodable(DecisionRecord(undecodable: rejection, recipeID: recipeID?.text, commandID: nil,
-                                                   partition: record.partition, offset: record.offset))
+                return DecisionRecord(undecodable: rejection, recipeID: recipeID?.text, commandID: nil,
+                                      partition: record.partition, offset: record.offset)
             }
         }
-        switch decoder.decode(key: record.key, value: record.value) {
-        case .failure(let error):
-            return .undecodable(DecisionRecord(undecodable: error, key: record.key.map { [UInt8]($0) },
-                                               partition: record.partition, offset: record.offset))
-        case .success(let decoded):
-            return .command(decoded.envelope, partition: record.partition, offset: record.offset)
+        // Thrown, not a `Result`: matching one copied the command out of it and destroyed both, and
+        // a value of our own in between (the command or the refusal) did so once more.
+        let decoded: DecodedRecord
+        do throws(WireError) {
+            decoded = try decoder.decoded(key: record.key, value: record.value)
+        } catch {
+            return DecisionRecord(undecodable: error, key: record.key.map { [UInt8]($0) },
+                                  partition: record.partition, offset: record.offset)
         }
-    }
-
-    /// The decision about a record read by `read`, against the states of its partition.
-    public func decide(_ reading: consuming Reading, recipes: inout [RecipeID: Recipe]) -> DecisionRecord {
-        // Consumed: the envelope is moved out, not copied (a copy and a destroy of each reading
-        // retained and released every string of its command).
-        switch consume reading {
-        case .undecodable(let decision):
-            return decision
-        case .command(let envelope, let partition, let offset):
-            // In place: a recipe taken out and put back was copied whole on the way back in.
-            return DecisionRecord(deciding: envelope, partition: partition, offset: offset,
-                                  recipe: &recipes[envelope.recipeID, default: Recipe(id: envelope.recipeID)])
-        }
+        // In place: a recipe taken out and put back was copied whole on the way back in. (The id
+        // apart: the default's closure would hold a copy of all that was decoded.)
+        let recipeID = decoded.envelope.recipeID
+        return DecisionRecord(deciding: decoded.envelope, partition: record.partition, offset: record.offset,
+                              recipe: &recipes[recipeID, default: Recipe(id: recipeID)])
     }
 }

@@ -99,7 +99,7 @@ struct PartitionDecider {
             unread.removeFirst(firstUnread)
             firstUnread = 0
         }
-        var decision = judge.decide(judge.read(record), recipes: &recipes)
+        var decision = judge.decide(record, recipes: &recipes)
         decision.decider = name
         decision.follows = last
         let value = encoder.encode(decision)

@@ -14,19 +14,14 @@ struct AttributeReader {
     /// borrows the record's tape: it is valid only inside `body`. Bad JSON, a top level
     /// that is not an object or an attribute given twice is the scan's failure.
     static func reading<Value>(_ bytes: UnsafeRawBufferPointer,
-                               _ body: (AttributeReader) -> Result<Value, WireError>) -> Result<Value, WireError> {
+                               _ body: (AttributeReader) throws(WireError) -> Value) throws(WireError) -> Value {
         // 64 tokens on the stack (1 KiB, as much as the standard library puts there
         // without asking how deep the stack is) hold most records.
-        withUnsafeTemporaryAllocation(of: JSONToken.self, capacity: 64) { stack in
+        try withUnsafeTemporaryAllocation(of: JSONToken.self, capacity: 64) { stack throws(WireError) -> Value in
             var scanner = JSONScanner(bytes)
             var tape = JSONTapeWriter(startingIn: stack)
-            let attributes: EnvelopeAttributes
-            do throws(WireError) {
-                attributes = try EnvelopeAttributes(scanning: &scanner, onto: &tape)
-            } catch {
-                return .failure(error)
-            }
-            return body(AttributeReader(attributes: attributes, tape: JSONTape(bytes: bytes, tokens: tape.tokens)))
+            let attributes = try EnvelopeAttributes(scanning: &scanner, onto: &tape)
+            return try body(AttributeReader(attributes: attributes, tape: JSONTape(bytes: bytes, tokens: tape.tokens)))
         }
     }
 

@@ -133,7 +133,7 @@ extension DecisionRecord {
     /// var recipe = recipes[envelope.recipeID] ?? Recipe(id: envelope.recipeID)
     /// let decision = DecisionRecord(deciding: envelope, partition: 3, offset: 120, recipe: &recipe)
     /// ```
-    public init(deciding envelope: CommandEnvelope, partition: Int32, offset: Int64, recipe: inout Recipe) {
+    public init(deciding envelope: borrowing CommandEnvelope, partition: Int32, offset: Int64, recipe: inout Recipe) {
         let outcome: Outcome
         switch recipe.apply(envelope) {
         case .accepted(let events): outcome = .accepted(events, revision: recipe.revision)

@@ -61,6 +61,12 @@ public struct RecordDecoder: Sendable {
         decode(value, key: key.map(KeyCheck.present) ?? .absent)
     }
 
+    /// The same, throwing what it fails with: the decider's, which takes the command out
+    /// of the record decoded (a `Result` matched was copied out and destroyed, per record).
+    public func decoded(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer) throws(WireError) -> DecodedRecord {
+        try decoded(value, key: key.map(KeyCheck.present) ?? .absent)
+    }
+
     /// Decodes from borrowed memory without a key to compare with.
     public func decode(value: UnsafeRawBufferPointer) -> Result<DecodedRecord, WireError> {
         decode(value, key: .unchecked)
@@ -75,19 +81,23 @@ public struct RecordDecoder: Sendable {
     }
 
     func decode(_ bytes: UnsafeRawBufferPointer, key: KeyCheck) -> Result<DecodedRecord, WireError> {
+        Result { () throws(WireError) in try decoded(bytes, key: key) }
+    }
+
+    private func decoded(_ bytes: UnsafeRawBufferPointer, key: KeyCheck) throws(WireError) -> DecodedRecord {
         guard bytes.count <= WireFormat.maxRecordSize else {
-            return .failure(WireError(.tooLarge, "The record is \(bytes.count) bytes; at most \(WireFormat.maxRecordSize) are read."))
+            throw WireError(.tooLarge, "The record is \(bytes.count) bytes; at most \(WireFormat.maxRecordSize) are read.")
         }
-        return AttributeReader.reading(bytes) { reader in
+        return try AttributeReader.reading(bytes) { reader throws(WireError) in
             do throws(WireError) {
-                return .success(try decode(reader, key: key))
+                return try decode(reader, key: key)
             } catch {
                 // Say which command and recipe the record meant, where it says so, so
                 // the rejection can be shown beside that recipe.
                 var error = error
                 error.commandID = try? reader.string(.id)
                 error.recipeID = try? reader.recipeID()
-                return .failure(error)
+                throw error
             }
         }
     }
