@@ -55,14 +55,9 @@ public struct RecordDecoder: Sendable {
         value.withUnsafeBytes { decode($0, key: .unchecked) }
     }
 
-    /// Decodes straight from borrowed memory (a consumer's own buffers); a nil key
-    /// is an absent key, as above.
-    public func decode(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer) -> Result<DecodedRecord, WireError> {
-        decode(value, key: key.map(KeyCheck.present) ?? .absent)
-    }
-
-    /// The same, throwing what it fails with: the decider's, which takes the command out
-    /// of the record decoded (a `Result` matched was copied out and destroyed, per record).
+    /// Decodes straight from borrowed memory (a consumer's own buffers), a nil key an
+    /// absent key as above, throwing what it fails with: the decider's, which takes the
+    /// command out of the record decoded (a `Result` matched was copied out and destroyed).
     public func decoded(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer) throws(WireError) -> DecodedRecord {
         try decoded(value, key: key.map(KeyCheck.present) ?? .absent)
     }
