@@ -55,7 +55,9 @@ public struct DecisionDecoder: Sendable {
         guard bytes.count <= DecisionFormat.maxRecordSize else {
             return .failure(WireError(.tooLarge, "The decision is \(bytes.count) bytes; at most \(DecisionFormat.maxRecordSize) are read."))
         }
-        return Result { () throws(WireError) in try AttributeReader.reading(bytes) { reader throws(WireError) in try decode(reader, key: key) } }
+        return Result { () throws(WireError) in
+            try AttributeReader.reading(bytes) { reader throws(WireError) in try decode(reader, key: key) }
+        }
     }
 
     private func decode(_ reader: AttributeReader, key: UnsafeRawBufferPointer?) throws(WireError) -> DecisionRecord {
