@@ -48,11 +48,21 @@ public struct RecipeID: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// alphabet (a NUL, a control character, any byte of a non-ASCII letter) refuses.
     public static func isID(_ bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= maxLength, isAlphanumeric(first) else { return false }
-        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        return bytes.allSatisfy(isIDByte)
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "A") < 26 || byte &- UInt8(ascii: "0") < 10
+    }
+
+    /// The alphabet as two bit sets, bytes 0–63 and 64–127: one shift and test a byte rather
+    /// than five comparisons (every command and decision read checks an id or two).
+    private static let idBytesBelow64: UInt64 = 0x03FF_6000_0000_0000 // '-', '.', '0'...'9'
+    private static let idBytesFrom64: UInt64 = 0x07FF_FFFE_87FF_FFFE // 'A'...'Z', '_', 'a'...'z'
+
+    private static func isIDByte(_ byte: UInt8) -> Bool {
+        guard byte < 128 else { return false }
+        return (byte < 64 ? idBytesBelow64 : idBytesFrom64) >> (byte & 63) & 1 != 0
     }
 
     public var description: String { text }

@@ -40,7 +40,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     public var last: UInt8? { count == 0 ? nil : start[count &- 1] }
 
     /// Makes room for `more` bytes after those written.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func reserve(_ more: Int) {
         if count &+ more > capacity { grow(count + more) }
     }
@@ -55,7 +55,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// One byte, written as is.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func append(_ byte: UInt8) {
         reserve(1)
         start[count] = byte
@@ -89,7 +89,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// ASCII written as is (punctuation, literals); nothing is escaped.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func raw(_ text: StaticString) {
         // Inlined, a one-byte literal (most of them) is one append.
         if text.utf8CodeUnitCount == 1 {

@@ -143,6 +143,9 @@ public enum RFC3339 {
 
         var isAtEnd: Bool { index == bytes.count }
 
+        // Inlined, with its width a constant at each call: a call per field was half of
+        // reading a time, which every command and decision holds.
+        @inline(__always)
         mutating func number(_ width: Int) -> Int64? {
             guard bytes.count - index >= width else { return nil }
             var value: Int64 = 0

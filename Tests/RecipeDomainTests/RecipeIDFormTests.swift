@@ -27,6 +27,17 @@ struct RecipeIDFormTests {
         #expect(RecipeID.Invalid("r\0x").message == #""r\u{0}x" is not a recipe id (\#(Self.form))"#)
     }
 
+    /// Every byte value after a first letter: taken exactly when it is an ASCII letter,
+    /// a digit, '.', '_' or '-'.
+    @Test func eachByteIsTakenExactlyWhenTheFormNamesIt() {
+        for byte in UInt8.min...UInt8.max {
+            let named = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2E || byte == 0x5F || byte == 0x2D
+            #expect(RecipeID.isID([0x72, byte]) == named, "byte \(byte)")
+            #expect(RecipeID.isID([byte, 0x72]) == (named && byte != 0x2E && byte != 0x5F && byte != 0x2D), "first byte \(byte)")
+        }
+    }
+
     /// `String` calls the two Unicode spellings of `crème` equal (canonical equivalence);
     /// bytes, Kafka and SQLite do not. Neither is an id, so the question never reaches a recipe.
     @Test func theTwoSpellingsOfOneWordAreNeitherAnId() {
