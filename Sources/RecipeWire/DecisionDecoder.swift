@@ -52,12 +52,16 @@ public struct DecisionDecoder: Sendable {
 
     /// Decodes a record where it lies (a consumer's message), without copying it first.
     public func decode(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) -> Result<DecisionRecord, WireError> {
+        Result { () throws(WireError) in try decoded(bytes, key: key) }
+    }
+
+    /// The same, throwing what it fails with: for a reader that keeps the decision (a
+    /// `Result`'s `get()` copies the decision out, then destroys the one it held).
+    public func decoded(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) throws(WireError) -> DecisionRecord {
         guard bytes.count <= DecisionFormat.maxRecordSize else {
-            return .failure(WireError(.tooLarge, "The decision is \(bytes.count) bytes; at most \(DecisionFormat.maxRecordSize) are read."))
+            throw WireError(.tooLarge, "The decision is \(bytes.count) bytes; at most \(DecisionFormat.maxRecordSize) are read.")
         }
-        return Result { () throws(WireError) in
-            try AttributeReader.reading(bytes) { reader throws(WireError) in try decode(reader, key: key) }
-        }
+        return try AttributeReader.reading(bytes) { reader throws(WireError) in try decode(reader, key: key) }
     }
 
     private func decode(_ reader: AttributeReader, key: UnsafeRawBufferPointer?) throws(WireError) -> DecisionRecord {

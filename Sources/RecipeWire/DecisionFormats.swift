@@ -100,35 +100,36 @@ extension DecisionFormats {
         if let decider, !DecisionLink.isDeciderName(decider) {
             throw data.error(.malformed, "decider", "must be 1 to \(DecisionLink.maxDeciderLength) ASCII letters, digits, '.', '_' or '-'")
         }
-        var follows: DecisionLink?
-        if let text = try data.optionalString("follows") {
-            guard let link = DecisionLink(text) else {
-                throw data.error(.malformed, "follows", "must be <decider>:<offset>, not \(quoted(text))")
-            }
-            guard decider != nil else { throw .malformed("data.follows needs data.decider: a decision that names no decider follows none.", field: "data.follows") }
-            guard link.offset < offset else { throw data.error(.invalid, "follows", "must name an earlier command than offset \(offset)") }
-            follows = link
+        // Read from its bytes, its decider's name shared with `decider` when it is the same
+        // (a decider follows its own decisions): one string made for the two, not three.
+        let follows = try data.optionalString("follows", parsedBy: { DecisionLink(utf8: $0, sameNameAs: decider) }) { text in
+            data.error(.malformed, "follows", "must be <decider>:<offset>, not \(quoted(text))")
         }
-        let decision = DecisionRecord(
-            partition: Int32(partition), offset: Int64(offset), recipeID: envelope.subject,
-            commandID: try data.optionalString("commandId"), commandKind: commandKind, actor: try data.optionalString("actor"),
-            actorRole: actorRole, time: envelope.time, outcome: outcome, rulesVersion: rulesVersion,
-            decider: decider, follows: follows)
+        if let follows {
+            guard decider != nil else { throw .malformed("data.follows needs data.decider: a decision that names no decider follows none.", field: "data.follows") }
+            guard follows.offset < offset else { throw data.error(.invalid, "follows", "must name an earlier command than offset \(offset)") }
+        }
+        let commandID = try data.optionalString("commandId")
+        let actor = try data.optionalString("actor")
 
         // A command that was decided was read whole: what it said is all there. One
-        // that was not said nothing a reader could trust beyond its id.
+        // that was not said nothing a reader could trust beyond its id. (Checked before
+        // the record is made: checked on the record, the record was copied.)
         if case .undecodable = outcome {
-            if decision.commandKind != nil { throw absent("commandType", outcomeName) }
-            if decision.actor != nil { throw absent("actor", outcomeName) }
-            if decision.actorRole != nil { throw absent("actorRole", outcomeName) }
+            if commandKind != nil { throw absent("commandType", outcomeName) }
+            if actor != nil { throw absent("actor", outcomeName) }
+            if actorRole != nil { throw absent("actorRole", outcomeName) }
         } else {
-            if decision.recipeID == nil { throw .malformed("subject is missing: a \(outcomeName) command names its recipe.", field: "subject") }
-            if decision.time == nil { throw .malformed("time is missing: a \(outcomeName) command has its time.", field: "time") }
-            _ = try required(decision.commandID, "commandId", outcomeName)
-            _ = try required(decision.commandKind, "commandType", outcomeName)
-            _ = try required(decision.actor, "actor", outcomeName)
+            if envelope.subject == nil { throw .malformed("subject is missing: a \(outcomeName) command names its recipe.", field: "subject") }
+            if envelope.time == nil { throw .malformed("time is missing: a \(outcomeName) command has its time.", field: "time") }
+            _ = try required(commandID, "commandId", outcomeName)
+            _ = try required(commandKind, "commandType", outcomeName)
+            _ = try required(actor, "actor", outcomeName)
         }
-        return decision
+        return DecisionRecord(
+            partition: Int32(partition), offset: Int64(offset), recipeID: envelope.subject, commandID: commandID,
+            commandKind: commandKind, actor: actor, actorRole: actorRole, time: envelope.time, outcome: outcome,
+            rulesVersion: rulesVersion, decider: decider, follows: follows)
     }
 
     private static let roles = CaseNames<ActorRole>()

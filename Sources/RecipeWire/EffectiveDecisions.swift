@@ -20,14 +20,20 @@ public struct DecisionLink: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: String) {
         var text = text
         // In place: through the generic UTF-8 view, this took a sixteenth of decoding a decision.
-        guard let (decider, offset) = text.withUTF8({ utf8 -> (String, Int)? in
-            guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
-            let name = UnsafeBufferPointer(rebasing: utf8[..<colon])
-            guard !name.isEmpty, name.count <= Self.maxDeciderLength, name.allSatisfy(RecipeTopics.isNameByte),
-                  let offset = CanonicalDecimal.value(utf8[(colon + 1)...]) else { return nil }
-            return (String(decoding: name, as: UTF8.self), offset)
-        }) else { return nil }
-        self.init(decider: decider, offset: Int64(offset))
+        guard let link = text.withUTF8({ Self(utf8: UnsafeRawBufferPointer($0), sameNameAs: nil) }) else { return nil }
+        self = link
+    }
+
+    /// Reads `<decider>:<offset>` from its UTF-8; its name is `known` when it is
+    /// spelled the same (no string made for it then).
+    init?(utf8: UnsafeRawBufferPointer, sameNameAs known: String?) {
+        guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
+        let name = UnsafeRawBufferPointer(rebasing: utf8[..<colon])
+        guard !name.isEmpty, name.count <= Self.maxDeciderLength, name.allSatisfy(RecipeTopics.isNameByte),
+              let offset = CanonicalDecimal.value(utf8[(colon + 1)...]) else { return nil }
+        var known = known
+        let same = known?.withUTF8 { JSONScanner.same(UnsafeRawBufferPointer($0), name) } ?? false
+        self.init(decider: same ? known! : String(decoding: name, as: UTF8.self), offset: Int64(offset))
     }
 
     public var description: String { "\(decider):\(offset)" }
@@ -86,11 +92,23 @@ public struct EffectiveDecisions: Sendable {
     /// The same rule for a decision of `partition` known by its link and the one it
     /// follows (a decider reading back its own, without decoding them again).
     public mutating func admit(_ link: DecisionLink, following follows: DecisionLink?, onPartition partition: Int32) -> Bool {
-        let tail = tails[partition]
-        guard follows == tail else { return false }
-        if let tail, link.offset <= tail.offset { return false }
+        guard Self.admits(link, following: follows, after: tails[partition]) else { return false }
         tails[partition] = link
         return true
+    }
+
+    /// The same rule for a reader that holds a partition's tail itself while it reads a
+    /// run of that partition's records (and sets it after, `setTail`): whether the
+    /// decision `link`, following `follows`, is effective after the decision `tail`.
+    public static func admits(_ link: DecisionLink, following follows: DecisionLink?, after tail: DecisionLink?) -> Bool {
+        guard follows == tail else { return false }
+        if let tail, link.offset <= tail.offset { return false }
+        return true
+    }
+
+    /// Sets the last effective decision of `partition`, as a reader judged it with `admits`.
+    public mutating func setTail(_ tail: DecisionLink?, of partition: Int32) {
+        tails[partition] = tail
     }
 
     /// The command offset after the last effective decision of `partition`: where deciding goes on.

@@ -22,7 +22,7 @@ struct DecisionReading: Sendable {
 
     init(_ record: KafkaBorrowedRecord, decoder: DecisionDecoder) {
         (partition, offset, logTime) = (record.partition, record.offset, record.timestamp)
-        decision = try? decoder.decode(record.value, key: record.key).get()
+        decision = try? decoder.decoded(record.value, key: record.key)
         recipeID = decision?.recipeID.flatMap { try? RecipeID($0) }
     }
 }
@@ -36,7 +36,9 @@ extension HistoryEntry {
     }
 
     /// The same, with the decision's `recipeID` already checked.
-    init(_ decision: DecisionRecord, logTime: Int64?, recipeID: RecipeID?) {
+    /// Borrowed: an initializer takes what it is given owned, and the projector's
+    /// fold paid a copy of the whole decision for each entry.
+    init(_ decision: borrowing DecisionRecord, logTime: Int64?, recipeID: RecipeID?) {
         self.init(partition: decision.partition, offset: decision.offset, recipeID: recipeID, commandID: decision.commandID,
                   time: decision.time?.millisecondsSinceEpoch, actor: decision.actor, type: decision.commandKind?.rawValue ?? "unknown",
                   outcome: .accepted, revision: decision.outcome.revision, actorRole: decision.actorRole?.rawValue,
