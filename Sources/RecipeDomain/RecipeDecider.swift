@@ -182,6 +182,15 @@ extension Recipe {
         record(events, commandID: commandID, commandHash: CommandIDIndex.hash(commandID))
     }
 
+    /// Folds in an accepted command's events without remembering its id: what a read
+    /// model does, which shows what was decided and never decides. The same events and
+    /// revision as `record(_:ofCommand:)`, but `hasApplied` learns nothing of the
+    /// command, so a recipe folded this way is not one to decide against.
+    public mutating func record(_ events: [RecipeEvent]) {
+        for event in events { evolve(event) }
+        revision += 1
+    }
+
     mutating func record(_ events: [RecipeEvent], commandID: String, commandHash: UInt64) {
         for event in events { evolve(event) }
         revision += 1

@@ -21,11 +21,19 @@ public struct ProjectedRecipe: Sendable {
     }
 
     /// Folds an effective decision about this recipe as it was recorded: an accepted
-    /// one's events, with no rule; a rejection is the last word on an open draft.
+    /// one's events, with no rule; a rejection is the last word on an open draft. The
+    /// recipe is the one the decider had (the audit tools' states), applied ids and all.
     public mutating func fold(_ decision: DecisionRecord, entry: HistoryEntry) {
+        fold(decision, entry: entry, keepsAppliedIDs: true)
+    }
+
+    /// The same; without `keepsAppliedIDs`, an accepted command's id is not kept: the
+    /// projector's read models show what was decided and never decide, so they need no
+    /// ids to tell duplicates by (hashing and indexing each was a twentieth of the fold).
+    mutating func fold(_ decision: DecisionRecord, entry: HistoryEntry, keepsAppliedIDs: Bool) {
         switch decision.outcome {
         case .accepted(let events, _):
-            recipe.record(events, ofCommand: decision.commandID ?? "")
+            if keepsAppliedIDs { recipe.record(events, ofCommand: decision.commandID ?? "") } else { recipe.record(events) }
             updatedAt = decision.time?.millisecondsSinceEpoch ?? updatedAt
             if !recipe.hasOpenDraft { lastRejection = nil }
         case .rejected(let rejection, _), .undecodable(let rejection): noteRejection(rejection, entry: entry)

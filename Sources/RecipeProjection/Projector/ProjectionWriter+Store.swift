@@ -117,11 +117,9 @@ extension ProjectionWriter {
             lastRejection = row.optionalText(1)
             updatedAt = row.int64(2)
         }
-        let applied = try db.statement("""
-            SELECT command_id FROM history WHERE recipe_id = ? AND outcome = 'accepted'
-            """).bind(.id(id)).rows { $0.text(0) }
+        // No applied command ids: the projector folds decisions and never decides (`ProjectedRecipe.fold`).
         let recipe = Recipe(id: id, versions: versions, draft: draft, revision: revision, isDeleted: deleted,
-                            appliedCommandIDs: applied, owner: owner, grants: grants)
+                            appliedCommandIDs: [], owner: owner, grants: grants)
         return ProjectedRecipe(recipe: recipe, lastRejection: lastRejection, updatedAt: updatedAt)
     }
 

@@ -81,32 +81,49 @@ final class ProjectionWriter {
         // a copy retained and released each of its two dozen references, on objects the
         // reading thread made (and frees, when the readings are recycled).
         try readings.withUnsafeMutableBufferPointer { readings in
-            for index in readings.indices {
-                let (partition, offset) = (readings[index].partition, readings[index].offset)
-                let next = positions[partition] ?? 0
-                if offset < next {
-                    summary.skipped += 1
-                    continue
-                }
-                // A partition whose head is gone (a read model allowed to be partial) starts
-                // its chain at the first decision read: what it follows was never seen.
-                if offset > next, effective.tails[partition] == nil, let follows = readings[index].decision?.follows {
-                    effective = EffectiveDecisions(tails: effective.tails.merging([partition: follows]) { $1 })
-                }
-                var counted = false
-                if let decision = readings[index].decision.take() {
-                    if effective.admit(decision, onPartition: partition) {
-                        let entry = HistoryEntry(decision, logTime: readings[index].logTime, recipeID: readings[index].recipeID)
-                        try project(decision, entry, into: &batch, summary: &summary)
-                        batch.decided[partition] = effective.tails[partition]
-                        counted = true
+            var index = 0
+            while index < readings.count {
+                // A poll holds each partition's records in runs: its position and tail are
+                // looked up once a run and written back after it (even when a fold throws),
+                // not looked up and stored in four dictionaries for every record.
+                let partition = readings[index].partition
+                var next = positions[partition] ?? 0
+                var tail = effective.tails[partition]
+                let (nextBefore, tailBefore) = (next, tail)
+                var admitted = false
+                defer {
+                    if next != nextBefore {
+                        positions[partition] = next
+                        batch.positions[partition] = next
                     }
-                    readings[index].decision = consume decision
+                    if tail != tailBefore { effective.setTail(tail, of: partition) }
+                    if admitted { batch.decided[partition] = tail }
                 }
-                if !counted { summary.superseded += 1 }
-                positions[partition] = offset + 1
-                batch.positions[partition] = offset + 1
-                batch.records += 1
+                while index < readings.count, readings[index].partition == partition {
+                    defer { index += 1 }
+                    let offset = readings[index].offset
+                    if offset < next {
+                        summary.skipped += 1
+                        continue
+                    }
+                    // A partition whose head is gone (a read model allowed to be partial) starts
+                    // its chain at the first decision read: what it follows was never seen.
+                    if offset > next, tail == nil, let follows = readings[index].decision?.follows { tail = follows }
+                    var counted = false
+                    if let decision = readings[index].decision.take() {
+                        if decision.partition == partition, let link = decision.link,
+                           EffectiveDecisions.admits(link, following: decision.follows, after: tail) {
+                            (tail, admitted) = (link, true)
+                            let entry = HistoryEntry(decision, logTime: readings[index].logTime, recipeID: readings[index].recipeID)
+                            try project(decision, entry, into: &batch, summary: &summary)
+                            counted = true
+                        }
+                        readings[index].decision = consume decision
+                    }
+                    if !counted { summary.superseded += 1 }
+                    next = offset + 1
+                    batch.records += 1
+                }
             }
         }
         return summary
@@ -149,7 +166,7 @@ final class ProjectionWriter {
             // partitions were interleaved: marking the draft would let two replicas disagree.
             let marksDraft = decision.outcome.rejection?.code != .wrongPartition
             if marksDraft, let recipeID = entry.recipeID, let cached = try cached(recipeID, for: &batch, creating: false) {
-                cached.projected.fold(decision, entry: entry)
+                cached.projected.fold(decision, entry: entry, keepsAppliedIDs: false)
                 cached.record(entry, strays: &batch.strayHistory)
             } else {
                 batch.strayHistory.append(entry)
@@ -161,7 +178,7 @@ final class ProjectionWriter {
         let cached = try cached(recipeID, for: &batch, creating: true)!
         // Folded where it lies in the cache: in place, without copying the recipe.
         let (versionsBefore, deletedBefore) = (cached.projected.recipe.versions.count, cached.projected.recipe.isDeleted)
-        cached.projected.fold(decision, entry: entry)
+        cached.projected.fold(decision, entry: entry, keepsAppliedIDs: false)
         switch decision.outcome {
         case .accepted:
             let recipe = cached.projected.recipe
