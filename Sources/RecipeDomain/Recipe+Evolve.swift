@@ -7,6 +7,9 @@
 
 extension Recipe {
     /// Applies one event in place; see `RecipeDecider.evolve(_:_:)`.
+    // Inlined into the loops that fold a command's events, so that each event is read where
+    // its array holds it: called, every event was copied out first (its strings retained).
+    @inline(__always)
     public mutating func evolve(_ event: RecipeEvent) {
         switch event {
         case .draftOpened(let base, _):
