@@ -90,14 +90,15 @@ final class ProjectionWriter {
                 var next = positions[partition] ?? 0
                 var tail = effective.tails[partition]
                 let (nextBefore, tailBefore) = (next, tail)
-                var admitted = false
+                // The run's last effective decision folded.
+                var decided: DecisionLink?
                 defer {
                     if next != nextBefore {
                         positions[partition] = next
                         batch.positions[partition] = next
                     }
                     if tail != tailBefore { effective.setTail(tail, of: partition) }
-                    if admitted { batch.decided[partition] = tail }
+                    if let decided { batch.decided[partition] = decided }
                 }
                 while index < readings.count, readings[index].partition == partition {
                     defer { index += 1 }
@@ -113,10 +114,10 @@ final class ProjectionWriter {
                     if let decision = readings[index].decision.take() {
                         if decision.partition == partition, let link = decision.link,
                            EffectiveDecisions.admits(link, following: decision.follows, after: tail) {
-                            (tail, admitted) = (link, true)
+                            tail = link
                             let entry = HistoryEntry(decision, logTime: readings[index].logTime, recipeID: readings[index].recipeID)
                             try project(decision, entry, into: &batch, summary: &summary)
-                            counted = true
+                            (decided, counted) = (link, true)
                         }
                         readings[index].decision = consume decision
                     }
