@@ -192,8 +192,7 @@ extension Recipe {
     }
 
     mutating func record(_ events: [RecipeEvent], commandID: String, commandHash: UInt64) {
-        for event in events { evolve(event) }
-        revision += 1
+        record(events)
         appliedIndex.insert(commandID, hash: commandHash)
     }
 }

@@ -85,8 +85,18 @@ public struct EffectiveDecisions: Sendable {
     /// Whether `decision`, read next on `partition` of the decisions topic, is
     /// effective; if it is, it becomes the partition's tail.
     public mutating func admit(_ decision: DecisionRecord, onPartition partition: Int32) -> Bool {
-        guard decision.partition == partition, let link = decision.link else { return false }
-        return admit(link, following: decision.follows, onPartition: partition)
+        guard let link = Self.link(of: decision, onPartition: partition, after: tails[partition]) else { return false }
+        tails[partition] = link
+        return true
+    }
+
+    /// The same rule for a reader that holds a partition's tail itself while it reads a run
+    /// of that partition's records (and sets it after, `setTail`): the link of `decision`,
+    /// read next on `partition`, when it is effective after the decision `tail`; else nil.
+    public static func link(of decision: borrowing DecisionRecord, onPartition partition: Int32, after tail: DecisionLink?) -> DecisionLink? {
+        guard decision.partition == partition, let link = decision.link,
+              admits(link, following: decision.follows, after: tail) else { return nil }
+        return link
     }
 
     /// The same rule for a decision of `partition` known by its link and the one it
@@ -97,10 +107,8 @@ public struct EffectiveDecisions: Sendable {
         return true
     }
 
-    /// The same rule for a reader that holds a partition's tail itself while it reads a
-    /// run of that partition's records (and sets it after, `setTail`): whether the
-    /// decision `link`, following `follows`, is effective after the decision `tail`.
-    public static func admits(_ link: DecisionLink, following follows: DecisionLink?, after tail: DecisionLink?) -> Bool {
+    /// Whether the decision `link`, following `follows`, is effective after the decision `tail`.
+    private static func admits(_ link: DecisionLink, following follows: DecisionLink?, after tail: DecisionLink?) -> Bool {
         guard follows == tail else { return false }
         if let tail, link.offset <= tail.offset { return false }
         return true

@@ -112,8 +112,7 @@ final class ProjectionWriter {
                     if offset > next, tail == nil, let follows = readings[index].decision?.follows { tail = follows }
                     var counted = false
                     if let decision = readings[index].decision.take() {
-                        if decision.partition == partition, let link = decision.link,
-                           EffectiveDecisions.admits(link, following: decision.follows, after: tail) {
+                        if let link = EffectiveDecisions.link(of: decision, onPartition: partition, after: tail) {
                             tail = link
                             let entry = HistoryEntry(decision, logTime: readings[index].logTime, recipeID: readings[index].recipeID)
                             try project(decision, entry, into: &batch, summary: &summary)
