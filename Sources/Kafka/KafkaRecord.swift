@@ -235,6 +235,11 @@ public struct KafkaWatermarks: Sendable, Hashable {
 }
 
 /// Where a consumer starts reading a partition.
+///
+/// `.beginning` and `.end` are looked up by the client after the assignment. When the
+/// client does not know the partition's leader yet (a consumer just made, or a topic it has
+/// not read), librdkafka 2.0.2 retries that lookup half a second later: a reader that
+/// knows the offset it wants (a watermark it just asked for) gives it as `.offset`.
 public enum KafkaOffset: Sendable, Hashable {
     case beginning
     case end

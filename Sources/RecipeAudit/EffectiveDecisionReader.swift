@@ -48,7 +48,7 @@ struct EffectiveDecisionReader {
         let marks = try consumer.watermarks(place)
         if marks.low > 0, !allowMissingHead { throw MissingHead(topic: topic, partition: partition, first: marks.low) }
         (end, next, startsPastHead) = (marks.high, marks.low, marks.low > 0)
-        try consumer.assign([place], from: [place: .beginning])
+        try consumer.assign([place], from: [place: .offset(marks.low)]) // not `.beginning`: see `KafkaOffset`
     }
 
     /// The next effective decision, left in place; nil after the last.

@@ -29,9 +29,11 @@ public struct RecipeTrail: Sendable {
     public var undecidedPositions: [String] { undecided.map { "\(partition):\($0)" } }
 
     /// Folds the partition's next decision; another recipe's only moves `lastDecided`.
-    mutating func add(_ record: AuditRecord) {
-        lastDecided = record.entry.offset
-        guard record.entry.recipeID == recipeID else { return }
+    mutating func add(_ decided: EffectiveDecisionReader.Read, command: KafkaConsumerRecord?) {
+        lastDecided = decided.decision.offset
+        // The recipe as `HistoryEntry` reads it from the decision.
+        guard decided.decision.recipeID.flatMap({ try? RecipeID($0) }) == recipeID else { return }
+        let record = AuditRecord(decided, command: command)
         // Every decision about the recipe on its own partition is folded, as the projector folds it:
         // one about no command (undecodable) is the last word on an open draft. (The projector's
         // exception, a `wrongPartition` decision filed on another partition, never lies in this one.)

@@ -37,9 +37,7 @@ public struct Redecider: Sendable {
     public func run(progress: (_ done: Int64, _ total: Int64) -> Void = { _, _ in }) throws -> Report {
         let edits = try LogReader(kafka: kafka, topic: topics.edits)
         try checkDecisionsTopic(kafka: kafka, topics: topics, editsPartitions: edits.partitions.count)
-        var config = kafka
-        config["auto.offset.reset"] = "error"
-        let decisions = try KafkaConsumer(config: config, readsHeaders: false)
+        let decisions = try KafkaConsumer(config: LogReader.consumerConfig(kafka), readsHeaders: false)
         defer { decisions.close() }
         let judge = CommandJudge(partitionCount: edits.partitions.count)
         let ends = try edits.partitions.map { try edits.end(of: $0) }
