@@ -26,7 +26,7 @@ public struct AuditRecord: Sendable {
         entry = HistoryEntry(read.decision, logTime: read.record.timestamp)
         // The decision's record has its command's key.
         key = (command ?? read.record).keyString
-        data = command.flatMap { Self.data(of: $0.value) }
+        data = command.flatMap { JSONValue.data(ofRecord: $0.value) }
         dataJSON = data.flatMap { try? Self.encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -75,13 +75,6 @@ public struct AuditRecord: Sendable {
         guard let value else { return }
         writer.key(name)
         writer.string(value)
-    }
-
-    /// The `data` member of a JSON object value; nil when the value is not
-    /// such an object (what an undecodable record may be).
-    static func data(of value: [UInt8]) -> JSONValue? {
-        struct Record: Decodable { let data: JSONValue? }
-        return (try? decoder.decode(Record.self, from: Data(value)))?.data
     }
 
     /// The recipe a command names as its decision would: its key's, else (no key) its `subject`'s.

@@ -2,7 +2,8 @@ import Foundation
 
 /// Any JSON value, read and written with Codable: JSON off the hot path (a
 /// command body taken apart, the CloudEvent for it put together before the
-/// record decoder checks it, a record's `data` shown by the audit tools). The
+/// record decoder checks it, a record's `data` shown by the audit tools, which
+/// `data(ofRecord:)` reads with the records' scanner where it can). The
 /// hand-written scanner and writer are for the log's hot path; this is not one.
 public enum JSONValue: Codable, Sendable, Equatable {
     case null
