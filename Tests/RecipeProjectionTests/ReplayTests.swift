@@ -176,10 +176,22 @@ struct ReplayTests {
         let victim = try #require(try fixture.readModel().list(limit: 1).items.first).id
         let db = try SQLiteConnection(path: fixture.storePath)
         try db.statement("UPDATE recipes SET title = 'Edited by hand' WHERE recipe_id = ?").bind(.text(victim)).run()
+        // A history row changed inside its chunk: verify reads the chunks of recipes whose entries
+        // differ, and finds the row among them.
+        let (edited, other) = try { () throws -> (Int, String) in
+            let chunk = try db.statement("SELECT chunk, recipe_id FROM history_chunks WHERE recipe_id != ? ORDER BY chunk LIMIT 1")
+                .bind(.text(victim))
+            #expect(try chunk.step())
+            return (chunk.int(0), chunk.text(1))
+        }()
+        try db.statement("UPDATE history_chunks SET entries = json_set(entries, '$[0][3]', 'Mallory') WHERE chunk = ?").bind(.integer(Int64(edited))).run()
         let bad = try runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath])
         #expect(bad.status == 1)
         #expect(bad.out.contains("recipe \(victim):"), "\(bad.out)")
         #expect(bad.out.contains("live:   recipes\t\(victim)") && bad.out.contains("Edited by hand"), "\(bad.out)")
+        #expect(bad.out.contains("recipe \(other):"), "\(bad.out)")
+        #expect(bad.out.contains("live:   history\t") && bad.out.contains("\tMallory\t"), "\(bad.out)")
+        #expect(bad.out.contains("2 rows in 2 recipes"), "one row of recipes and one of history: \(bad.out)")
 
         let missing = try runRecipes(["audit", "verify", "--brokers", brokers, "--db", fixture.storePath + ".nowhere"])
         #expect(missing.status == 2, "not comparing is not differing")
