@@ -30,7 +30,7 @@ public final class LogReader {
 
     /// How the audit tools' consumers read: up to an end known beforehand, never past it. A
     /// record gone before it is read is an error (`auto.offset.reset`), not a jump. And a fetch
-    /// at the end of a partition returns at once: the broker holds it up to `fetch.wait.max.ms`
+    /// at the end of a partition returns within 10 ms: the broker holds it up to `fetch.wait.max.ms`
     /// (librdkafka's default is half a second), and what is asked next on that connection, the
     /// next partition's fetch or watermarks, is answered after it (an export of 32 partitions
     /// waited ten seconds). A config that sets the wait keeps its own.
