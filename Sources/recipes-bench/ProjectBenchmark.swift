@@ -67,6 +67,8 @@ struct BenchmarkLog {
     let recipe: RecipeID
     /// Raw consumption of the decisions topic, records/s (of the edits topic when published undecided).
     let rawRate: Double
+    /// Raw consumption of the edits topic, records/s.
+    let rawEditsRate: Double
 
     /// Consumes the whole topic with a plain consumer; prints and returns records/s.
     static func measureRaw(topic: String, config: KafkaConfig, records: Int) throws -> Double {
@@ -102,14 +104,16 @@ struct BenchmarkLog {
         let (bytes, recipe) = try publish(commands: commands, recipes: recipes, seed: UInt64(seed), topic: topic, config: config)
         say(String(format: "  published %d records (%.1f MB)", commands, Double(bytes) / 1e6))
         let rawEdits = try measureRaw(topic: topic, config: config, records: commands)
-        guard decided else { return BenchmarkLog(kafka: kafka, config: config, commands: commands, recipe: recipe, rawRate: rawEdits) }
+        guard decided else {
+            return BenchmarkLog(kafka: kafka, config: config, commands: commands, recipe: recipe, rawRate: rawEdits, rawEditsRate: rawEdits)
+        }
         let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
         let totals = try Decider(kafka: config, topics: topics).catchUp(timeout: .seconds(3600))
         let seconds = (ContinuousClock.now - start).seconds
         say(String(format: "  decided              %10.0f commands/s  (%d decisions, %.2f s, %.2f CPU s)",
                    Double(totals.decided) / seconds, totals.decided, seconds, processCPUSeconds() - startCPU))
         let rawRate = try measureRaw(topic: topics.decisions, config: config, records: commands)
-        return BenchmarkLog(kafka: kafka, config: config, commands: commands, recipe: recipe, rawRate: rawRate)
+        return BenchmarkLog(kafka: kafka, config: config, commands: commands, recipe: recipe, rawRate: rawRate, rawEditsRate: rawEdits)
     }
 
     /// Generates the mix in chunks and appends it, so the whole log never sits in memory.

@@ -7,8 +7,8 @@ import RecipeProjection
 enum ReplayBenchmark {
     static let spec = CommandSpec(
         name: "recipes-bench replay",
-        summary: "Replay the decisions of a topic of recipe commands into a fresh store, next to raw consumption of the decisions topic, and time `audit history` of one recipe.",
-        abstract: "Decisions/s replayed into a fresh store vs raw consumption; audit history of one recipe.",
+        summary: "Replay the decisions of a topic of recipe commands into a fresh store, next to raw consumption of the decisions topic; time `audit history` of one recipe, `audit export` of the whole log and `audit verify` of the store.",
+        abstract: "Decisions/s replayed into a fresh store vs raw consumption; audit history, export and verify.",
         options: BenchmarkLog.options + [
             .value("rounds", "R", "Replays, each into a fresh store after raw consumption of the topic; the best of each is compared.",
                    default: "3"),
@@ -25,6 +25,7 @@ enum ReplayBenchmark {
 
         // Rounds, as the other benchmarks: on a shared machine a single run measures the neighbours too.
         var best = (raw: log.rawRate, replay: 0.0)
+        var lastReplay = 0.0
         for round in 1...rounds {
             if round > 1 {
                 best.raw = max(best.raw, try BenchmarkLog.measureRaw(topic: topic, config: config, records: log.commands))
@@ -35,6 +36,7 @@ enum ReplayBenchmark {
             let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
             let totals = try { try Projector(storePath: path, kafka: config, topic: topic).catchUp(timeout: nil) }()
             let seconds = (ContinuousClock.now - start).seconds
+            lastReplay = seconds
             let rate = Double(totals.records) / seconds
             best.replay = max(best.replay, rate)
             say(String(format: "  replay               %10.0f records/s  (%d records in %.2f s, %.2f CPU s)",
@@ -53,6 +55,26 @@ enum ReplayBenchmark {
         let end = try auditor.reader.end(of: trail.partition)
         say(String(format: "  audit history        %10.3f s  (%d records of recipe %@, %d read in partition %d)",
                    seconds, trail.records.count, recipe.text, end, trail.partition))
+
+        // What `recipes audit export` runs, its lines made but not written: both logs read whole,
+        // against reading both raw, one after the other, at the best rates of this run.
+        let exportStart = ContinuousClock.now
+        var lineBytes = 0
+        let exported = try auditor.export { lineBytes += $0.json.utf8.count + 1 }.exported
+        let exportSeconds = (ContinuousClock.now - exportStart).seconds
+        let bothRaw = 1 / (1 / log.rawEditsRate + 1 / best.raw)
+        say(String(format: "  audit export         %10.0f records/s  (%d records, %.1f MB of lines, %.2f s) = %.1f%% of reading both topics raw (%.0f records/s)",
+                   Double(exported) / exportSeconds, exported, Double(lineBytes) / 1e6, exportSeconds,
+                   100 * Double(exported) / exportSeconds / bothRaw, bothRaw))
+
+        // What `recipes audit verify` runs on the last round's store: a replay into a scratch store, then
+        // every read model compared; against that replay's own time.
+        let verifyStart = ContinuousClock.now
+        let report = try StoreVerifier.verify(live: path, kafka: config, topic: topic,
+                                              scratch: NSTemporaryDirectory() + "recipes-bench-verify-\(getpid())")
+        say(String(format: "  audit verify         %10.3f s  (%d commands, %@; the last replay took %.3f s)",
+                   (ContinuousClock.now - verifyStart).seconds, report.positions.values.reduce(0, +),
+                   report.agree ? "every read model equal" : "DIFFERS", lastReplay))
         withExtendedLifetime(log) {} // the embedded broker serves until here
     }
 }
