@@ -34,7 +34,13 @@ public enum StoreComparison {
             for table in StoreDump.tables {
                 let keyCount = table.order.split(separator: ",").count
                 if table.name == "history", suspects.recipes.isEmpty, !suspects.noRecipe { continue }
-                let keys = try db.statement(rows(of: table, in: "main", notIn: "replay"))
+                /// The rows of `table` in `schema` that `other` has not, the suspects bound for `history`.
+                func rows(in schema: String, notIn other: String) throws -> SQLiteStatement {
+                    let rows = try db.statement(query(table, in: schema, notIn: other))
+                    if table.name == "history" { suspects.bind(to: rows) }
+                    return rows
+                }
+                let keys = try rows(in: "main", notIn: "replay")
                 var onlyLive: [String: String] = [:]
                 var order: [String] = []
                 let recipeColumn = table.recipe.flatMap { name in
@@ -47,15 +53,13 @@ public enum StoreComparison {
                 func recipe(_ line: String) -> String? {
                     recipeColumn.map { String(line.split(separator: "\t", omittingEmptySubsequences: false)[$0 + 1]) }
                 }
-                if table.name == "history" { suspects.bind(to: keys) }
                 while try keys.step() {
                     let line = StoreDump.line(table.name, keys)
                     onlyLive[key(line)] = line
                     order.append(key(line))
                     recipes[key(line)] = recipe(line)
                 }
-                let others = try db.statement(rows(of: table, in: "replay", notIn: "main"))
-                if table.name == "history" { suspects.bind(to: others) }
+                let others = try rows(in: "replay", notIn: "main")
                 var onlyReplay: [String: String] = [:]
                 while try others.step() {
                     let line = StoreDump.line(table.name, others)
@@ -77,8 +81,8 @@ public enum StoreComparison {
     /// temporary files, six of the eight seconds of comparing a million commands' stores
     /// (`versions`, whose rows hold whole recipes). `history`, a view with no index, is compared
     /// with EXCEPT, over the suspects' rows only (`HistorySuspects.bind(to:)`).
-    private static func rows(of table: (name: String, columns: String, order: String, recipe: String?),
-                             in schema: String, notIn other: String) -> String {
+    private static func query(_ table: (name: String, columns: String, order: String, recipe: String?),
+                              in schema: String, notIn other: String) -> String {
         if table.name == "history" {
             let only = "WHERE recipe_id IN (SELECT value FROM json_each(?1)) OR (recipe_id IS NULL AND ?2)"
             return "SELECT \(table.columns) FROM \(schema).history \(only) EXCEPT SELECT \(table.columns) FROM \(other).history \(only)"
