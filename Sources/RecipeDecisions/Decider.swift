@@ -616,9 +616,7 @@ public final class Decider: @unchecked Sendable {
             if marks.high > marks.low { next[partition] = marks.low }
         }
         guard !next.isEmpty else { return (onTopic, ends) }
-        // From the first offsets just asked for: at `.beginning` taking partitions waited half a second (`KafkaOffset`).
-        try reader.assign(next.keys.map { KafkaTopicPartition(topic: topics.committed, partition: $0) },
-                          from: next.reduce(into: [:]) { $0[KafkaTopicPartition(topic: topics.committed, partition: $1.key)] = .offset($1.value) })
+        try reader.assign(next.keys.map { KafkaTopicPartition(topic: topics.committed, partition: $0) }, defaultOffset: .beginning)
         defer { try? reader.assign([]) }
         func unread(_ partition: Int32, _ offset: Int64) -> Bool {
             offset < ends[partition]! && reader.endReached(KafkaTopicPartition(topic: topics.committed, partition: partition)) ?? -1 < ends[partition]!
