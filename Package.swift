@@ -38,6 +38,12 @@ let package = Package(
         ),
         // libmicrohttpd, with a shim for what Swift cannot call (variadic functions).
         .target(name: "CMicroHTTPD"),
+        // SHA-256 and a constant-time comparison for the tokens file, from the GnuTLS libmicrohttpd links already.
+        .systemLibrary(
+            name: "CGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"])]
+        ),
         // The raw librdkafka producer loop that `recipes-bench kafka` measures the wrapper against.
         .target(name: "CRdKafkaBaseline", dependencies: ["CRdKafka"]),
 
@@ -53,7 +59,7 @@ let package = Package(
         .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
         // The API's contract is served from the binary: Contract/ links to Schemas/ (one copy of each file).
         // So is the web console (Console/: plain HTML, CSS and JavaScript, served at / and /console/).
-        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection",
+        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection",
                                                 "RecipeSchemaOrg"],
                 resources: [.embedInCode("Contract"), .embedInCode("Console")]),
         // Replay and audit tooling that asks the log itself; `audit redecide` judges with the decider's own CommandJudge.

@@ -144,4 +144,40 @@ struct TokensFileTests {
         let bad = try runRecipes(["tokens", "add", "carol", "--role", "owner", "--file", path])
         #expect(bad.status == 2 && bad.err.contains("--role"))
     }
+
+    /// The file read is the one checked: a link swapped after the check to a file others wrote
+    /// changes nothing for the open file, which was checked as opened and is read as opened.
+    @Test func theFileReadIsTheFileChecked() throws {
+        let (safe, file) = try Self.folderWithTokens()
+        defer { try? FileManager.default.removeItem(atPath: safe) }
+        let shared = safe + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        chmod(shared, 0o1777)
+        let link = shared + "/tokens"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        let forged = safe + "/forged"
+        try (AccessTokens.line(token: "mallory", actor: "mallory", role: .admin) + "\n").write(toFile: forged, atomically: false, encoding: .utf8)
+        chmod(forged, 0o666)
+        let opened = try TokensFile(opening: link)
+        // The swap a writer of the folder could make between the check and the read.
+        unlink(link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: forged)
+        let tokens = try AccessTokens(parsing: try opened.text(), source: link)
+        #expect(tokens.entry(authorization: "Bearer s3cret")?.actor == "root")
+        #expect(tokens.entry(authorization: "Bearer mallory") == nil)
+        #expect(Self.refusal(link)?.contains("chmod 600") == true)
+    }
+
+    /// The hashes the tokens file holds are SHA-256 (FIPS 180-4's examples), so files written
+    /// by earlier builds, or by hand with `sha256sum`, keep working.
+    @Test func tokenHashesAreSHA256() {
+        func hash(_ token: String) -> Substring {
+            AccessTokens.line(token: token, actor: "a", role: .reader).dropFirst("sha256:".count).prefix(64)
+        }
+        #expect(hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(hash(String(repeating: "a", count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
 }

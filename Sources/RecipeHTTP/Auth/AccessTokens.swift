@@ -30,62 +30,14 @@ public struct AccessTokens: Sendable, Equatable {
 
     /// Tokens given in the clear (tests, `recipes dev --token`): hashed here.
     public init(tokens: [(token: String, actor: String, role: ActorRole)]) {
-        entries = tokens.map { Entry(hash: SHA256.hash(Array($0.token.utf8)), actor: $0.actor, role: $0.role) }
+        entries = tokens.map { Entry(hash: TokenHash.sha256(Array($0.token.utf8)), actor: $0.actor, role: $0.role) }
     }
 
-    /// Reads a tokens file; refuses one that anyone but this user (or root) could have
-    /// written or could read, as ssh refuses such a key (`checkOnlyOwnerControls`).
+    /// Reads a tokens file, opened once and checked as opened (`TokensFile`): one that anyone
+    /// but this user (or root) could have written or could read is refused, as ssh refuses such a key.
     public init(contentsOf path: String) throws {
-        try Self.checkOnlyOwnerControls(path)
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw AccessTokensError(message: "cannot read the tokens file \(path)")
-        }
-        try self.init(parsing: text, source: path)
-    }
-
-    /// Refuses a tokens file someone else controls, as ssh (StrictModes) refuses a key:
-    /// whoever reads it could try the hashes offline, and whoever could write it, or
-    /// replace it in its folder, could add an admin. Symbolic links are followed; then
-    /// - the file is a regular file owned by this user or root, and neither group nor others
-    ///   may read or write it; group read is allowed for the process's own group only
-    ///   (Kubernetes' fsGroup gives mounted secrets, 0400, group read for the pod's group,
-    ///   and nobody else is in it);
-    /// - every folder from the file's up to `/` is owned by this user or root, and neither
-    ///   group nor others may write it unless it is sticky (`/tmp`, Kubernetes' secret
-    ///   volumes: 1777), where no one may rename or remove another's entries.
-    static func checkOnlyOwnerControls(_ path: String) throws {
-        guard let resolved = realpath(path, nil) else { throw AccessTokensError(message: "cannot read the tokens file \(path)") }
-        let real = String(cString: resolved)
-        free(resolved)
-        var info = stat()
-        guard stat(real, &info) == 0 else { throw AccessTokensError(message: "cannot read the tokens file \(path)") }
-        let user = geteuid()
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw AccessTokensError(message: "the tokens file \(path) is not a regular file")
-        }
-        guard info.st_uid == user || info.st_uid == 0 else {
-            throw AccessTokensError(message: "the tokens file \(path) is owned by uid \(info.st_uid), not by this user (uid \(user)) "
-                                    + "or root, so its owner could add an admin; run chown \(user) \(path)")
-        }
-        let ownGroupReads = info.st_gid == getegid() && info.st_mode & 0o070 == 0o040
-        if info.st_mode & 0o007 != 0 || (info.st_mode & 0o070 != 0 && !ownGroupReads) {
-            throw AccessTokensError(message: String(format: "the tokens file %@ may be read or written by group or others (mode %03o); run chmod 600 %@",
-                                                    path, info.st_mode & 0o777, path))
-        }
-        var folder = (real as NSString).deletingLastPathComponent
-        while true {
-            guard stat(folder, &info) == 0 else { throw AccessTokensError(message: "cannot read the folder \(folder) of the tokens file \(path)") }
-            guard info.st_uid == user || info.st_uid == 0 else {
-                throw AccessTokensError(message: "the folder \(folder) of the tokens file \(path) is owned by uid \(info.st_uid), not by this user "
-                                        + "(uid \(user)) or root, so its owner could replace the file; keep it in a folder of this user or root")
-            }
-            if info.st_mode & 0o022 != 0 && info.st_mode & S_ISVTX == 0 {
-                throw AccessTokensError(message: String(format: "the folder %@ of the tokens file %@ may be written by group or others (mode %03o), "
-                                                        + "who could replace the file; run chmod go-w %@", folder, path, info.st_mode & 0o777, folder))
-            }
-            if folder == "/" { return }
-            folder = (folder as NSString).deletingLastPathComponent
-        }
+        let file = try TokensFile(opening: path)
+        try self.init(parsing: try file.text(), source: path)
     }
 
     public init(parsing text: String, source: String = "tokens") throws {
@@ -113,7 +65,7 @@ public struct AccessTokens: Sendable, Equatable {
                     throw AccessTokensError(message: "\(place): expected `sha256:<hex> actor role`, got \(words.count) words")
                 }
                 plainLines.append(index + 1)
-                entry = Entry(hash: SHA256.hash(Array(words[0].utf8)), actor: words[1], role: .writer)
+                entry = Entry(hash: TokenHash.sha256(Array(words[0].utf8)), actor: words[1], role: .writer)
             }
             guard !entries.contains(where: { $0.hash == entry.hash }) else {
                 throw AccessTokensError(message: "\(place): the token is given twice")
@@ -134,10 +86,10 @@ public struct AccessTokens: Sendable, Equatable {
         guard let authorization else { return nil }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let hash = SHA256.hash(Array(parts[1].trimmingCharacters(in: .whitespaces).utf8))
+        let hash = TokenHash.sha256(Array(parts[1].trimmingCharacters(in: .whitespaces).utf8))
         // Every entry is compared in full: no early exit on a match or a differing byte.
         var found: Entry?
-        for entry in entries where Self.constantTimeEqual(entry.hash, hash) { found = entry }
+        for entry in entries where TokenHash.equal(entry.hash, hash) { found = entry }
         return found
     }
 
@@ -146,7 +98,7 @@ public struct AccessTokens: Sendable, Equatable {
 
     /// The line `recipes tokens add` appends for `token`.
     public static func line(token: String, actor: String, role: ActorRole) -> String {
-        "sha256:\(SHA256.hex(Array(token.utf8))) \(actor) \(role.rawValue)"
+        "sha256:\(TokenHash.sha256Hex(Array(token.utf8))) \(actor) \(role.rawValue)"
     }
 
     /// A new token: 32 random bytes from the system's secure generator, as hex.
@@ -155,13 +107,6 @@ public struct AccessTokens: Sendable, Equatable {
         let digits = Array("0123456789abcdef".utf8)
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xf)]] }, as: UTF8.self)
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 
     private static func bytes(hex: String) -> [UInt8]? {
