@@ -37,6 +37,11 @@ enum DevCommand {
             recipe's latest detail document (a tombstone once deleted) on recipes.committed. Both topics are
             journaled as well (in --data/recipes.decisions and --data/recipes.committed): after a restart the
             decider goes on after the decisions that count, and recipes.committed holds what it held.
+            dev trusts every process of this machine: the embedded broker listens on 127.0.0.1 without
+            authentication, so any local user may append commands or decisions to its topics; --tokens
+            guards the HTTP API only. What dev keeps in --data (and the --db store) is made private to
+            the user running it (folders 0700, files 0600). On a machine shared with others, use
+            `recipes serve` against a Kafka cluster that authenticates its clients (docs/operations.md).
             Example:
               recipes dev --seed
               curl -s localhost:8080/v1/recipes
@@ -55,6 +60,7 @@ enum DevCommand {
         let limits = try ServerFlags.limits(args)
         let data = args.string("data")!
         let storePath = args.string("db") ?? data + "/recipes.db"
+        try PrivateData.protect([data] + ["", "-wal", "-shm"].map { storePath + $0 })
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = RecipeTopics().edits
         let journal = try EmbeddedKafkaJournal(folder: data, kafka: kafka, topic: topic, partitions: partitions,
@@ -113,6 +119,7 @@ enum DevCommand {
             say("note: the journaled log has \(journal.partitions) partitions; --partitions applies to a new log (--fresh)")
         }
         say(ServerFlags.accessLine(tokens, args, listening: "127.0.0.1:\(service.port)"))
+        say("trust: the embedded broker has no authentication: every local process may append to its topics (tokens guard HTTP only)")
 
         if args.flag("seed") && journal.restoredRecords > 0 {
             say("not seeding: the log already holds \(journal.restoredRecords) records (--fresh to start again)")

@@ -192,7 +192,32 @@ struct CLITests {
         #expect(out.contains("http: \(dev.http)"))
         #expect(out.contains("data: \(data)"))
         #expect(out.contains("open: no --tokens, anyone who reaches 127.0.0.1:\(dev.port) may write"))
+        #expect(out.contains("trust: the embedded broker has no authentication"))
         #expect(out.contains("stopped"))
+    }
+
+    /// Every recipe is in dev's journal and store: no other user of the machine may read them,
+    /// also where an earlier run left the folder readable to all.
+    @Test func devKeepsItsDataPrivateToItsUser() throws {
+        let data = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false)
+        chmod(data, 0o755)
+        let left = data + "/left-by-an-older-build"
+        try "x".write(toFile: left, atomically: false, encoding: .utf8)
+        chmod(left, 0o644)
+        let dev = try startDev(["--seed", "--data", data])
+        defer { if dev.process.isRunning { dev.process.terminate() } }
+        _ = try dev.interrupt()
+        var open: [String] = []
+        let entries = [data] + (FileManager.default.enumerator(atPath: data)?.compactMap { $0 as? String }.map { data + "/" + $0 } ?? [])
+        for path in entries {
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & 0o077 != 0 { open.append("\(path) \(String(info.st_mode & 0o777, radix: 8))") }
+        }
+        #expect(entries.count > 5, "the journal, the store and the snapshots are there: \(entries)")
+        #expect(open.isEmpty, "readable by others: \(open)")
+        #expect(try runRecipes(["dev", "--help"]).out.contains("dev trusts every process of this machine"))
     }
 
     /// `dev` serves one user on this machine, whose scripts it does not throttle; `serve` limits
