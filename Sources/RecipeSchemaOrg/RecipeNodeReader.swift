@@ -135,8 +135,10 @@ struct RecipeNodeReader {
     // MARK: - Yield
 
     /// `recipeYield` as text, number, `QuantitativeValue` (`value`, `unitText`) or a list: the
-    /// first plain number within `RecipeLimits.servings` is the servings, the first other
-    /// entry the yield text (cut to `maxYieldLength`).
+    /// first plain number within `RecipeLimits.servings`, or else the first number of people a
+    /// text names (`YieldText`: "Serves 4-6" is 4), is the servings; the first entry other than
+    /// a plain number is the yield text (cut to `maxYieldLength`). A yield that counts only
+    /// things ("24 cookies") leaves the servings empty, and the omissions say so.
     private mutating func yield(of node: NodeIndex.Node, at path: JSONPath) -> (String?, Int?) {
         guard let (member, value) = node.member("recipeYield") ?? node.member("yield") else { return (nil, nil) }
         let place = path.key(member)
@@ -148,10 +150,20 @@ struct RecipeNodeReader {
         }
         var text: String?
         var servings: Int?
+        var namedPeople: Int?
+        var countsThings: (String, JSONPath)?
         func take(_ written: String, at entryPlace: JSONPath) {
             if let number = Int(written), RecipeLimits.servings.contains(number) {
                 if servings == nil { servings = number }
-            } else if text == nil, !written.isEmpty {
+                return
+            }
+            guard !written.isEmpty else { return }
+            switch YieldText(written) {
+            case .people(let people): namedPeople = namedPeople ?? people
+            case .things: countsThings = countsThings ?? (written, entryPlace)
+            case .unknown: break
+            }
+            if text == nil {
                 text = fitted(written, at: entryPlace, what: "a yield", limit: RecipeLimits.maxYieldLength) {
                     FieldRules.optionalText($0, "Yield", limit: RecipeLimits.maxYieldLength)
                 }
@@ -172,7 +184,17 @@ struct RecipeNodeReader {
                 omit(entry, at: entryPlace, because: "a yield is text, a number or a QuantitativeValue")
             }
         }
+        servings = servings ?? namedPeople
+        if servings == nil, let (written, entryPlace) = countsThings {
+            omissions.append(ImportOmission(path: entryPlace.description, value: "",
+                                            reason: Self.noServings(yield: JSONValue.string(written).shortText)))
+        }
         return (text, servings)
+    }
+
+    /// Why a recipe whose yield counts things imports without servings.
+    static func noServings(yield: String) -> String {
+        "servings: the yield \"\(yield)\" counts things, not people; set the servings to scale the recipe for guests"
     }
 
     private static func isScalar(_ value: JSONValue) -> Bool {

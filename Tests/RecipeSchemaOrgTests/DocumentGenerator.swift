@@ -33,6 +33,8 @@ struct DocumentGenerator {
         if random.chance(0.6) { document.image = url(host: "img.example.org") }
         if random.chance(0.7) { document.recipeYield = random.pick(Self.yields) }
         if random.chance(0.7) { document.servings = random.int(in: RecipeLimits.servings) }
+        // A yield that names people gives the servings when none are given, as the import reads it.
+        if document.servings == nil, document.recipeYield == "4 servings" { document.servings = 4 }
         if random.chance(0.6) { document.prepTime = duration() }
         if random.chance(0.6) { document.cookTime = duration() }
         if random.chance(0.6) { document.totalTime = duration() }

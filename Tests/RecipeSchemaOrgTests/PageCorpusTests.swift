@@ -53,7 +53,7 @@ struct PageCorpusTests {
             ingredients: Self.lines(["350 g self-raising flour", "85 g cold butter, cubed", "175 ml buttermilk", "1 pinch salt"]),
             instructions: Self.steps(["Rub the butter into the flour and salt.", "Stir in the buttermilk with a knife.",
                                       "Cut rounds and bake at 220 °C for 12 minutes."])))
-        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+        #expect(imported.omissions.map(\.reason) == [RecipeNodeReader.noServings(yield: "8 scones")], "\(imported.omissions)")
     }
 
     @Test("case 2: the page's main entity is imported, not its larger sub-recipes, which are named; a copy counts once")
@@ -99,12 +99,14 @@ struct PageCorpusTests {
                                      "300 ml warm water", "1 tsp salt"]),
             instructions: Self.steps(["Mix flour, yeast, salt and water into a soft dough.", "Fold in the figs and walnuts after the first rise.",
                                       "Shape, prove for an hour and bake at 220 °C for 45 minutes."])))
-        #expect(imported.omissions.map(\.path) == ["script 1: $[1].description", "script 1: $[1]", "script 1: $[0]"])
+        #expect(imported.omissions.map(\.path) == ["script 1: $[1].description", "script 1: $[1].recipeYield", "script 1: $[1]", "script 1: $[0]"])
+        try #require(imported.omissions.count == 4)
         #expect(imported.omissions[0].reason.contains("5588") && imported.omissions[0].reason.contains("\(RecipeLimits.maxRecipeDescriptionLength)"))
-        #expect(imported.omissions[1].value == keywords.dropFirst(RecipeLimits.maxTags).joined(separator: ", "))
-        #expect(imported.omissions[1].reason.hasPrefix("10 more tags"))
-        #expect(imported.omissions[2].value == "Fig and Walnut Loaf")
-        #expect(imported.omissions[2].reason == "a Recipe with no ingredients or steps, beside the one imported")
+        #expect(imported.omissions[1].reason == RecipeNodeReader.noServings(yield: "1 loaf"))
+        #expect(imported.omissions[2].value == keywords.dropFirst(RecipeLimits.maxTags).joined(separator: ", "))
+        #expect(imported.omissions[2].reason.hasPrefix("10 more tags"))
+        #expect(imported.omissions[3].value == "Fig and Walnut Loaf")
+        #expect(imported.omissions[3].reason == "a Recipe with no ingredients or steps, beside the one imported")
     }
 
     @Test("case 6: a QuantitativeValue yield, times written loosely, an ingredient entry with a line break; case 5: a list entry with a line break is one step")
@@ -178,13 +180,13 @@ struct PageCorpusTests {
                                      "120 ml olive oil"]),
             instructions: Self.steps(["Pound the garlic and pine nuts to a paste.", "Add the basil and pound again.",
                                       "Stir in the cheese, then the oil, a little at a time."])))
-        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+        #expect(imported.omissions.map(\.reason) == [RecipeNodeReader.noServings(yield: "1 jar")], "\(imported.omissions)")
     }
 
     @Test("every page's recipe is one the fold accepts whole and saves: nothing appended to fail later")
     func everyPageFoldsAndSaves() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.pages.path).filter { $0.hasSuffix(".html") }.sorted()
-        #expect(files.count == 9)
+        #expect(files.count == 10)
         for file in files {
             let commands = try Self.imported(file).commands(recipeID: RecipeID(made: "r-\(file)"), actor: "tester", actorRole: .writer, time: Timestamp(millisecondsSinceEpoch: 0),
                                                             save: true, newCommandID: { UUID().uuidString })
@@ -208,5 +210,38 @@ struct PageCorpusTests {
         let end = try #require(page.range(of: "</script>", range: start..<page.endIndex)).lowerBound
         let nodes = try #require(try JSONSerialization.jsonObject(with: Data(page[start..<end].utf8)) as? [[String: Any]])
         return try #require(nodes[1]["description"] as? String)
+    }
+
+    @Test("case 10: a yield that names people gives the servings, a range its lower bound; the text is kept")
+    func servesARange() throws {
+        let imported = try Self.imported("10-serves-a-range.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Weeknight Chicken Tikka", description: "Yoghurt-marinated chicken under a hot grill.",
+            image: "https://busypan.example/wp-content/uploads/tikka.jpg", recipeYield: "Serves 4-6", servings: 4,
+            prepTime: "PT40M", cookTime: "PT12M", sourceUrl: "https://busypan.example/chicken-tikka/", tags: ["dinner", "indian"],
+            ingredients: Self.lines(["600 g chicken thighs", "150 g plain yoghurt", "2 tsp garam masala", "1 lemon, juiced"]),
+            instructions: Self.steps(["Mix the yoghurt, spice and lemon; coat the chicken and leave 30 minutes.",
+                                      "Grill on a rack for 12 minutes, turning once."])))
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    /// The yields real pages write, each in the same page: the number of people is the servings
+    /// (a range's lower bound), whatever the language; a yield of things leaves them empty, and says so.
+    @Test("case 10: yields as pages write them", arguments: [
+        (#""4 servings""#, 4), (#""4 serving(s)""#, 4), (#""Serves 4""#, 4), (#""Serves 4.0""#, 4), (#""Serves 4-6""#, 4),
+        (#""4 persons""#, 4), (#""4 personnes""#, 4), (#""2 Portionen""#, 2), (#""4 portioner""#, 4),
+        (#""8 - 10 serving(s)""#, 8), (#""3 to 4 servings""#, 3), (#"["4", "4 servings"]"#, 4), (#""Für 4 Personen""#, 4),
+        (#""6 porzioni""#, 6), (#""Para 6 personas""#, 6), (#""Makes 12 servings (about 24 cookies)""#, 12), (#""Serves 4–6""#, 4),
+        (#""24 cookies""#, nil), (#""1 loaf""#, nil), (#""2 trays, about 24 pieces""#, nil),
+    ] as [(String, Int?)])
+    func yieldsAsPagesWriteThem(yield: String, servings: Int?) throws {
+        let page = try String(contentsOf: Self.pages.appendingPathComponent("10-serves-a-range.html"), encoding: .utf8)
+            .replacingOccurrences(of: #""recipeYield":"Serves 4-6""#, with: #""recipeYield":"# + yield)
+        let imported = try SchemaOrgImport.recipe(from: Data(page.utf8), contentType: "text/html")
+        #expect(imported.document.servings == servings)
+        let text = try JSONSerialization.jsonObject(with: Data(yield.utf8), options: .fragmentsAllowed)
+        #expect(imported.document.recipeYield == (text as? String ?? "4 servings"))
+        let said = imported.omissions.filter { $0.path == "script 2: $.recipeYield" }.map(\.reason)
+        #expect(said == (servings == nil ? [RecipeNodeReader.noServings(yield: text as? String ?? "")] : []))
     }
 }
