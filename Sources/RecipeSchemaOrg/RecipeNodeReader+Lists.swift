@@ -156,12 +156,15 @@ extension RecipeNodeReader {
     /// (their `name`, when it says more than the start of the text, then their `text`),
     /// `HowToSection`s (`name` the heading of the steps in their `itemListElement`),
     /// `ListItem`s (their `item`), or lists of these. What says nothing (",") is no step;
-    /// the first `RecipeLimits.maxInstructions` steps are kept.
+    /// the first `RecipeLimits.maxInstructions` steps are kept. Consecutive steps outside any
+    /// section that share a `name` ("Make the sauce", twice) are a section of that heading.
     mutating func instructions(of node: NodeIndex.Node, at path: JSONPath) throws(SchemaOrgImportError) -> [DocumentStep] {
         guard let (member, value) = node.member("recipeInstructions") ?? node.member("instructions") else { return [] }
         let place = path.key(member)
         var steps: [DocumentStep] = []
         var over = 0
+        stepTitles = []
+        defer { stepTitles = [] }
         if case .string(let text) = value {
             for line in TextCleaning.lines(text) { appendStep(line, at: place, section: nil, to: &steps, over: &over) }
         } else {
@@ -170,6 +173,25 @@ extension RecipeNodeReader {
         }
         if over > 0 {
             omit(.string("\(over) steps"), at: place, because: "a recipe holds at most \(RecipeLimits.maxInstructions) steps; the first are kept")
+        }
+        return Self.sectionsOfSharedTitles(steps, titles: stepTitles)
+    }
+
+    /// Runs of two or more steps outside any section that carry the same title: the title becomes
+    /// their section's heading instead of the first line of each.
+    static func sectionsOfSharedTitles(_ steps: [DocumentStep], titles: [String?]) -> [DocumentStep] {
+        var steps = steps
+        var start = 0
+        while start < steps.count {
+            var end = start + 1
+            while end < steps.count, titles[end] != nil, titles[end] == titles[start], steps[end].section == steps[start].section { end += 1 }
+            if end - start > 1, let title = titles[start], steps[start].section == nil,
+               FieldRules.optionalText(title, "Section", limit: RecipeLimits.maxSectionLength) == nil {
+                for index in start..<end where steps[index].text.hasPrefix(title + "\n") {
+                    steps[index] = DocumentStep(text: String(steps[index].text.dropFirst(title.count + 1)), section: title)
+                }
+            }
+            start = end
         }
         return steps
     }
@@ -219,8 +241,9 @@ extension RecipeNodeReader {
                 try collectSteps(from: elements, at: place.key(member), section: heading, into: &steps, over: &over, following: &following)
             } else if let text {
                 let body = TextCleaning.paragraphs(text)
-                appendStep(Self.stepText(name: name.map(TextCleaning.line), body: body), at: place.key("text"), section: section,
-                           to: &steps, over: &over)
+                let title = name.map(TextCleaning.line)
+                let stepText = Self.stepText(name: title, body: body)
+                appendStep(stepText, at: place.key("text"), section: section, to: &steps, over: &over, title: stepText == body ? nil : title)
             } else if let name {
                 appendStep(TextCleaning.paragraphs(name), at: place.key("name"), section: section, to: &steps, over: &over)
             } else if let (member, item) = step.member("item") {
@@ -246,7 +269,8 @@ extension RecipeNodeReader {
         return name + "\n" + body
     }
 
-    private mutating func appendStep(_ text: String, at place: JSONPath, section: String?, to steps: inout [DocumentStep], over: inout Int) {
+    private mutating func appendStep(_ text: String, at place: JSONPath, section: String?, to steps: inout [DocumentStep], over: inout Int,
+                                     title: String? = nil) {
         guard TextCleaning.saysSomething(text) else { return }
         guard steps.count < RecipeLimits.maxInstructions else {
             over += 1
@@ -254,6 +278,7 @@ extension RecipeNodeReader {
         }
         let step = fitted(text, at: place, what: "a step", limit: RecipeLimits.maxDescriptionLength) { FieldRules.description($0) }
         steps.append(DocumentStep(text: step, section: section))
+        stepTitles.append(title)
     }
 
     // MARK: - Lists

@@ -14,6 +14,8 @@ struct RecipeNodeReader {
     /// Values visited so far (following `@id` references visits a node again), for the whole document.
     private(set) var visits: Int
     let maxVisits: Int
+    /// The title each step read so far was given (a `HowToStep`'s `name` kept before its text), nil where none.
+    var stepTitles: [String?] = []
 
     init(nodes: NodeIndex, visits: Int, maxVisits: Int) {
         self.nodes = nodes

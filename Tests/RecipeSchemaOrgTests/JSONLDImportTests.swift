@@ -163,6 +163,30 @@ struct JSONLDImportTests {
             == ["Soak the beans for eight hours.", "Drain and rinse the beans.", "Simmer for an hour.\nSalt at the end."])
     }
 
+    /// A step's name is kept: as the heading of the steps that share it, else as the step's first
+    /// line; either way the export gives it back (a `HowToSection`, or the step's text).
+    @Test func aStepsNameIsKeptAsItsSectionOrItsTitleAndExportedBack() throws {
+        let json = Support.recipe(#"""
+        "recipeInstructions": [
+          {"@type": "HowToStep", "name": "Make the sauce", "text": "Fry the onion until soft."},
+          {"@type": "HowToStep", "name": "Make the sauce", "text": "Add the tomatoes; simmer 20 minutes."},
+          {"@type": "HowToStep", "name": "Assemble", "text": "Layer pasta, sauce and cheese."},
+          {"@type": "HowToStep", "name": "Bake", "text": "Bake for 30 minutes."},
+          {"@type": "HowToStep", "name": "Bake", "text": "Rest for 10 minutes before cutting."}
+        ]
+        """#)
+        let document = try Support.importJSON(json).document
+        #expect(document.instructions == [
+            DocumentStep(text: "Fry the onion until soft.", section: "Make the sauce"),
+            DocumentStep(text: "Add the tomatoes; simmer 20 minutes.", section: "Make the sauce"),
+            DocumentStep(text: "Assemble\nLayer pasta, sauce and cheese."),
+            DocumentStep(text: "Bake for 30 minutes."),
+            DocumentStep(text: "Bake\nRest for 10 minutes before cutting."),
+        ])
+        let exported = SchemaOrgExport.jsonLD(document)
+        #expect(try SchemaOrgImport.recipe(from: exported, contentType: "application/ld+json").document == document)
+    }
+
     @Test func howToSectionsHeadTheirSteps() throws {
         let json = Support.recipe(#"""
         "recipeInstructions": [
