@@ -24,8 +24,19 @@ struct LenientJSONReader {
         /// How deep objects and lists may nest.
         let depth: Int
 
-        init(values: Int, depth: Int) {
-            (limit, self.values, self.depth) = (values, values, depth)
+        /// The most steps reading may take: a byte of the document scanned or of text copied.
+        let maxSteps: Int
+        /// Steps taken so far.
+        private(set) var steps = 0
+
+        init(values: Int, depth: Int, maxSteps: Int = .max) {
+            (limit, self.values, self.depth, self.maxSteps) = (values, values, depth, maxSteps)
+        }
+
+        /// Counts `count` steps; past `maxSteps`, the failure that says so.
+        mutating func step(_ count: Int) throws(Failure) {
+            steps += count
+            guard steps <= maxSteps else { throw .overBudget("more than \(maxSteps) steps (bytes read and text copied)") }
         }
 
         /// Counts one value; past the limit, the failure that says so.

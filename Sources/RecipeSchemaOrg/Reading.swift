@@ -11,6 +11,10 @@ struct Reading {
     /// A Recipe node as found, and how much of a recipe it is as written.
     struct Candidate {
         var found: NodeIndex.Found
+        /// What the node was read from.
+        var source: ImportedRecipe.Source
+        /// The members taken from the page's markup, which the node lacked.
+        var filled: Set<String> = []
         /// Its ingredient and step entries as written (a text counts its lines).
         var size: Int
         /// Neither ingredients nor steps, such as the empty node some pages put beside the real one.
@@ -19,7 +23,7 @@ struct Reading {
 
     let nodes: NodeIndex
     /// In document order (JSON-LD blocks, then the markup).
-    let candidates: [Candidate]
+    private(set) var candidates: [Candidate]
     /// The page's JSON-LD blocks that could not be read, and why.
     let unreadable: [String]
     /// Values parsed, nodes collected and values visited reading recipes: what the document
@@ -28,13 +32,38 @@ struct Reading {
     /// Values visited reading recipes so far, held to `SchemaOrgImport.maxValues`.
     private var visits = 0
 
-    init(documents: [(JSONValue, JSONPath)], valuesRead: Int, unreadable: [String]) {
+    init(documents: [(JSONValue, JSONPath, ImportedRecipe.Source)], valuesRead: Int, unreadable: [String]) {
         self.unreadable = unreadable
         var nodes = NodeIndex()
-        for (value, path) in documents { nodes.collect(value, at: path) }
+        var sources: [ImportedRecipe.Source] = []
+        for (value, path, source) in documents {
+            nodes.collect(value, at: path)
+            sources += Array(repeating: source, count: nodes.recipes.count - sources.count)
+        }
         self.nodes = nodes
-        candidates = nodes.recipes.map { Candidate(found: $0, size: Self.entries(of: $0.node)) }
+        candidates = zip(nodes.recipes, sources).map { Candidate(found: $0, source: $1, size: Self.entries(of: $0.node)) }
         work = valuesRead + nodes.visits
+    }
+
+    /// The recipe parts a page's structured data lacks everywhere: ingredients, steps, or both.
+    var missingParts: [String] {
+        ["recipeIngredient", "recipeInstructions"].filter { member in
+            !candidates.contains { Self.count(Self.member(member, of: $0.found.node)) > 0 }
+        }
+    }
+
+    /// Gives the candidates the parts none of them has, from the recipe of the page's markup:
+    /// each that is no stub (or all, when all are), so that a stub beside a recipe stays one.
+    mutating func fill(_ members: [String], from markup: NodeIndex.Node) {
+        let allStubs = candidates.allSatisfy(\.isStub)
+        for index in candidates.indices where allStubs || !candidates[index].isStub {
+            for member in members {
+                guard let value = markup[member], Self.count(value) > 0 else { continue }
+                candidates[index].found.node[member] = value
+                candidates[index].filled.insert(member)
+            }
+            candidates[index].size = Self.entries(of: candidates[index].found.node)
+        }
     }
 
     /// The main recipe, the others named in its omissions (see `SchemaOrgImport.recipe(from:contentType:)`).
@@ -90,7 +119,12 @@ struct Reading {
         }
         do {
             let document = try reader.document(from: candidate.found.node, at: candidate.found.path)
-            return .success(ImportedRecipe(document: document, omissions: Self.capped(reader.omissions)))
+            func source(of member: String, _ part: [some Any]) -> ImportedRecipe.Source? {
+                part.isEmpty ? nil : candidate.filled.contains(member) ? .markup : candidate.source
+            }
+            let sources = ImportedRecipe.Sources(title: candidate.source, ingredients: source(of: "recipeIngredient", document.ingredients),
+                                                 instructions: source(of: "recipeInstructions", document.instructions))
+            return .success(ImportedRecipe(document: document, omissions: Self.capped(reader.omissions), sources: sources))
         } catch {
             return .failure(error)
         }
@@ -136,16 +170,22 @@ struct Reading {
     /// The ingredient and step entries of a node as written: list items (lists in lists
     /// counted through), the lines of a text. One look at each value.
     private static func entries(of node: NodeIndex.Node) -> Int {
-        func count(_ value: JSONValue?) -> Int {
-            switch value {
-            case .array(let items)?: return items.reduce(0) { $0 + count($1) }
-            case .string(let text)?: return text.utf8.reduce(text.isEmpty ? 0 : 1) { $0 + ($1 == 0x0A ? 1 : 0) }
-            case .object?: return 1
-            default: return 0
-            }
+        count(member("recipeIngredient", of: node)) + count(member("recipeInstructions", of: node))
+    }
+
+    /// A node's ingredients or steps, under their name or the older one (`ingredients`, `instructions`), in any case.
+    private static func member(_ name: String, of node: NodeIndex.Node) -> JSONValue? {
+        let older = name == "recipeIngredient" ? "ingredients" : "instructions"
+        return (node.member(name) ?? node.member(older))?.value
+    }
+
+    private static func count(_ value: JSONValue?) -> Int {
+        switch value {
+        case .array(let items)?: return items.reduce(0) { $0 + count($1) }
+        case .string(let text)?: return text.utf8.reduce(text.isEmpty ? 0 : 1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        case .object?: return 1
+        default: return 0
         }
-        return count((node.member("recipeIngredient") ?? node.member("ingredients"))?.value)
-            + count((node.member("recipeInstructions") ?? node.member("instructions"))?.value)
     }
 
     /// At most `maxOmissions`: a page with thousands of unusable keywords gets a readable answer.

@@ -100,10 +100,34 @@ public struct ImportedRecipe: Sendable, Hashable {
     /// duration, a description over its length), entries past a count, the document's other
     /// recipes. Nothing is dropped without one.
     public var omissions: [ImportOmission]
+    /// Where each part came from; a part read from the page's own markup is a guess to check.
+    public var sources: Sources
 
-    public init(document: RecipeDocument, omissions: [ImportOmission] = []) {
+    /// What a part of a recipe was read from.
+    public enum Source: String, Sendable, Hashable, Encodable {
+        /// A `<script type="application/ld+json">` block, or a JSON-LD document.
+        case jsonLD = "json-ld"
+        /// The page's microdata or RDFa.
+        case microdata
+        /// The page's own markup: a publishing plugin's recipe card, or lists under headings.
+        case markup
+    }
+
+    /// Where the title, the ingredients and the steps came from; nil for a part the recipe lacks.
+    public struct Sources: Sendable, Hashable, Encodable {
+        public var title: Source?
+        public var ingredients: Source?
+        public var instructions: Source?
+
+        public init(title: Source? = nil, ingredients: Source? = nil, instructions: Source? = nil) {
+            (self.title, self.ingredients, self.instructions) = (title, ingredients, instructions)
+        }
+    }
+
+    public init(document: RecipeDocument, omissions: [ImportOmission] = [], sources: Sources = Sources()) {
         self.document = document
         self.omissions = omissions
+        self.sources = sources
     }
 }
 

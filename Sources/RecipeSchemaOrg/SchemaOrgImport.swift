@@ -23,6 +23,8 @@ public enum SchemaOrgImport {
     public static let maxValues = 100_000
     /// The deepest objects, lists and items may nest (recipes nest about ten levels).
     public static let maxDepth = 64
+    /// The most text one microdata or RDFa property is read to: what one record can hold.
+    static let maxPropertyBytes = WireFormat.maxRecordSize
     /// The most other recipes named one by one in the omissions; the rest are counted.
     static let maxNamedOthers = 20
     /// The most omissions listed for one recipe's own fields; the rest are counted.
@@ -94,7 +96,7 @@ public enum SchemaOrgImport {
         switch format {
         case .json:
             switch LenientJSONReader.read(bytes[...], budget: &budget) {
-            case .success(let value): return Reading(documents: [(value, JSONPath())], valuesRead: maxValues - budget.values, unreadable: [])
+            case .success(let value): return Reading(documents: [(value, JSONPath(), .jsonLD)], valuesRead: maxValues - budget.values, unreadable: [])
             case .failure(.syntax(let reason)): throw .notJSON(where: "The document", reason: reason)
             case .failure(.overBudget(let what)): throw .tooComplex(where: "The document", what: what)
             }
@@ -103,9 +105,11 @@ public enum SchemaOrgImport {
         }
     }
 
-    /// Every JSON-LD block of a page; its microdata and RDFa when no block holds a Recipe.
+    /// Every JSON-LD block of a page; its microdata and RDFa when no block holds a Recipe; the
+    /// recipe its own markup shows (`PageMarkup`) when neither does, or to give them the
+    /// ingredients or steps none of them holds.
     private static func readPage(_ page: [UInt8], budget: inout LenientJSONReader.Budget) throws(SchemaOrgImportError) -> Reading {
-        var documents: [(JSONValue, JSONPath)] = []
+        var documents: [(JSONValue, JSONPath, ImportedRecipe.Source)] = []
         var unreadable: [String] = []
         for (offset, block) in JSONLDScripts.blocks(in: page).enumerated() {
             let name = "script \(offset + 1)"
@@ -120,21 +124,40 @@ public enum SchemaOrgImport {
                 if case .success(let value) = LenientJSONReader.read(Array(decoded.utf8)[...], budget: &budget) { result = .success(value) }
             }
             switch result {
-            case .success(let value): documents.append((value, JSONPath(prefix: name + ": ")))
+            case .success(let value): documents.append((value, JSONPath(prefix: name + ": "), .jsonLD))
             case .failure(.syntax(let reason)), .failure(.overBudget(let reason)): unreadable.append("\(name): \(reason)")
             }
         }
-        let jsonLD = Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable)
-        guard jsonLD.candidates.isEmpty, HTMLItems.mayHoldItems(page) else {
-            if documents.isEmpty, unreadable.isEmpty { throw .noStructuredData }
-            return jsonLD
+        var reading = Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable)
+        if reading.candidates.isEmpty, HTMLItems.mayHoldItems(page) {
+            switch HTMLItems.items(in: page, budget: &budget) {
+            case .success(let items): if !items.isEmpty { documents.append((.array(items), JSONPath(prefix: "markup: "), .microdata)) }
+            case .failure(.syntax(let reason)), .failure(.overBudget(let reason)): unreadable.append("markup: \(reason)")
+            }
+            reading = Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable)
         }
-        switch HTMLItems.items(in: page, budget: &budget) {
-        case .success(let items): if !items.isEmpty { documents.append((.array(items), JSONPath(prefix: "markup: "))) }
-        case .failure(.syntax(let reason)), .failure(.overBudget(let reason)): unreadable.append("markup: \(reason)")
+        let missing = reading.missingParts
+        guard reading.candidates.isEmpty || !missing.isEmpty else { return reading }
+        let shown: JSONValue?
+        do {
+            let outline = try HTMLOutline(page: page, budget: &budget)
+            shown = try PageMarkup.recipe(in: outline, budget: &budget)
+        } catch {
+            switch error {
+            case .syntax(let reason), .overBudget(let reason): unreadable.append("page markup: \(reason)")
+            }
+            shown = nil
+        }
+        if case .object(let node)? = shown {
+            if reading.candidates.isEmpty {
+                documents.append((.object(node), JSONPath(prefix: "page markup: "), .markup))
+                reading = Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable)
+            } else {
+                reading.fill(missing, from: node)
+            }
         }
         if documents.isEmpty, unreadable.isEmpty { throw .noStructuredData }
-        return Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable)
+        return reading.candidates.isEmpty ? Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable) : reading
     }
 
     // MARK: - Steps

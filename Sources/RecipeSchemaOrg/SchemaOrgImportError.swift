@@ -41,7 +41,8 @@ public enum SchemaOrgImportError: Error, Sendable, Hashable, CustomStringConvert
         case let .notJSON(location, reason):
             return "\(location) is not JSON: \(reason)"
         case .noStructuredData:
-            return "The page has no schema.org recipe: no <script type=\"application/ld+json\"> block, and no microdata or RDFa Recipe."
+            return "The page has no recipe: no <script type=\"application/ld+json\"> block, no microdata or RDFa Recipe, "
+                + "and no recipe card or ingredients and steps under headings in its markup."
         case let .noRecipe(unreadable):
             let base = "No node with \"@type\": \"Recipe\" was found."
             guard !unreadable.isEmpty else { return base }

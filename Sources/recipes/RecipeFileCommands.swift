@@ -99,6 +99,9 @@ enum RecipeFileCommands {
                         line += ", not saved (\(refusal.code.rawValue)): \(refusal.message)"
                     }
                     say(line)
+                    let guessed = [("title", imported.sources.title), ("ingredients", imported.sources.ingredients),
+                                   ("steps", imported.sources.instructions)].filter { $0.1 == .markup }.map(\.0)
+                    if !guessed.isEmpty { say("  read from the page's markup, check them: \(guessed.joined(separator: ", "))") }
                     for omission in imported.omissions { say("  \(omission)") }
                 }
             } catch {

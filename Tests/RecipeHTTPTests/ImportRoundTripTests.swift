@@ -22,7 +22,10 @@ struct ImportRoundTripTests {
             let imported = try fixture.post("/v1/import?save=true", exported.text, headers: ["content-type": "application/ld+json"])
             try #require(imported.status == 200, "\(imported.text)")
             #expect((imported.object["save"] as? [String: Any])?["outcome"] as? String == "accepted", "\(imported.text)")
-            #expect(imported.object["omissions"] as? [String] == [], "\(imported.text)")
+            // Nothing is left out, but for a yield of things without servings, which the import names.
+            let omissions = imported.object["omissions"] as? [String]
+            #expect(omissions == [] || (original.servings == nil && omissions?.count == 1
+                                        && omissions?.first?.hasPrefix(#"$.recipeYield: left out: servings: the yield ""#) == true), "\(imported.text)")
             let copy = try Self.detail(fixture, "/v1/recipes/\(try #require(imported.object["recipeId"] as? String))"
                                                 + "?after=\(try #require(imported.object["savedPosition"] as? String))")
             let (left, right) = Self.comparable(original, copy)

@@ -141,6 +141,19 @@ struct ImportTests {
         #expect((detail.object["instructions"] as? [[String: Any]])?.count == 4)
     }
 
+    @Test("a page without structured data imports from its recipe card and saves; the answer says each part is a guess from the markup")
+    func aPluginCardWithoutJSONLDSavesAndSaysWhereItCameFrom() throws {
+        let fixture = try ServiceFixture()
+        let imported = try fixture.post("/v1/import?save=true", try Self.corpusPage("12-tasty-recipes.html"), headers: ["content-type": "text/html"])
+        #expect(imported.status == 200 && (imported.object["save"] as? [String: Any])?["outcome"] as? String == "accepted", "\(imported.text)")
+        #expect(imported.object["sources"] as? [String: String] == ["title": "markup", "ingredients": "markup", "instructions": "markup"])
+        let detail = try fixture.get("/v1/recipes/\(try #require(imported.object["recipeId"] as? String))?guests=4")
+        #expect(detail.object["title"] as? String == "Miso Butter Noodles" && detail.object["servings"] as? Int == 2, "\(detail.text)")
+        #expect((detail.object["ingredients"] as? [[String: Any]])?.count == 4 && (detail.object["instructions"] as? [[String: Any]])?.count == 3)
+        let jsonLD = try fixture.post("/v1/import", try Self.corpusPage("16-json-ld-without-ingredients.html"), headers: ["content-type": "text/html"])
+        #expect(jsonLD.object["sources"] as? [String: String] == ["title": "json-ld", "ingredients": "markup", "instructions": "json-ld"], "\(jsonLD.text)")
+    }
+
     @Test("recipes import prints the omissions the API answers for the same page, and saves what the rules allow")
     func theCLIShowsTheSameOmissions() throws {
         let fixture = try ServiceFixture()
@@ -149,7 +162,8 @@ struct ImportTests {
         try Self.corpusPage("04-over-the-limits.html").write(to: file, atomically: true, encoding: .utf8)
         let answer = try fixture.post("/v1/import", try Self.corpusPage("04-over-the-limits.html"), headers: ["content-type": "text/html"])
         let omissions = try #require(answer.object["omissions"] as? [String])
-        #expect(omissions.count == 3)
+        // A description cut, tags past the limit, a stub, and a yield of things without servings.
+        #expect(omissions.count == 4)
 
         let run = try runRecipes(["import", file.path, "--save", "--brokers", fixture.kafka.bootstrapServers])
         #expect(run.status == 0, "\(run.err)")

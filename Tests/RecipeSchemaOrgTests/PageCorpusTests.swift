@@ -186,7 +186,7 @@ struct PageCorpusTests {
     @Test("every page's recipe is one the fold accepts whole and saves: nothing appended to fail later")
     func everyPageFoldsAndSaves() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.pages.path).filter { $0.hasSuffix(".html") }.sorted()
-        #expect(files.count == 10)
+        #expect(files.count == 16)
         for file in files {
             let commands = try Self.imported(file).commands(recipeID: RecipeID(made: "r-\(file)"), actor: "tester", actorRole: .writer, time: Timestamp(millisecondsSinceEpoch: 0),
                                                             save: true, newCommandID: { UUID().uuidString })
@@ -243,5 +243,94 @@ struct PageCorpusTests {
         #expect(imported.document.recipeYield == (text as? String ?? "4 servings"))
         let said = imported.omissions.filter { $0.path == "script 2: $.recipeYield" }.map(\.reason)
         #expect(said == (servings == nil ? [RecipeNodeReader.noServings(yield: text as? String ?? "")] : []))
+    }
+
+    // MARK: - Pages without structured data
+
+    static let fromMarkup = ImportedRecipe.Sources(title: .markup, ingredients: .markup, instructions: .markup)
+
+    @Test("case 11: a WP Recipe Maker card without JSON-LD: groups, times, servings of things")
+    func wpRecipeMakerCard() throws {
+        let imported = try Self.imported("11-wp-recipe-maker.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Lemon Drizzle Traybake", description: "Soft, sharp & sticky: cut into 16 squares.", recipeYield: "16 squares",
+            prepTime: "PT15M", cookTime: "PT35M",
+            ingredients: Self.lines(["225 g unsalted butter softened", "225 g caster sugar", "4 eggs", "275 g self-raising flour"], section: "For the sponge")
+                + Self.lines(["2 lemons juiced", "175 g granulated sugar"], section: "For the drizzle"),
+            instructions: Self.steps(["Heat the oven to 180°C and line a 30 x 23 cm tin.",
+                                      "Beat the butter, sugar, eggs and flour together until smooth; spread in the tin.",
+                                      "Bake for 35 minutes, then pour the lemon juice and sugar over the hot sponge."])))
+        #expect(imported.sources == Self.fromMarkup)
+        #expect(imported.omissions.map(\.reason) == [RecipeNodeReader.noServings(yield: "16 squares")], "\(imported.omissions)")
+    }
+
+    @Test("case 12: a Tasty Recipes card without JSON-LD: the card's own headings are no groups")
+    func tastyRecipesCard() throws {
+        let imported = try Self.imported("12-tasty-recipes.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Miso Butter Noodles", description: "Salty, glossy noodles for a weeknight.", recipeYield: "2 servings", servings: 2,
+            prepTime: "PT5M", cookTime: "PT10M",
+            ingredients: Self.lines(["200 g udon noodles", "2 tbsp white miso", "30 g butter", "1 spring onion, sliced"]),
+            instructions: Self.steps(["Cook the noodles; keep a mug of their water.", "Melt the butter with the miso and a splash of the water.",
+                                      "Toss the noodles through and scatter with spring onion."])))
+        #expect(imported.sources == Self.fromMarkup)
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    @Test("case 13: a Create by Mediavine card: a label before the yield, a group heading between lists")
+    func mediavineCreateCard() throws {
+        let imported = try Self.imported("13-mediavine-create.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Roasted Tomato Soup", description: "Sweet roasted tomatoes, garlic and a little cream.", recipeYield: "4 bowls",
+            prepTime: "PT10M", cookTime: "PT45M", totalTime: "PT55M",
+            ingredients: Self.lines(["1 kg ripe tomatoes, halved", "1 head of garlic", "2 tbsp olive oil"])
+                + Self.lines(["100 ml single cream", "Basil leaves"], section: "To finish"),
+            instructions: Self.steps(["Roast the tomatoes and garlic with the oil at 200 °C for 45 minutes.",
+                                      "Squeeze the garlic from its skins and blend everything until smooth.", "Stir in the cream and serve with basil."])))
+        #expect(imported.sources == Self.fromMarkup)
+        #expect(imported.omissions.map(\.reason) == [RecipeNodeReader.noServings(yield: "4 bowls")], "\(imported.omissions)")
+    }
+
+    @Test("case 14: a Zip Recipes card, found by its ids")
+    func zipRecipesCard() throws {
+        let imported = try Self.imported("14-zip-recipes.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Overnight Oats with Berries", description: "Stir it before bed, eat it cold.", recipeYield: "1 jar", prepTime: "PT5M",
+            ingredients: Self.lines(["50 g rolled oats", "120 ml milk", "A handful of berries"]),
+            instructions: Self.steps(["Stir the oats and milk together in a jar.", "Leave in the fridge overnight; top with berries."])))
+        #expect(imported.sources == Self.fromMarkup)
+        #expect(imported.omissions.map(\.reason) == [RecipeNodeReader.noServings(yield: "1 jar")], "\(imported.omissions)")
+    }
+
+    @Test("case 15: no card at all: the lists under the page's headings, in German, bold paragraphs as groups")
+    func listsUnderHeadings() throws {
+        let imported = try Self.imported("15-headings-only.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Omas Apfelkuchen",
+            ingredients: Self.lines(["200 g Mehl", "100 g Butter", "1 Ei"], section: "Für den Teig")
+                + Self.lines(["4 Äpfel", "2 EL Zucker", "1 TL Zimt"], section: "Für den Belag"),
+            instructions: Self.steps(["Mehl, Butter und Ei zu einem Teig kneten und 30 Minuten kühlen.",
+                                      "Teig in die Form drücken, Äpfel in Spalten darauflegen.",
+                                      "Zucker und Zimt darüberstreuen und 40 Minuten bei 180 °C backen."])))
+        #expect(imported.sources == Self.fromMarkup)
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    @Test("case 16: a JSON-LD recipe without ingredients gets them from the page's card, and says so")
+    func jsonLDWithoutIngredientsTakesThemFromTheCard() throws {
+        let imported = try Self.imported("16-json-ld-without-ingredients.html")
+        #expect(imported.document == RecipeDocument(
+            name: "Chickpea Traybake", description: "Chickpeas and peppers roasted with harissa.", image: "https://greenpantry.example/img/traybake.jpg",
+            recipeYield: "4 servings", servings: 4, totalTime: "PT40M",
+            ingredients: Self.lines(["2 tins chickpeas, drained", "3 red peppers", "2 tbsp harissa"]),
+            instructions: Self.steps(["Heat the oven to 200 °C.", "Toss everything with the harissa and roast for 35 minutes."])))
+        #expect(imported.sources == ImportedRecipe.Sources(title: .jsonLD, ingredients: .markup, instructions: .jsonLD))
+        #expect(imported.omissions.isEmpty, "\(imported.omissions)")
+    }
+
+    @Test("a page whose markup shows no recipe is still refused, naming what was looked for")
+    func aPageWithoutARecipeIsRefused() throws {
+        let page = "<html><head><title>About us</title></head><body><h1>About</h1><h2>Ingredients</h2><p>Love.</p></body></html>"
+        #expect(throws: SchemaOrgImportError.noStructuredData) { try SchemaOrgImport.recipe(from: Data(page.utf8), contentType: "text/html") }
     }
 }

@@ -51,6 +51,8 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         var save: SaveOutcome?
         /// What the import cut or left out of the document, and why.
         var omissions: [String]
+        /// Where the title, ingredients and steps were read from (`markup`: a guess to check).
+        var sources: ImportedRecipe.Sources
     }
 
     struct SaveOutcome: Encodable {
@@ -99,7 +101,8 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     private func appended(_ commands: ImportCommands, _ imported: ImportedRecipe) throws -> Appended {
         let content = try appended { try log.append(commands.content, source: source) }
         var done = Appended(receipt: ImportReceipt(recipeId: commands.content.recipeID.text, commandId: commands.content.commandID,
-                                                   position: content.description, omissions: imported.omissions.map(\.description)),
+                                                   position: content.description, omissions: imported.omissions.map(\.description),
+                                                   sources: imported.sources),
                             content: content)
         if let saving = commands.save {
             let saved = try appended { try log.append(saving, source: source) }
