@@ -10,7 +10,7 @@ import RecipeWire
 struct MarkupReader {
     let outline: HTMLOutline
     var budget: LenientJSONReader.Budget
-    private var elements: [HTMLOutline.Element] { outline.elements }
+    var elements: [HTMLOutline.Element] { outline.elements }
 
     init(outline: HTMLOutline, budget: LenientJSONReader.Budget) {
         self.outline = outline
@@ -18,7 +18,7 @@ struct MarkupReader {
     }
 
     /// The most items a list is read to: past what a recipe holds, the rest is not read.
-    private static let maxItems = 2 * max(RecipeLimits.maxIngredients, RecipeLimits.maxInstructions)
+    static let maxItems = 2 * max(RecipeLimits.maxIngredients, RecipeLimits.maxInstructions)
 
     // MARK: - A plugin's card
 
@@ -67,87 +67,6 @@ struct MarkupReader {
         return items
     }
 
-    // MARK: - Lists under headings
-
-    /// The lists under the page's "Ingredients" and "Instructions" headings, or nil when it has neither.
-    mutating func nodeUnderHeadings() throws(LenientJSONReader.Failure) -> JSONValue? {
-        var ingredientsHeading: Int?
-        var stepsHeading: Int?
-        var index = 0
-        while index < elements.count, ingredientsHeading == nil || stepsHeading == nil {
-            let element = elements[index]
-            if SectionWords.mayHead(element), element.textEnd - element.textStart <= SectionWords.longestHeading {
-                let text = try outline.text(of: index, budget: &budget)
-                switch SectionWords.section(of: text) {
-                case .ingredients? where ingredientsHeading == nil: ingredientsHeading = index
-                case .instructions? where stepsHeading == nil: stepsHeading = index
-                default: break
-                }
-                index = element.end
-            } else {
-                index += 1
-            }
-        }
-        guard let ingredientsHeading, let stepsHeading else { return nil }
-        let ingredients = try section(under: ingredientsHeading)
-        let steps = try section(under: stepsHeading)
-        guard !ingredients.isEmpty, !steps.isEmpty else { return nil }
-        var node: [String: JSONValue] = ["@type": .string("Recipe")]
-        node["name"] = try pageTitle().map(JSONValue.string)
-        node["recipeIngredient"] = .array(Self.ingredientLines(ingredients).map(JSONValue.string))
-        node["recipeInstructions"] = .array(Self.steps(steps))
-        return .object(node)
-    }
-
-    /// The list items (else the paragraphs' lines) after a section's heading, up to the next
-    /// heading of its rank or above, another section's heading, or the page's furniture
-    /// (navigation, comments, footers); headings of a lower rank between are groups.
-    private mutating func section(under heading: Int) throws(LenientJSONReader.Failure) -> [(group: String?, text: String)] {
-        let rank = Self.rank(of: elements[heading])
-        var items: [(group: String?, text: String)] = []
-        var paragraphs: [(group: String?, text: String)] = []
-        var group: String?
-        var index = elements[heading].end
-        scan: while index < elements.count, items.count < Self.maxItems {
-            let element = elements[index]
-            if SectionWords.isFurniture(element) { break scan }
-            if SectionWords.mayHead(element), element.textEnd - element.textStart <= SectionWords.longestHeading {
-                let text = try outline.text(of: index, budget: &budget)
-                if SectionWords.section(of: text) != nil || SectionWords.endsASection(text) { break scan }
-                if element.isHeading, Self.rank(of: element) <= rank { break scan }
-                if !text.isEmpty, element.isHeading || ["strong", "b", "dt"].contains(element.name) || isBoldParagraph(index) || text.hasSuffix(":") {
-                    group = text.trimmingCharacters(in: [":", " "])
-                    index = element.end
-                    continue
-                }
-            }
-            if element.name == "li" {
-                let text = try outline.text(of: index, budget: &budget)
-                if !text.isEmpty { items.append((group, text)) }
-                index = element.end
-            } else if element.name == "p" {
-                for line in try outline.text(of: index, budget: &budget).split(separator: "\n") { paragraphs.append((group, String(line))) }
-                index = element.end
-            } else {
-                index += 1
-            }
-        }
-        return items.isEmpty ? Array(paragraphs.prefix(Self.maxItems)) : items
-    }
-
-    /// A paragraph whose text is all in one bold element: `<p><strong>For the sauce</strong></p>`.
-    private func isBoldParagraph(_ index: Int) -> Bool {
-        let paragraph = elements[index]
-        guard paragraph.name == "p", index + 1 < paragraph.end, ["strong", "b"].contains(elements[index + 1].name) else { return false }
-        let bold = elements[index + 1]
-        return bold.end == paragraph.end && (paragraph.textEnd - paragraph.textStart) - (bold.textEnd - bold.textStart) <= 2
-    }
-
-    /// A heading's rank: 1 to 6 for `h1`–`h6`, 7 for other elements that head a section.
-    private static func rank(of element: HTMLOutline.Element) -> Int {
-        element.isHeading ? Int(String(element.name.last!))! : 7
-    }
-
     // MARK: - Values
 
     private func first(_ selectors: [RecipeCard.Selector], in scope: Range<Int>) -> Int? {
@@ -164,7 +83,7 @@ struct MarkupReader {
     }
 
     /// The page's first `h1`, else its `<title>` without the site's name after a separator.
-    private mutating func pageTitle() throws(LenientJSONReader.Failure) -> String? {
+    mutating func pageTitle() throws(LenientJSONReader.Failure) -> String? {
         if let h1 = elements.indices.first(where: { elements[$0].name == "h1" }) {
             let text = try outline.text(of: h1, budget: &budget).replacingOccurrences(of: "\n", with: " ")
             if !text.isEmpty { return text }
@@ -184,7 +103,7 @@ struct MarkupReader {
     }
 
     /// Ingredient lines, a group's heading before its first line as `Heading:`, as JSON-LD pages write them.
-    private static func ingredientLines(_ items: [(group: String?, text: String)]) -> [String] {
+    static func ingredientLines(_ items: [(group: String?, text: String)]) -> [String] {
         var lines: [String] = []
         var group: String?
         for item in items {
@@ -196,7 +115,7 @@ struct MarkupReader {
     }
 
     /// Steps, each run in one group as a `HowToSection` of that name.
-    private static func steps(_ items: [(group: String?, text: String)]) -> [JSONValue] {
+    static func steps(_ items: [(group: String?, text: String)]) -> [JSONValue] {
         var steps: [JSONValue] = []
         var start = 0
         while start < items.count {

@@ -14,13 +14,15 @@ import RecipeWire
 enum PageMarkup {
     /// The recipe the page's markup shows, as a Recipe node, or nil when it shows neither
     /// ingredients nor steps.
-    static func recipe(in outline: HTMLOutline, budget: inout LenientJSONReader.Budget) throws(LenientJSONReader.Failure) -> JSONValue? {
+    /// - Parameter whole: whether only a recipe with both ingredients and steps will do (a page
+    ///   without structured data), or any part (to fill what its structured recipe lacks).
+    static func recipe(in outline: HTMLOutline, whole: Bool, budget: inout LenientJSONReader.Budget) throws(LenientJSONReader.Failure) -> JSONValue? {
         var reader = MarkupReader(outline: outline, budget: budget)
         defer { budget = reader.budget }
         for card in RecipeCard.known {
             if let node = try reader.node(of: card) { return node }
         }
-        return try reader.nodeUnderHeadings()
+        return try reader.nodeFromSections(whole: whole)
     }
 }
 

@@ -141,7 +141,7 @@ public enum SchemaOrgImport {
         let shown: JSONValue?
         do {
             let outline = try HTMLOutline(page: page, budget: &budget)
-            shown = try PageMarkup.recipe(in: outline, budget: &budget)
+            shown = try PageMarkup.recipe(in: outline, whole: reading.candidates.isEmpty, budget: &budget)
         } catch {
             switch error {
             case .syntax(let reason), .overBudget(let reason): unreadable.append("page markup: \(reason)")

@@ -12,13 +12,16 @@ enum SectionWords {
     static let ingredientHeadings = [
         "ingredients", "ingredient list", "you will need", "you'll need", "what you need", "what you'll need",
         "zutaten", "ingrédients", "ingredienti", "ingredientes", "ingrediënten", "ingredienser", "składniki",
-        "suroviny", "ainekset", "ingrediente",
+        "suroviny", "ainekset", "ingrediente", "ingrediencie", "υλικά", "hozzávalók", "malzemeler", "sastojci", "ингредиенты",
+        "材料", "재료", "bahan", "bahan-bahan",
     ]
     static let instructionHeadings = [
         "instructions", "directions", "method", "preparation", "steps", "how to make it", "how to make", "to make",
         "zubereitung", "anleitung", "préparation", "preparazione", "procedimento", "preparación", "elaboración", "modo de preparo",
         "modo de preparação", "bereiding", "bereidingswijze", "werkwijze", "gör så här", "tillagning", "fremgangsmåde",
         "fremgangsmåte", "sposób przygotowania", "przygotowanie", "postup", "valmistus", "instrucciones",
+        "εκτέλεση", "οδηγίες", "παρασκευή", "elkészítés", "yapılışı", "hazırlanışı", "priprema", "príprava",
+        "приготовление", "способ приготовления", "作り方", "做法", "步骤", "만드는 법", "cara membuat", "mod de preparare",
     ]
     /// What follows a recipe's steps on a page.
     static let laterHeadings = [
@@ -51,6 +54,29 @@ enum SectionWords {
         ["footer", "aside", "nav", "form"].contains(element.name)
             || element.classes.contains { $0.contains("comment") || $0.contains("sidebar") || $0.contains("related") }
     }
+
+    /// Whether a class name names a part: "ingredient" in it, or a word for steps.
+    static func classNames(_ part: Section, _ name: Substring) -> Bool {
+        switch part {
+        case .ingredients: name.contains("ingredient") || name.contains("zutat")
+        case .instructions: ["instruction", "direction", "step", "method", "preparation", "zubereitung", "anleitung"].contains { name.contains($0) }
+        }
+    }
+
+    /// Whether a class name that names a part names one item of it, not a part of an item (its
+    /// amount, its label) nor the whole (its list, its title).
+    static func classNamesItem(_ name: Substring) -> Bool {
+        let namesOne = ["item", "line", "row", "entry"].contains { name.contains($0) }
+            || ["ingredient", "step", "instruction", "direction"].contains { name.hasSuffix($0) }
+        return namesOne && !notItems.contains { name.contains($0) }
+    }
+
+    private static let notItems = [
+        "title", "heading", "header", "label", "amount", "quantity", "qty", "unit", "name", "note", "check", "icon", "image", "img",
+        "button", "count", "number", "num", "wrapper", "container", "list", "group", "section", "body", "scale", "serving", "tab",
+        "nav", "link", "print", "video", "photo", "media", "tip", "time", "description", "text", "inner", "content", "holder", "box",
+        "block-container", "toggle", "select", "input", "highlight", "progress",
+    ]
 
     private static func normalized(_ text: String) -> String {
         HTMLText.collapsingWhitespace(text.lowercased()).trimmingCharacters(in: [":", " ", ".", "*", "#"])

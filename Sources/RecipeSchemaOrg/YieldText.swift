@@ -17,7 +17,8 @@ enum YieldText: Equatable {
             self = .unknown
             return
         }
-        let named = words.filter { $0.number == nil && !Self.joiners.contains($0.text) }
+        // What a parenthesis adds ("6 (as a side dish)") says nothing of what is counted.
+        let named = words.filter { $0.number == nil && !$0.inParentheses && !Self.joiners.contains($0.text) }
         if named.contains(where: { Self.peopleWords.contains($0.text) }) || named.isEmpty {
             guard count == count.rounded(), let people = Int(exactly: count), RecipeLimits.servings.contains(people) else {
                 self = .unknown
@@ -32,6 +33,7 @@ enum YieldText: Equatable {
     private struct Word {
         var text: String
         var number: Double?
+        var inParentheses = false
     }
 
     /// The text's words in lower case and its numbers ("4", "4.0", "4,5"), in order.
@@ -39,8 +41,10 @@ enum YieldText: Equatable {
         var words: [Word] = []
         var current = ""
         var isNumber = false
+        var depth = 0
         func finish() {
             guard !current.isEmpty else { return }
+            defer { words[words.count - 1].inParentheses = depth > 0 }
             // "4," before a space is the number 4; "4,5" is four and a half.
             let digits = isNumber ? String(current.reversed().drop(while: { $0 == "." || $0 == "," }).reversed()) : current
             words.append(Word(text: digits, number: isNumber ? Double(digits.replacingOccurrences(of: ",", with: ".")) : nil))
@@ -58,6 +62,7 @@ enum YieldText: Equatable {
             } else {
                 finish()
                 isNumber = false
+                if character == "(" { depth += 1 } else if character == ")" { depth = max(0, depth - 1) }
             }
         }
         finish()
@@ -68,11 +73,12 @@ enum YieldText: Equatable {
     private static let joiners: Set<String> = [
         "to", "or", "about", "approx", "approximately", "makes", "yield", "yields", "for", "up", "a", "an",
         "à", "ou", "pour", "environ", "bis", "oder", "für", "ca", "etwa", "per", "o", "circa", "para", "unos", "cerca",
-        "de", "tot", "voor", "till", "för", "til", "eller", "ok", "dla", "na",
+        "de", "tot", "voor", "till", "för", "til", "eller", "ok", "dla", "na", "undefined", "null",
     ]
 
     /// Words that count people, in English, French, German, Italian, Spanish, Portuguese, Dutch,
-    /// the Scandinavian languages, Polish, Czech and Finnish.
+    /// the Scandinavian languages, Polish, Czech, Slovak, Finnish, Hungarian, Turkish, Japanese,
+    /// Chinese and Korean.
     static let peopleWords: Set<String> = [
         "serving", "servings", "serves", "serve", "person", "persons", "people", "portion", "portions", "pax", "guests", "adults",
         "personne", "personnes", "pers", "parts", "couverts",
@@ -84,6 +90,7 @@ enum YieldText: Equatable {
         "portioner", "personer", "porsjon", "porsjoner",
         "osoba", "osoby", "osób", "porcja", "porcje", "porcji",
         "porce", "porcí",
-        "annos", "annosta", "hengelle", "henkilölle",
+        "annos", "annosta", "hengelle", "henkilölle", "port", "porcia", "porcie", "porcií", "porcii", "fő", "főre", "adag",
+        "kişilik", "kişi", "porsiyon", "人分", "人前", "人份", "인분",
     ]
 }

@@ -232,6 +232,7 @@ struct PageCorpusTests {
         (#""4 persons""#, 4), (#""4 personnes""#, 4), (#""2 Portionen""#, 2), (#""4 portioner""#, 4),
         (#""8 - 10 serving(s)""#, 8), (#""3 to 4 servings""#, 3), (#"["4", "4 servings"]"#, 4), (#""Für 4 Personen""#, 4),
         (#""6 porzioni""#, 6), (#""Para 6 personas""#, 6), (#""Makes 12 servings (about 24 cookies)""#, 12), (#""Serves 4–6""#, 4),
+        (#""4人分""#, 4), (#""2 porcie""#, 2), (#""4 főre""#, 4), (#""4 port""#, 4), (#""6 (as a side dish)""#, 6), (#""10-15 porcií""#, 10),
         (#""24 cookies""#, nil), (#""1 loaf""#, nil), (#""2 trays, about 24 pieces""#, nil),
     ] as [(String, Int?)])
     func yieldsAsPagesWriteThem(yield: String, servings: Int?) throws {
