@@ -273,6 +273,8 @@ private struct ItemReader {
     /// vocabularies (`og:title`) left out.
     private static func propertyNames(_ attribute: String) -> [String] {
         attribute.split(separator: " ").compactMap { word in
+            // Most are plain names: no look for a prefix then.
+            guard word.contains(":") || word.contains("/") else { return String(word) }
             let word = String(word)
             let lower = word.lowercased()
             if lower.hasPrefix("schema:") { return String(word.dropFirst("schema:".count)) }

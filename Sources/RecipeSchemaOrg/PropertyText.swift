@@ -66,26 +66,24 @@ struct PropertyText {
 
     /// `decoded`: from an entity, where a line break or tab is one.
     private mutating func add(_ scalar: Unicode.Scalar, decoded: Bool = false) {
-        if scalar.value < 0x80 {
-            switch scalar.value {
-            case 0x0A, 0x0D, 0x09:
-                if decoded { break }
-                if pending == .none { pending = .space }
-                return
-            case 0x20:
-                if pending == .none { pending = .space }
-                return
-            default:
-                break
-            }
-        }
-        if Self.isLineBreak(scalar) {
-            pending = .lineBreak
-            return
-        }
-        if scalar.properties.isWhitespace {
+        switch scalar.value {
+        case 0x09, 0x20:
             if pending == .none { pending = .space }
             return
+        case 0x0A where !decoded, 0x0D where !decoded:
+            if pending == .none { pending = .space }
+            return
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029:
+            // What `Character.isNewline` calls a line break: LF, VT, FF, CR, NEL, LS, PS.
+            pending = .lineBreak
+            return
+        case 0x21..<0x80:
+            break
+        default:
+            if scalar.properties.isWhitespace {
+                if pending == .none { pending = .space }
+                return
+            }
         }
         switch pending {
         case .none: break
@@ -94,13 +92,5 @@ struct PropertyText {
         }
         pending = .none
         UTF8.encode(scalar) { bytes.append($0) }
-    }
-
-    /// What `Character.isNewline` calls a line break, scalar by scalar: LF, VT, FF, CR, NEL, LS, PS.
-    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
-        default: false
-        }
     }
 }
