@@ -240,7 +240,7 @@ private struct ItemReader {
         if element.item != nil { itemStack.removeLast() }
         guard let (names, owner, start) = element.textProperty else { return }
         capturing -= 1
-        try budget.step(min(text.length(from: start), SchemaOrgImport.maxPropertyBytes))
+        try budget.step(min(text.length(from: start), SchemaOrgImport.maxPropertyBytes) * SchemaOrgImport.stepsPerValueByte)
         let value = text.value(from: start, maxBytes: SchemaOrgImport.maxPropertyBytes)
         if capturing == 0 { text.removeAll() }
         guard !value.isEmpty else { return }

@@ -23,11 +23,14 @@ public enum SchemaOrgImport {
     public static let maxValues = 100_000
     /// The deepest objects, lists and items may nest (recipes nest about ten levels).
     public static let maxDepth = 64
-    /// The most steps reading a page may take: a byte scanned, a byte of text copied into a
-    /// microdata or RDFa value. A page is scanned a few times and its text copied about once
-    /// (nested properties copy their text again), so four times the largest page leaves room for
-    /// any page as written while a page of nested properties that repeat their text is refused.
+    /// The most steps reading a page may take: a step a byte scanned, `stepsPerValueByte` a byte
+    /// of text copied into a microdata or RDFa value. A page is scanned twice and the text of its
+    /// properties copied about once (nested properties copy theirs again), so this leaves room for
+    /// megabytes of property text while a page of nested properties that repeat their text is refused.
     public static let maxSteps = 4 * maxHTMLBytes
+    /// Steps a byte copied into a value costs: what reads it later (cleaning, splitting into
+    /// lines, parsing ingredients) looks at it a few times more.
+    static let stepsPerValueByte = 4
     /// The most text one microdata or RDFa property is read to: what one record can hold.
     static let maxPropertyBytes = WireFormat.maxRecordSize
     /// The most other recipes named one by one in the omissions; the rest are counted.
