@@ -88,6 +88,20 @@ struct MarkupWorkTests {
         #expect(try reading.main().document.instructions.count == 1)
     }
 
+    @Test("a line far longer than an ingredient keeps is cut as before, and a long heading still heads the lines after it")
+    func longLinesAreCutAsBefore() throws {
+        let line = "2 cups flour, " + String(repeating: "sifted twice ", count: 20_000)
+        let heading = String(repeating: "For the sauce ", count: 2_000) + ":"
+        let json = #"{"@type":"Recipe","name":"Long","recipeIngredient":[""# + line + #"",""# + heading + #"","1 egg"]}"#
+        let imported = try SchemaOrgImport.recipe(from: Data(json.utf8), contentType: "application/ld+json")
+        let lines = imported.document.ingredients
+        #expect(lines.count == 2)
+        #expect(lines[0].text.hasPrefix("2 cups flour, sifted") && lines[0].text.hasSuffix("…"))
+        #expect(lines[0].text.unicodeScalars.count <= RecipeLimits.maxIngredientTextLength && lines[0].parsed.amount == 2)
+        #expect(lines[1].text == "1 egg" && lines[1].section?.hasPrefix("For the sauce") == true)
+        #expect(lines[1].section.map { $0.unicodeScalars.count <= RecipeLimits.maxSectionLength } == true)
+    }
+
     @Test("an import asked to stop stops, within a bounded number of steps, and says so")
     func anImportAskedToStopStops() {
         var asked = 0
