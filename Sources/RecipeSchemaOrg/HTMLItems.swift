@@ -14,7 +14,10 @@ import RecipeWire
 // its text, with block elements as line breaks); a property with `itemscope` or `typeof`
 // is an item of its own. End tags close what they close, and a few start tags close an
 // open element as HTML does (`<li>` an `<li>`, a block a `<p>`), so lists written
-// without end tags read right. Every element is pushed and popped once: linear.
+// without end tags read right. Every element is pushed and popped once, and the text is
+// cleaned once as it is read (`PropertyText`), nested properties sharing it: linear. Each
+// byte scanned and each byte of a value copied is a step of the budget, so a page whose
+// nested properties would repeat their text past it is refused, not read for minutes.
 
 enum HTMLItems {
     /// Whether the page may hold items at all: a cheap look before the full read.
@@ -23,15 +26,16 @@ enum HTMLItems {
     }
 
     /// The page's top-level items (those that are no other item's property), as JSON-LD nodes,
-    /// in page order; counted against `budget` (one value per item and property value).
+    /// in page order; counted against `budget` (one value per item and property value, a step
+    /// per byte read and per byte of text copied into a value).
     static func items(in page: [UInt8], budget: inout LenientJSONReader.Budget) -> Result<[JSONValue], LenientJSONReader.Failure> {
         var reader = ItemReader(page: page, budget: budget)
+        defer { budget = reader.budget }
         do {
             try reader.read()
         } catch {
             return .failure(error)
         }
-        budget = reader.budget
         return .success(reader.topLevel.map { reader.node(of: $0) })
     }
 }
@@ -66,7 +70,7 @@ private struct ItemReader {
     /// The items of the open elements, innermost last.
     private var itemStack: [Int] = []
     /// The text of the page inside open text properties, line breaks for block elements.
-    private var text: [UInt8] = []
+    private var text = PropertyText()
     private var capturing = 0
 
     init(page: [UInt8], budget: LenientJSONReader.Budget) {
@@ -89,11 +93,14 @@ private struct ItemReader {
 
     mutating func read() throws(LenientJSONReader.Failure) {
         var index = 0
+        var stepped = 0
         let count = page.count
         while index < count {
+            try budget.step(index - stepped)
+            stepped = index
             guard page[index] == UInt8(ascii: "<") else {
                 let next = page[index...].firstIndex(of: UInt8(ascii: "<")) ?? count
-                if capturing > 0 { appendText(page[index..<next]) }
+                if capturing > 0 { text.append(page[index..<next]) }
                 index = next
                 continue
             }
@@ -120,15 +127,16 @@ private struct ItemReader {
                 if Self.rawTextElements.contains(name) {
                     // Its content is no markup (and no item): up to its end tag, read as an end tag.
                     let closing = findEndTag(name, from: index) ?? count
-                    if capturing > 0, name == "textarea" || name == "title" { appendText(page[index..<closing]) }
+                    if capturing > 0, name == "textarea" || name == "title" { text.append(page[index..<closing]) }
                     index = closing < count ? (page[closing...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count) : count
                     try endTag(name)
                 }
             } else {
-                if capturing > 0 { appendText(page[index...index]) }
+                if capturing > 0 { text.append(page[index...index]) }
                 index += 1
             }
         }
+        try budget.step(index - stepped)
         while !open.isEmpty { try pop() }
     }
 
@@ -182,7 +190,7 @@ private struct ItemReader {
         if let top = open.last?.name, (top == "p" && Self.closesParagraph.contains(name)) || (top == name && Self.closesItsSibling.contains(name)) {
             try pop()
         }
-        if capturing > 0, HTMLText.lineBreakingElements.contains(name) { text.append(0x0A) }
+        if capturing > 0, HTMLText.lineBreakingElements.contains(name) { text.lineBreak() }
         let startsItem = attributes["itemscope"] != nil || attributes["typeof"] != nil
         let properties = Self.propertyNames(attributes["itemprop"] ?? attributes["property"] ?? "")
         let owner = itemStack.last
@@ -204,7 +212,7 @@ private struct ItemReader {
                 try count()
                 for property in properties { items[owner].properties.append((property, .text(value))) }
             } else if !Self.voidElements.contains(name) {
-                element.textProperty = (properties, owner, text.count)
+                element.textProperty = (properties, owner, text.end)
                 capturing += 1
             }
         }
@@ -218,7 +226,7 @@ private struct ItemReader {
     /// Closes the innermost open element of that name and every element opened inside it.
     private mutating func endTag(_ name: String) throws(LenientJSONReader.Failure) {
         guard !open.isEmpty else { return }
-        if capturing > 0, HTMLText.lineBreakingElements.contains(name) { text.append(0x0A) }
+        if capturing > 0, HTMLText.lineBreakingElements.contains(name) { text.lineBreak() }
         guard openCounts[name, default: 0] > 0 else { return }
         while let top = open.last {
             try pop()
@@ -232,8 +240,9 @@ private struct ItemReader {
         if element.item != nil { itemStack.removeLast() }
         guard let (names, owner, start) = element.textProperty else { return }
         capturing -= 1
-        let value = Self.lines(text[start...])
-        if capturing == 0 { text.removeAll(keepingCapacity: true) }
+        try budget.step(min(text.length(from: start), SchemaOrgImport.maxPropertyBytes) * SchemaOrgImport.stepsPerValueByte)
+        let value = text.value(from: start, maxBytes: SchemaOrgImport.maxPropertyBytes)
+        if capturing == 0 { text.removeAll() }
         guard !value.isEmpty else { return }
         try count()
         for name in names { items[owner].properties.append((name, .text(value))) }
@@ -264,24 +273,14 @@ private struct ItemReader {
     /// vocabularies (`og:title`) left out.
     private static func propertyNames(_ attribute: String) -> [String] {
         attribute.split(separator: " ").compactMap { word in
+            // Most are plain names: no look for a prefix then.
+            guard word.contains(":") || word.contains("/") else { return String(word) }
             let word = String(word)
             let lower = word.lowercased()
             if lower.hasPrefix("schema:") { return String(word.dropFirst("schema:".count)) }
             if lower.contains("schema.org/"), let slash = word.lastIndex(of: "/") { return String(word[word.index(after: slash)...]) }
             return word.contains(":") ? nil : word
         }
-    }
-
-    /// The text of a property: entities decoded, each line's spaces made single, blank lines dropped.
-    private static func lines(_ bytes: ArraySlice<UInt8>) -> String {
-        HTMLText.decodingEntities(String(decoding: bytes, as: UTF8.self))
-            .split(whereSeparator: \.isNewline).map { HTMLText.collapsingWhitespace(String($0)) }.filter { !$0.isEmpty }
-            .joined(separator: "\n")
-    }
-
-    /// Text as a browser lays it out: its own line breaks and tabs are spaces.
-    private mutating func appendText(_ bytes: ArraySlice<UInt8>) {
-        for byte in bytes { text.append(byte == 0x0A || byte == 0x0D || byte == 0x09 ? 0x20 : byte) }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

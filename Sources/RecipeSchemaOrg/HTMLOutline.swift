@@ -46,11 +46,12 @@ struct HTMLOutline {
     func inside(_ index: Int) -> Range<Int> { (index + 1)..<elements[index].end }
 
     /// The text of an element: each line's spaces made single, blank lines dropped, cut at
-    /// `SchemaOrgImport.maxPropertyBytes`; each byte copied counted as a step.
-    func text(of index: Int, budget: inout LenientJSONReader.Budget) throws(LenientJSONReader.Failure) -> String {
+    /// `SchemaOrgImport.maxPropertyBytes`; each byte copied counted as `SchemaOrgImport.stepsPerValueByte`
+    /// steps (a value is read again later), or as one when `looking` (a heading's text compared with words).
+    func text(of index: Int, looking: Bool = false, budget: inout LenientJSONReader.Budget) throws(LenientJSONReader.Failure) -> String {
         let element = elements[index]
         let end = min(element.textEnd, element.textStart + SchemaOrgImport.maxPropertyBytes)
-        try budget.step(end - element.textStart)
+        try budget.step((end - element.textStart) * (looking ? 1 : SchemaOrgImport.stepsPerValueByte))
         return String(decoding: text[element.textStart..<end], as: UTF8.self)
             .split(whereSeparator: \.isNewline).map { HTMLText.collapsingWhitespace(String($0)) }.filter { !$0.isEmpty }
             .joined(separator: "\n")

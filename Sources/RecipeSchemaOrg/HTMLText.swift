@@ -46,7 +46,8 @@ enum HTMLText {
                 continue
             }
             if scalar == "&", let (decoded, length) = entity(in: scalars, at: index) {
-                output.append(contentsOf: decoded.unicodeScalars)
+                // A scalar at a time: `append(contentsOf:)` of a scalar view copies the whole output.
+                for decodedScalar in decoded.unicodeScalars { output.append(decodedScalar) }
                 index += length
                 continue
             }
@@ -67,7 +68,7 @@ enum HTMLText {
         var index = 0
         while index < scalars.count {
             if scalars[index] == "&", let (decoded, length) = entity(in: scalars, at: index) {
-                output.append(contentsOf: decoded.unicodeScalars)
+                for decodedScalar in decoded.unicodeScalars { output.append(decodedScalar) }
                 index += length
             } else {
                 output.append(scalars[index])
@@ -82,7 +83,7 @@ enum HTMLText {
         var output = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            if isWhitespace(scalar) {
                 pendingSpace = !output.isEmpty
             } else {
                 if pendingSpace { output.append(" ") }
@@ -91,6 +92,12 @@ enum HTMLText {
             }
         }
         return String(output)
+    }
+
+    /// Unicode's White_Space, with ASCII answered without a look-up in the property tables.
+    @inline(__always)
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x80 ? scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
     }
 
     // MARK: - Tags
@@ -193,7 +200,7 @@ enum HTMLText {
             return (String(Character(scalar ?? "\u{FFFD}")), index + 1 - start)
         }
         var name = ""
-        while index < scalars.count, scalars[index].isASCII, scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]),
+        while index < scalars.count, ("a"..."z").contains(scalars[index]) || ("A"..."Z").contains(scalars[index]) || ("0"..."9").contains(scalars[index]),
               name.unicodeScalars.count < 10 {
             name.unicodeScalars.append(scalars[index])
             index += 1

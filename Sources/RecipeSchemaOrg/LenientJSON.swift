@@ -23,20 +23,18 @@ struct LenientJSONReader {
         var values: Int
         /// How deep objects and lists may nest.
         let depth: Int
-
-        /// The most steps reading may take: a byte of the document scanned or of text copied.
+        /// The most steps reading may take: a step is a byte of the document scanned or a byte
+        /// of text copied into a value, so the whole read costs at most this, whatever the markup.
         let maxSteps: Int
         /// Steps taken so far.
         private(set) var steps = 0
+        /// Asked whether to go on, every `stepsBetweenChecks` steps; true stops the reading.
+        let shouldStop: (() -> Bool)?
+        private var nextCheck = 0
+        static let stepsBetweenChecks = 1 << 16
 
-        init(values: Int, depth: Int, maxSteps: Int = .max) {
-            (limit, self.values, self.depth, self.maxSteps) = (values, values, depth, maxSteps)
-        }
-
-        /// Counts `count` steps; past `maxSteps`, the failure that says so.
-        mutating func step(_ count: Int) throws(Failure) {
-            steps += count
-            guard steps <= maxSteps else { throw .overBudget("more than \(maxSteps) steps (bytes read and text copied)") }
+        init(values: Int, depth: Int, maxSteps: Int = .max, shouldStop: (() -> Bool)? = nil) {
+            (limit, self.values, self.depth, self.maxSteps, self.shouldStop) = (values, values, depth, maxSteps, shouldStop)
         }
 
         /// Counts one value; past the limit, the failure that says so.
@@ -44,13 +42,26 @@ struct LenientJSONReader {
             values -= 1
             guard values >= 0 else { throw .overBudget("more than \(limit) values") }
         }
+
+        /// Counts `count` steps: past `maxSteps`, `tooMuchWork`; when `shouldStop` says so, `interrupted`.
+        mutating func step(_ count: Int) throws(Failure) {
+            steps += count
+            guard steps <= maxSteps else { throw .tooMuchWork("more than \(maxSteps) steps (bytes read and text copied)") }
+            guard steps >= nextCheck else { return }
+            nextCheck = steps + Self.stepsBetweenChecks
+            if shouldStop?() == true { throw .interrupted }
+        }
     }
 
     enum Failure: Error, Equatable {
         /// Not JSON-shaped: what was expected, and where (line and column, from 1).
         case syntax(String)
-        /// Over the budget: what was over it.
+        /// Over the budget of values or depth: what was over it.
         case overBudget(String)
+        /// Over the budget of steps: the whole document is refused, as it costs more than an import may.
+        case tooMuchWork(String)
+        /// `Budget.shouldStop` said to stop.
+        case interrupted
     }
 
     private let bytes: [UInt8]

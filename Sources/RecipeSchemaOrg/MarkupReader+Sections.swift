@@ -31,7 +31,7 @@ extension MarkupReader {
                 index += 1
                 continue
             }
-            switch SectionWords.section(of: try outline.text(of: index, budget: &budget)) {
+            switch SectionWords.section(of: try outline.text(of: index, looking: true, budget: &budget)) {
             case .ingredients?: found.ingredients.append(index)
             case .instructions?: found.instructions.append(index)
             case nil: break

@@ -29,6 +29,8 @@ struct Reading {
     /// Values parsed, nodes collected and values visited reading recipes: what the document
     /// cost, which the bounds keep linear in its size.
     private(set) var work: Int
+    /// Steps reading a page took (`SchemaOrgImport.maxSteps`): bytes scanned, text copied into values.
+    var steps = 0
     /// Values visited reading recipes so far, held to `SchemaOrgImport.maxValues`.
     private var visits = 0
 

@@ -91,11 +91,12 @@ extension RecipeNodeReader {
         var over = 0
         // A heading counts only once a line stands under it, so a trailing heading is dropped.
         for (candidate, entry, linePlace) in written {
-            guard let line = candidate else {
+            guard let written = candidate else {
                 omit(entry, at: linePlace, because: "an ingredient is a line of text")
                 continue
             }
-            guard TextCleaning.saysSomething(line) else { continue }
+            guard TextCleaning.saysSomething(written) else { continue }
+            let line = Self.readable(written)
             if let heading = Self.heading(line) {
                 section = fitted(heading, at: linePlace, what: "a heading", limit: RecipeLimits.maxSectionLength) {
                     FieldRules.optionalText($0, "Section", limit: RecipeLimits.maxSectionLength)
@@ -140,6 +141,18 @@ extension RecipeNodeReader {
                  because: "cut to \(line.text.unicodeScalars.count) characters, so that its name and note fit the recipe's limits")
         }
         return line
+    }
+
+    /// The most characters of a line parsed: an ingredient keeps at most
+    /// `RecipeLimits.maxIngredientTextLength`, so a longer line is cut to this first, and a page's
+    /// lines cost the parser what they can keep, not what they hold.
+    static let longestLineParsed = 4 * RecipeLimits.maxIngredientTextLength
+
+    /// `line`, or its first `longestLineParsed` characters (a final ":" kept: it makes a heading).
+    static func readable(_ line: String) -> String {
+        guard line.utf8.count > longestLineParsed, line.unicodeScalars.count > longestLineParsed else { return line }
+        guard line.hasSuffix(":") else { return String(String.UnicodeScalarView(line.unicodeScalars.prefix(longestLineParsed))) }
+        return String(String.UnicodeScalarView(line.unicodeScalars.prefix(longestLineParsed - 1))) + ":"
     }
 
     /// The heading a line is, without its one final ":", or nil when it is an ingredient.

@@ -23,6 +23,15 @@ public enum SchemaOrgImport {
     public static let maxValues = 100_000
     /// The deepest objects, lists and items may nest (recipes nest about ten levels).
     public static let maxDepth = 64
+    /// The most steps reading a page may take: a step a byte scanned, `stepsPerValueByte` a byte
+    /// of text copied into a microdata or RDFa value or read from the page's markup. A page is
+    /// scanned at most three times (its scripts, its items, its outline) and the text of its
+    /// properties copied about once (nested properties copy theirs again), so this leaves room for
+    /// megabytes of property text while a page of nested properties that repeat their text is refused.
+    public static let maxSteps = 5 * maxHTMLBytes
+    /// Steps a byte copied into a value costs: what reads it later (cleaning, splitting into
+    /// lines, parsing ingredients) looks at it a few times more.
+    static let stepsPerValueByte = 4
     /// The most text one microdata or RDFa property is read to: what one record can hold.
     static let maxPropertyBytes = WireFormat.maxRecordSize
     /// The most other recipes named one by one in the omissions; the rest are counted.
@@ -64,9 +73,13 @@ public enum SchemaOrgImport {
     /// `mainEntityOfPage`), not a part of another recipe, the most ingredient and step entries
     /// as written, the first. Each other recipe is named in the omissions.
     ///
-    /// - Parameter contentType: the HTTP content type, or nil to tell JSON from HTML by the first character.
-    public static func recipe(from data: Data, contentType: String?) throws(SchemaOrgImportError) -> ImportedRecipe {
-        var reading = try read(data, contentType: contentType)
+    /// - Parameters:
+    ///   - contentType: the HTTP content type, or nil to tell JSON from HTML by the first character.
+    ///   - shouldStop: asked every so many steps of reading (and once at the start) whether to go
+    ///     on; true stops it, as `interrupted` (a client that went away, a server stopping).
+    public static func recipe(from data: Data, contentType: String?,
+                              shouldStop: (() -> Bool)? = nil) throws(SchemaOrgImportError) -> ImportedRecipe {
+        var reading = try read(data, contentType: contentType, shouldStop: shouldStop)
         return try reading.main()
     }
 
@@ -79,7 +92,7 @@ public enum SchemaOrgImport {
     }
 
     /// The document read: its candidates and what reading cost.
-    static func read(_ data: Data, contentType: String?) throws(SchemaOrgImportError) -> Reading {
+    static func read(_ data: Data, contentType: String?, shouldStop: (() -> Bool)? = nil) throws(SchemaOrgImportError) -> Reading {
         let charset: String?
         let format: Format
         if let contentType {
@@ -92,16 +105,23 @@ public enum SchemaOrgImport {
         }
         guard data.count <= format.limit else { throw .documentTooLarge(bytes: data.count, limit: format.limit) }
         let bytes = try utf8Bytes(of: data, charset: charset)
-        var budget = LenientJSONReader.Budget(values: maxValues, depth: maxDepth)
+        var budget = LenientJSONReader.Budget(values: maxValues, depth: maxDepth, maxSteps: maxSteps, shouldStop: shouldStop)
+        do {
+            try budget.step(0)
+        } catch {
+            throw refusal(error)
+        }
         switch format {
         case .json:
             switch LenientJSONReader.read(bytes[...], budget: &budget) {
             case .success(let value): return Reading(documents: [(value, JSONPath(), .jsonLD)], valuesRead: maxValues - budget.values, unreadable: [])
             case .failure(.syntax(let reason)): throw .notJSON(where: "The document", reason: reason)
-            case .failure(.overBudget(let what)): throw .tooComplex(where: "The document", what: what)
+            case .failure(let other): throw refusal(other)
             }
         case .html:
-            return try readPage(bytes, budget: &budget)
+            var reading = try readPage(bytes, budget: &budget)
+            reading.steps = budget.steps
+            return reading
         }
     }
 
@@ -111,8 +131,19 @@ public enum SchemaOrgImport {
     private static func readPage(_ page: [UInt8], budget: inout LenientJSONReader.Budget) throws(SchemaOrgImportError) -> Reading {
         var documents: [(JSONValue, JSONPath, ImportedRecipe.Source)] = []
         var unreadable: [String] = []
+        // The page is scanned for its scripts, and looked at for items: a step a byte.
+        do {
+            try budget.step(page.count)
+        } catch {
+            throw refusal(error)
+        }
         for (offset, block) in JSONLDScripts.blocks(in: page).enumerated() {
             let name = "script \(offset + 1)"
+            do {
+                try budget.step(block.count)
+            } catch {
+                throw refusal(error)
+            }
             guard block.count <= maxJSONBytes else {
                 unreadable.append("\(name): \(block.count) bytes, over the \(maxJSONBytes)-byte limit")
                 continue
@@ -126,6 +157,7 @@ public enum SchemaOrgImport {
             switch result {
             case .success(let value): documents.append((value, JSONPath(prefix: name + ": "), .jsonLD))
             case .failure(.syntax(let reason)), .failure(.overBudget(let reason)): unreadable.append("\(name): \(reason)")
+            case .failure(let other): throw refusal(other)
             }
         }
         var reading = Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable)
@@ -133,6 +165,7 @@ public enum SchemaOrgImport {
             switch HTMLItems.items(in: page, budget: &budget) {
             case .success(let items): if !items.isEmpty { documents.append((.array(items), JSONPath(prefix: "markup: "), .microdata)) }
             case .failure(.syntax(let reason)), .failure(.overBudget(let reason)): unreadable.append("markup: \(reason)")
+            case .failure(let other): throw refusal(other, where: "The page's markup")
             }
             reading = Reading(documents: documents, valuesRead: maxValues - budget.values, unreadable: unreadable)
         }
@@ -145,6 +178,7 @@ public enum SchemaOrgImport {
         } catch {
             switch error {
             case .syntax(let reason), .overBudget(let reason): unreadable.append("page markup: \(reason)")
+            case .tooMuchWork, .interrupted: throw refusal(error, where: "The page's markup")
             }
             shown = nil
         }
@@ -161,6 +195,14 @@ public enum SchemaOrgImport {
     }
 
     // MARK: - Steps
+
+    /// The refusal of a whole document for a failure of its budget: past its steps, or stopped.
+    private static func refusal(_ failure: LenientJSONReader.Failure, where place: String = "The document") -> SchemaOrgImportError {
+        switch failure {
+        case .interrupted: .interrupted
+        case .syntax(let what), .overBudget(let what), .tooMuchWork(let what): .tooComplex(where: place, what: what)
+        }
+    }
 
     /// The document as UTF-8 without a byte order mark. UTF-8 is what JSON is and what pages
     /// are unless they say otherwise; Latin-1 and Windows-1252 are converted.

@@ -7,7 +7,8 @@ public enum SchemaOrgImportError: Error, Sendable, Hashable, CustomStringConvert
     /// The input is larger than the limit for its format; nothing of it was read.
     case documentTooLarge(bytes: Int, limit: Int)
     /// The document holds more than an import reads (`SchemaOrgImport.maxValues` values,
-    /// `maxDepth` levels, or as many visits): refused at that point, so its cost is bounded.
+    /// `maxDepth` levels, as many visits, or `maxSteps` steps of reading markup): refused at
+    /// that point, so its cost is bounded.
     case tooComplex(where: String, what: String)
     /// The content type is neither JSON nor HTML.
     case unsupportedContentType(String)
@@ -27,6 +28,8 @@ public enum SchemaOrgImportError: Error, Sendable, Hashable, CustomStringConvert
     /// The domain's rules would refuse the recipe as read (`RecipeDecider`, as the fold
     /// decides it); the import appends nothing that would fail later.
     case refusedByRules(reason: String)
+    /// Stopped before the end, as the caller asked (`shouldStop`): nothing of it was imported.
+    case interrupted
 
     public var description: String {
         switch self {
@@ -53,6 +56,8 @@ public enum SchemaOrgImportError: Error, Sendable, Hashable, CustomStringConvert
             return "\(path): expected \(expected), found \(found)."
         case let .refusedByRules(reason):
             return "The recipe as read breaks a rule of the recipe it would become: \(reason)"
+        case .interrupted:
+            return "The import was stopped before the document was read."
         }
     }
 }

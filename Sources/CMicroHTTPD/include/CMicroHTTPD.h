@@ -53,3 +53,10 @@ int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t 
 /// libmicrohttpd 0.9.75 does not let `MHD_queue_response` answer. The caller then
 /// returns MHD_NO, and MHD closes the connection. 0 when it could not.
 int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, size_t size);
+
+/// The socket of a connection (MHD_get_connection_info is variadic); -1 when it has none.
+int cmhd_connection_socket(struct MHD_Connection *connection);
+
+/// Whether the peer of a socket has closed it, or its sending side, or reset it: one poll
+/// with no wait (POLLRDHUP). 0 for a socket that is still open both ways, or for -1.
+int cmhd_peer_closed(int socket);

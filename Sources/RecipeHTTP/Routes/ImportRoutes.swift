@@ -73,21 +73,34 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         let caller = try access.author(request)
         let save = try request.bool("save")
         let wait = try request.bool("wait")
+        // Counted before any of the document is read, as the commands it may append (as a batch
+        // is): an actor over its rate costs no parsing, and a refused document counts too.
+        try access.takeAppends(save ? 2 : 1, by: caller)
         let imported: ImportedRecipe
         let commands: ImportCommands
+        let cancellation = request.cancellation
         do {
-            imported = try SchemaOrgImport.recipe(from: Data(request.body), contentType: request.header("content-type"))
+            imported = try SchemaOrgImport.recipe(from: Data(request.body), contentType: request.header("content-type"),
+                                                  shouldStop: { cancellation?.reason != nil })
             commands = try imported.commands(recipeID: CommandBuilder.newRecipeID(), actor: caller.actor, actorRole: caller.role,
                                              time: .now, save: save, newCommandID: CommandBuilder.newCommandID)
+        } catch SchemaOrgImportError.interrupted {
+            throw Self.interrupted(cancellation?.reason)
         } catch {
             throw ImportRefused(error)
         }
         try ImportCheck.check(commands.content, source: source)
-        // Counted as the commands it appends, as a batch is.
-        try access.takeAppends(commands.save == nil ? 1 : 2, by: caller)
         // The slot is taken before the append: an import refused as `busy` is not on the log.
         guard save || wait else { return .json(try appended(commands, imported).receipt, status: 202) }
         return try waiters.holding { try appendedAndFolded(commands, imported) }
+    }
+
+    /// An import stopped in the middle: 503 when the server is stopping; 499 `clientGone` when its
+    /// client went away, an answer no one reads, counted in `/metrics` as such.
+    private static func interrupted(_ reason: RequestCancellation.Reason?) -> HTTPError {
+        reason == .clientGone
+            ? HTTPError(499, "clientGone", "the client closed its connection before the import was read")
+            : HTTPError(503, "unavailable", "the server is stopping; the import was not read")
     }
 
     /// Where an import's records landed.

@@ -19,6 +19,8 @@ public struct HTTPRequest: Sendable {
     /// Who sent it: the connection's address, or the client a trusted proxy names in
     /// `X-Forwarded-For` (`HTTPServer.Limits.trustedProxies`); empty when not known.
     public var clientAddress = ""
+    /// Whether its answer is still awaited, for handlers that run long; nil when it came from no connection.
+    public var cancellation: RequestCancellation?
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
                 body: [UInt8] = []) {

@@ -93,6 +93,8 @@ public final class HTTPServer: @unchecked Sendable {
     public let maxConnections: Int
     private let lock = NSLock()
     private var daemon: OpaquePointer?
+    /// Set when `stop` begins: handlers that run long (`HTTPRequest.cancellation`) end early.
+    let stopping = ServerStopping()
 
     public init(handler: any HTTPHandler, port: UInt16, loopbackOnly: Bool, limits: Limits = Limits()) throws {
         self.handler = handler
@@ -122,13 +124,15 @@ public final class HTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops listening: lets the requests being handled finish and be answered, then closes every connection.
+    /// Stops listening: lets the requests being handled finish and be answered (those that run long
+    /// see `HTTPRequest.cancellation` say so, and end early), then closes every connection.
     public func stop() {
         let daemon: OpaquePointer? = lock.withLock {
             defer { self.daemon = nil }
             return self.daemon
         }
         guard let daemon else { return }
+        stopping.begin()
         // libmicrohttpd may not stop while a connection is suspended: each handler resumes its own.
         handlerThreads.stop()
         MHD_stop_daemon(daemon)

@@ -110,6 +110,7 @@ func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaqueP
         guard var complete = state.request else { return MHD_Result.NO }
         complete.body = state.body
         state.body = []
+        complete.cancellation = RequestCancellation(socket: cmhd_connection_socket(connection), stopping: server.stopping)
         let request = complete
         state.phase = .handling
         // Suspended before the handler can resume it: a resume must follow its suspend.
