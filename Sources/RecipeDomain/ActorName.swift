@@ -10,27 +10,29 @@
 ///   texts are canonically equivalent exactly when their bytes are equal, so `jos\u{E9}`
 ///   is the only spelling of José and `jose\u{301}` is refused, naming it;
 /// - no control character (C0, DEL, C1), no whitespace and no `#`: C APIs end text at a
-///   NUL, and the tokens file splits its lines at spaces and comments at `#`;
-/// - no code point this build's Unicode leaves unassigned: a later Unicode may give one
-///   a normalization that this build cannot know, and so a second spelling.
+///   NUL, and the tokens file splits its lines at spaces and comments at `#`.
 ///
 /// Case, compatibility forms (`ﬁ`, full-width letters) and look-alikes from other
 /// scripts are not folded: every layer keeps them apart alike, so they are different
-/// names, not aliases; whoever runs `recipes tokens add` chooses the names.
+/// names, not aliases; whoever runs `recipes tokens add` chooses the names. Code points
+/// this build's Unicode leaves unassigned are taken as they are (NFC leaves them alone).
 public enum ActorName {
     /// The form, for messages.
     public static let form = "1 to \(RecipeLimits.maxIdentifierLength) characters in Unicode NFC, "
-        + "without spaces, control characters, unassigned code points or '#'"
+        + "without spaces, control characters or '#'"
 
     /// Nil when `name` is an actor's name in its one spelling, else why not: the message
     /// names the canonical spelling when only the normalization differs.
     public static func problem(_ name: String) -> String? {
-        // The ASCII names nearly every record carries: one pass over the bytes.
-        let isASCII = name.utf8.allSatisfy { $0 < 0x80 }
-        if isASCII, !name.isEmpty, name.utf8.count <= RecipeLimits.maxIdentifierLength,
-           name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }) {
-            return nil
+        // The ASCII names nearly every record carries: one pass over the contiguous bytes
+        // (every command and decision read checks one).
+        var name = name
+        let plainASCII = name.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.count <= RecipeLimits.maxIdentifierLength
+                && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }
         }
+        if plainASCII { return nil }
+        let isASCII = name.utf8.allSatisfy { $0 < 0x80 }
         let quotedName = RecipeID.quoted(name)
         if name.isEmpty || name.unicodeScalars.count > RecipeLimits.maxIdentifierLength {
             return "\(quotedName) is not an actor name (\(form))"
@@ -62,7 +64,7 @@ public enum ActorName {
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         if scalar == "#" || scalar.properties.isWhitespace { return false }
         switch scalar.properties.generalCategory {
-        case .control, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator, .spaceSeparator: return false
+        case .control, .surrogate, .lineSeparator, .paragraphSeparator, .spaceSeparator: return false
         default: return true
         }
     }

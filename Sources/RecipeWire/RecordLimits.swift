@@ -6,6 +6,9 @@ import RecipeDomain
 /// recipe it is for: text lengths and number ranges from `RecipeLimits`, the same
 /// numbers the schemas in Schemas/ state as `maxLength`, `minimum`, `maximum`.
 ///
+/// Names too: the command id holds no control character (tab and newline included), and
+/// `actor`, `grantee` and `newOwner` are actor names in their one spelling (`ActorName`).
+///
 /// What is *not* checked here, and left to the fold so that it shows in the
 /// recipe's history with the domain's own code: rules that need judgement (blank
 /// text, the URL's form, the tag grammar, "an update changes something") and
@@ -27,7 +30,8 @@ public enum RecordLimits {
         if envelope.commandID.isEmpty { return .malformed("id must not be empty.", field: "id") }
         if let problem = maxLength(envelope.commandID, RecipeLimits.maxIdentifierLength, "id") { return problem }
         // Tab and newline too: an id is a name, not text (other controls never get this far).
-        if envelope.commandID.utf8.contains(where: { $0 < 0x20 }) {
+        var commandID = envelope.commandID
+        if commandID.withUTF8({ $0.contains { $0 < 0x20 } }) {
             return .invalid("id", "must not hold control characters, tab and newline included")
         }
         if let problem = actorName(envelope.actor, "actor") { return problem }

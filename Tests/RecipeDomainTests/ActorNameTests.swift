@@ -24,9 +24,9 @@ struct ActorNameTests {
         #expect(ActorName.problem("cre\u{300}me-\u{212B}") != nil) // a combining grave; the Ångström sign is Å
     }
 
-    @Test func emptyLongSpacedControlledCommentedOrUnassignedNamesAreRefused() {
+    @Test func emptyLongSpacedControlledOrCommentedNamesAreRefused() {
         let refused = ["", String(repeating: "a", count: RecipeLimits.maxIdentifierLength + 1), "bob x", "bob\tx", "bob\nx",
-                       "bob\u{0}x", "bob\u{7F}", "bob\u{85}", "bob\u{A0}x", "bob\u{3000}x", "bob\u{2028}", "bob#1", "#", "bob\u{378}"]
+                       "bob\u{0}x", "bob\u{7F}", "bob\u{85}", "bob\u{A0}x", "bob\u{3000}x", "bob\u{2028}", "bob#1", "#"]
         for name in refused {
             #expect(ActorName.problem(name)?.contains("is not an actor name") == true, "\(name.debugDescription)")
         }

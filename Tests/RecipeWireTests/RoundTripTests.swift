@@ -106,12 +106,12 @@ enum LimitOracle {
     }
 
     /// Not an actor name: empty, too long, not NFC (Foundation's), or holding a space, a
-    /// control, an unassigned code point or `#`.
+    /// control or `#`.
     static func badActor(_ name: String) -> Bool {
         name.isEmpty || tooLong(name, RecipeLimits.maxIdentifierLength)
             || !name.precomposedStringWithCanonicalMapping.utf8.elementsEqual(name.utf8)
             || name.unicodeScalars.contains {
-                $0 == "#" || $0.properties.isWhitespace || [.control, .unassigned].contains($0.properties.generalCategory)
+                $0 == "#" || $0.properties.isWhitespace || $0.properties.generalCategory == .control
             }
     }
 
