@@ -57,7 +57,9 @@ public enum ActorName {
     /// `name` in Unicode NFC, as the standard library normalizes when it compares strings
     /// (its own tables, so this spelling and `==` can never disagree).
     public static func canonical(_ name: String) -> String {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name }
+        var name = name
+        // ASCII is NFC; checked over the contiguous bytes (every older decision read asks).
+        if name.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) { return name }
         return String(decoding: name._nfcCodeUnits, as: UTF8.self)
     }
 

@@ -22,7 +22,9 @@ import RecipeDomain
 /// revision, a duplicate a revision, an undecodable one a reason and nothing of
 /// the command but its id. An event of an unknown kind or version, or a rejection
 /// code this build does not know, is `unknownType` / `unsupportedVersion`: read
-/// with a newer build.
+/// with a newer build. A decision of rules version 2 or later holding a control character
+/// (but tab and newline) or an actor name out of its spelling is `invalid`; an older one is
+/// read as decided, its actor names in NFC (`checkNames`).
 public struct DecisionDecoder: Sendable {
     let formats: DecisionFormats
 
