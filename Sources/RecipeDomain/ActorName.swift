@@ -38,9 +38,7 @@ public enum ActorName {
             return "\(quotedName) is not an actor name (\(form))"
         }
         if let scalar = name.unicodeScalars.first(where: { !isAllowed($0) }) {
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            return "\(quotedName) is not an actor name: it holds \(code) (\(form))"
+            return "\(quotedName) is not an actor name: it holds \(codePoint(scalar.value)) (\(form))"
         }
         if !isASCII {
             let canonical = self.canonical(name)
@@ -51,9 +49,6 @@ public enum ActorName {
         return nil
     }
 
-    /// Whether `name` is an actor's name in its one spelling.
-    public static func isCanonical(_ name: String) -> Bool { problem(name) == nil }
-
     /// `name` in Unicode NFC, as the standard library normalizes when it compares strings
     /// (its own tables, so this spelling and `==` can never disagree).
     public static func canonical(_ name: String) -> String {
@@ -61,6 +56,12 @@ public enum ActorName {
         // ASCII is NFC; checked over the contiguous bytes (every older decision read asks).
         if name.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) { return name }
         return String(decoding: name._nfcCodeUnits, as: UTF8.self)
+    }
+
+    /// `U+0000`: how messages name a character that cannot be shown.
+    public static func codePoint(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {

@@ -33,6 +33,7 @@ extension AttributeReader {
         let token = tape[index]
         guard token.start <= offset, offset < token.end else { return nil }
         var found: String?
+        // The bodies below throw nothing: `try?` only meets the walks' signatures.
         switch token.kind {
         case .string:
             return path
@@ -60,15 +61,14 @@ extension AttributeReader {
 
     /// `U+0000` for the escape whose backslash is at `offset` (`\u0000`, `\b`, `\f`, `\r`).
     private static func escapedCharacter(at offset: Int, in bytes: UnsafeRawBufferPointer) -> String {
-        var value = 0
+        var value: UInt32 = 0
         switch bytes[offset + 1] {
         case UInt8(ascii: "b"): value = 0x08
         case UInt8(ascii: "f"): value = 0x0C
         case UInt8(ascii: "r"): value = 0x0D
         default:
-            for byte in bytes[(offset + 2)..<(offset + 6)] { value = value << 4 | Int(JSONScanner.hexValue(byte) ?? 0) }
+            for byte in bytes[(offset + 2)..<(offset + 6)] { value = value << 4 | UInt32(JSONScanner.hexValue(byte) ?? 0) }
         }
-        let hex = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        return ActorName.codePoint(value)
     }
 }
