@@ -53,7 +53,9 @@ struct ActorAliasTests {
 
         for (json, field) in [(#"{"type":"AccessGranted","data":{"grantee":"jose\u0301","role":"editor"}}"#, "data.grantee"),
                               (#"{"type":"OwnershipTransferred","data":{"newOwner":"jose\u0301"}}"#, "data.newOwner"),
-                              (#"{"type":"AccessGranted","data":{"grantee":"bob\u0000x","role":"viewer"}}"#, "data.grantee")] {
+                              (#"{"type":"AccessGranted","data":{"grantee":"bob\u0000x","role":"viewer"}}"#, "data.grantee"),
+                              // Its outcome was never found: SQLite's JSON functions read the id as "a".
+                              (#"{"type":"TitleChanged","data":{"title":"x"},"id":"a\u0000b"}"#, "id")] {
             for headers in [jose, root] {
                 let response = try fixture.post("/v1/recipes/\(id)/commands", json, headers: headers)
                 #expect(response.status == 422 && response.errorCode == "invalid" && response.errorField == field, "\(json): \(response.text)")
