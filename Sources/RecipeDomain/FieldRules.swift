@@ -85,7 +85,7 @@ public enum FieldRules {
         if let amount = line.amount, let rejection = named(self.amount(amount), place) { return rejection }
         if let amountMax = line.amountMax {
             if !RecipeLimits.isAllowedAmount(amountMax) {
-                return Rejection(.invalid, "\(place) amountMax must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount)).")
+                return Rejection(.invalid, "\(place) amountMax must be \(RecipeLimits.amountRange).")
             }
             guard let amount = line.amount else {
                 return Rejection(.invalid, "\(place) amountMax needs an amount: a range has a lower end.")
@@ -130,7 +130,7 @@ public enum FieldRules {
 
     static func amount(_ amount: Double) -> Rejection? {
         guard RecipeLimits.isAllowedAmount(amount) else {
-            return Rejection(.invalid, "Ingredient amount must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount)).")
+            return Rejection(.invalid, "Ingredient amount must be \(RecipeLimits.amountRange).")
         }
         return nil
     }
@@ -150,6 +150,12 @@ public enum FieldRules {
             return Rejection(.invalid, "\(what) is longer than \(RecipeLimits.maxIdentifierLength) characters.")
         }
         return nil
+    }
+
+    /// An actor named by a command (a grantee, a new owner): its one spelling (`ActorName`).
+    static func actorName(_ name: String, _ what: String) -> Rejection? {
+        guard let problem = ActorName.problem(name) else { return nil }
+        return Rejection(.invalid, "\(what): \(problem).")
     }
 
     private static func hasPrefixIgnoringCase(_ bytes: [UInt8], _ prefix: StaticString) -> Bool {

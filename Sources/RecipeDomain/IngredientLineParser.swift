@@ -49,7 +49,7 @@ public struct ParsedIngredient: Sendable, Hashable {
 ///    "to" or "or" and a second number. A number is digits ("2"), a decimal with a
 ///    point or comma ("1.5", "1,5", ".5"), a fraction ("1/2", "1⁄2"), a vulgar fraction
 ///    (½ ⅓ ⅔ ¼ ¾ ⅕…⅞), or a whole number with a fraction ("1½", "1 ½", "1 1/2", "1-1/2").
-///    It must be above zero and at most `RecipeLimits.maxIngredientAmount`; a range
+///    It must be an amount the rules take (`RecipeLimits.isAllowedAmount`: 0.01 to 1,000,000); a range
 ///    must not go down ("3-2" is no quantity), and one whose ends are equal is one amount.
 ///    "a" or "an" before a known unit is one ("a pinch of salt" → 1 pinch salt).
 /// 5. **The unit** follows the quantity, glued ("250g", "2tbsp") or as the next word or
@@ -404,7 +404,7 @@ private struct LineReader {
             if high > low { quantity.amountMax = high }
             quantity.end = highEnd
         }
-        guard quantity.amount > 0, (quantity.amountMax ?? quantity.amount) <= RecipeLimits.maxIngredientAmount
+        guard RecipeLimits.isAllowedAmount(quantity.amount), RecipeLimits.isAllowedAmount(quantity.amountMax ?? quantity.amount)
         else { return nil }
         if quantity.end < headEnd, characters[quantity.end].isLetter {
             let wordEnd = characters[quantity.end..<headEnd].firstIndex(where: \.isWhitespace) ?? headEnd

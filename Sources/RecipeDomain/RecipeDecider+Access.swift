@@ -46,7 +46,8 @@ extension RecipeDecider {
 
     /// Shares the recipe; a second grant to the same actor replaces the first.
     static func accessGranted(grantee: String, role: AccessRole, _ state: Recipe) -> Result<[RecipeEvent], Rejection> {
-        if let rejection = shareable(state) ?? FieldRules.identifier(grantee, "The actor to share with") {
+        if let rejection = shareable(state) ?? FieldRules.identifier(grantee, "The actor to share with")
+            ?? FieldRules.actorName(grantee, "The actor to share with") {
             return .failure(rejection)
         }
         if grantee == state.owner {
@@ -69,7 +70,8 @@ extension RecipeDecider {
     /// Gives the recipe to another actor. The previous owner keeps nothing: to
     /// stay an editor, the new owner shares it back.
     static func ownershipTransferred(newOwner: String, _ state: Recipe) -> Result<[RecipeEvent], Rejection> {
-        if let rejection = shareable(state) ?? FieldRules.identifier(newOwner, "The new owner") {
+        if let rejection = shareable(state) ?? FieldRules.identifier(newOwner, "The new owner")
+            ?? FieldRules.actorName(newOwner, "The new owner") {
             return .failure(rejection)
         }
         if newOwner == state.owner {

@@ -31,12 +31,19 @@ public enum RecipeLimits {
     public static let maxSectionLength = 200
     /// Largest ingredient amount; keeps scaled amounts far from `Double`'s exact-integer range.
     public static let maxIngredientAmount: Double = 1_000_000
+    /// Smallest ingredient amount: the least that every view shows as more than nothing
+    /// (amounts are shown to two decimals, `Quantities.decimalText`); `5e-324` was taken
+    /// and shown as "0". Smaller quantities are written in a smaller unit (1 g, not 0.001 kg).
+    public static let minIngredientAmount = 0.01
     /// The one statement of the amount rule, for the fold and the record decoder:
-    /// greater than 0 and at most `maxIngredientAmount`. Written so that NaN fails
+    /// from `minIngredientAmount` to `maxIngredientAmount`. Written so that NaN fails
     /// too (every comparison with NaN is false), and so does infinity.
     public static func isAllowedAmount(_ amount: Double) -> Bool {
-        amount > 0 && amount <= maxIngredientAmount
+        amount >= minIngredientAmount && amount <= maxIngredientAmount
     }
+
+    /// The amount rule in words, for messages: "from 0.01 to 1000000".
+    public static let amountRange = "from \(minIngredientAmount) to \(Int(maxIngredientAmount))"
 
     /// Most instructions in one recipe.
     public static let maxInstructions = 200

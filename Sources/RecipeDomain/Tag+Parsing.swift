@@ -14,7 +14,8 @@
 // - The name ends at the first character that cannot be in a name. If "(" follows
 //   right away, the payload runs to the matching ")"; nested pairs are part of it
 //   (`@note(see (p. 3))` has payload "see (p. 3)"). An "(" that is never closed makes
-//   the whole text invalid: the writer plainly meant a payload.
+//   the whole text invalid: the writer plainly meant a payload. So does a ")" that
+//   closes nothing (`@x(payload with ) paren)` is refused, not cut to "payload with").
 // - A payload is trimmed; an empty one is no payload (`@name()` is `@name`).
 // - Text inside a payload is not scanned for tags: `@note(ask @anna)` is one tag.
 // - Everything outside tags is ignored. Exactly one tag must be found.
@@ -62,11 +63,21 @@ private struct TagScanner {
         // Whether the scalar before `index` could be part of a name; an "@" right
         // after one (as in "me@example.com") does not start a tag.
         var afterNameScalar = false
+        // "(" outside any payload not yet closed: a ")" with none open closes nothing.
+        var openOutside = 0
         while index < bytes.count {
             let (scalar, length) = decode(at: index)
             guard scalar == "@", !afterNameScalar, index + 1 < bytes.count,
                   case let (first, firstLength) = decode(at: index + 1), Self.isLetter(first)
             else {
+                if scalar == "(" { openOutside += 1 }
+                if scalar == ")" {
+                    guard openOutside > 0 else {
+                        return .failure(Rejection(.invalidTag, "Tag text has a \")\" that closes nothing; "
+                                                  + "a payload's parentheses must pair up, as in @note(see (p. 3))."))
+                    }
+                    openOutside -= 1
+                }
                 afterNameScalar = Self.isNameScalar(scalar)
                 index += length
                 continue

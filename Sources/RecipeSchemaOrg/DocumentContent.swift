@@ -32,7 +32,8 @@ extension RecipeDocument {
     ///   keeps the text: it would still say "250 g flour" of 300 g);
     /// - else the line written from the fields, with the quantity as people read it ("1½ cups
     ///   flour, sifted"), or with the amounts exact where that quantity reads as other amounts
-    ///   (it rounds: 1.2345 is "1.23", 0.004 kg "0 kg").
+    ///   (it rounds: 1.2345 is "1.23"). An amount below what the rules take now (0.004 kg, kept
+    ///   from rules version 1) is written exact too: the import reads that line without a quantity.
     static func written(_ line: IngredientLine, quantity: String?) -> String {
         if let text = line.text, reads(text, as: line) { return text }
         func withName(_ quantity: String?) -> String {
@@ -42,7 +43,7 @@ extension RecipeDocument {
         guard let amount = line.amount, !readsAmounts(readable, as: line) else { return readable }
         let exact = withName([amount, line.amountMax].compactMap { $0 }.map(Self.exactText).joined(separator: "–")
             + (line.unit.map { " " + $0 } ?? ""))
-        return readsAmounts(exact, as: line) ? exact : readable
+        return readsAmounts(exact, as: line) || !RecipeLimits.isAllowedAmount(amount) ? exact : readable
     }
 
     private static func reads(_ text: String, as line: IngredientLine) -> Bool {

@@ -83,7 +83,8 @@ enum HTMLText {
         var output = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            if isWhitespace(scalar) {
+            // A control character of a page (U+001E, a NUL) is a space too: no record may hold one.
+            if isWhitespace(scalar) || scalar.value < 0x20 {
                 pendingSpace = !output.isEmpty
             } else {
                 if pendingSpace { output.append(" ") }

@@ -80,7 +80,8 @@ struct PropertyText {
         case 0x21..<0x80:
             break
         default:
-            if scalar.properties.isWhitespace {
+            // A control character (a NUL, U+001E) is a space too: no record may hold one.
+            if scalar.properties.isWhitespace || scalar.value < 0x20 {
                 if pending == .none { pending = .space }
                 return
             }

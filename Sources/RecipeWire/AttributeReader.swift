@@ -9,6 +9,8 @@ struct AttributeReader {
 
     let attributes: EnvelopeAttributes
     let tape: JSONTape
+    /// Where the record's first escaped control character (not tab or newline) starts, if any.
+    let firstControlEscape: Int?
 
     /// Scans `bytes`, one whole record, and calls `body` with a reader of it. The reader
     /// borrows the record's tape: it is valid only inside `body`. Bad JSON, a top level
@@ -21,7 +23,8 @@ struct AttributeReader {
             var scanner = JSONScanner(bytes)
             var tape = JSONTapeWriter(startingIn: stack)
             let attributes = try EnvelopeAttributes(scanning: &scanner, onto: &tape)
-            return try body(AttributeReader(attributes: attributes, tape: JSONTape(bytes: bytes, tokens: tape.tokens)))
+            return try body(AttributeReader(attributes: attributes, tape: JSONTape(bytes: bytes, tokens: tape.tokens),
+                                            firstControlEscape: scanner.firstControlEscape))
         }
     }
 

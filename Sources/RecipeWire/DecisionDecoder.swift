@@ -22,7 +22,9 @@ import RecipeDomain
 /// revision, a duplicate a revision, an undecodable one a reason and nothing of
 /// the command but its id. An event of an unknown kind or version, or a rejection
 /// code this build does not know, is `unknownType` / `unsupportedVersion`: read
-/// with a newer build.
+/// with a newer build. A decision of rules version 2 or later holding a control character
+/// (but tab and newline) or an actor name out of its spelling is `invalid`; an older one is
+/// read as decided, its actor names in NFC (`checkNames`).
 public struct DecisionDecoder: Sendable {
     let formats: DecisionFormats
 
@@ -92,7 +94,40 @@ public struct DecisionDecoder: Sendable {
         let dataToken = reader.tape[data]
         guard dataToken.kind == .object else { throw .wrongType("data", expected: "an object, not \(dataToken.kind.article)") }
         let fields = try DataFields(object: data, on: reader.tape, fields: format.fields)
-        return try format.read(fields, DecisionEnvelope(id: id, subject: subject, time: time))
+        var decision = try format.read(fields, DecisionEnvelope(id: id, subject: subject, time: time))
+        try Self.checkNames(&decision, controlEscape: reader.firstControlEscape, reader)
+        return decision
+    }
+
+    /// The first rules version whose decoder refuses control characters (but tab and
+    /// newline) in a command's strings and actor names out of their one spelling
+    /// (`ActorName`): no decision it made can hold either.
+    static let firstRulesVersionWithCanonicalNames = 2
+
+    /// A decision is read by the rules that made it. From `firstRulesVersionWithCanonicalNames`
+    /// on, a control character or an actor name out of its spelling is no decision those
+    /// rules could make: `invalid`, and no reader counts it. An earlier decision was decided
+    /// and stays so, its actor names put in their one spelling (NFC): the fold compared them
+    /// with `==`, which is canonical equivalence, so it folds them as before, and the store,
+    /// which compares bytes, now agrees with it.
+    private static func checkNames(_ decision: inout DecisionRecord, controlEscape: Int?, _ reader: AttributeReader) throws(WireError) {
+        guard decision.rulesVersion >= firstRulesVersionWithCanonicalNames else {
+            decision.actor = decision.actor.map(ActorName.canonical)
+            if case .accepted(let events, let revision) = decision.outcome, events.contains(where: \.namesAnActor) {
+                decision.outcome = .accepted(events.map(\.withCanonicalActor), revision: revision)
+            }
+            return
+        }
+        if let controlEscape { throw reader.controlCharacterError(at: controlEscape) }
+        if let actor = decision.actor, let problem = ActorName.problem(actor) {
+            throw WireError(.invalid, "data.actor \(problem).", field: "data.actor")
+        }
+        guard case .accepted(let events, _) = decision.outcome else { return }
+        for (index, event) in events.enumerated() {
+            if let name = event.actorNamed, let problem = ActorName.problem(name) {
+                throw WireError(.invalid, "data.events[\(index)] \(problem).", field: "data.events[\(index)]")
+            }
+        }
     }
 
     /// `recipes.decision.v<N>` → the format that reads it.
@@ -119,4 +154,28 @@ public struct DecisionDecoder: Sendable {
     }
 
     private static let typePrefix = Array(DecisionFormat.typePrefix.utf8)
+}
+
+private extension RecipeEvent {
+    /// The actor an access event names.
+    var actorNamed: String? {
+        switch self {
+        case .accessGranted(let grant): grant.actor
+        case .accessRevoked(let actor): actor
+        case .ownershipTransferred(let newOwner): newOwner
+        default: nil
+        }
+    }
+
+    var namesAnActor: Bool { actorNamed != nil }
+
+    /// The event with the actor it names in its one spelling.
+    var withCanonicalActor: RecipeEvent {
+        switch self {
+        case .accessGranted(let grant): .accessGranted(AccessGrant(actor: ActorName.canonical(grant.actor), role: grant.role))
+        case .accessRevoked(let actor): .accessRevoked(actor: ActorName.canonical(actor))
+        case .ownershipTransferred(let newOwner): .ownershipTransferred(newOwner: ActorName.canonical(newOwner))
+        default: self
+        }
+    }
 }

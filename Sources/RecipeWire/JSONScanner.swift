@@ -59,6 +59,10 @@ struct JSONToken {
 struct JSONScanner {
     let bytes: UnsafeRawBufferPointer
     private(set) var offset = 0
+    /// Where the first escape of a C0 control character other than tab and newline
+    /// (`\u0000`, `\b`, `\r`…) starts, if any: valid JSON, but no string of a record
+    /// may hold one (`AttributeReader.controlCharacterError`). Raw ones are bad JSON.
+    private(set) var firstControlEscape: Int?
 
     /// `bytes` may be at most one record long (a decision's cap, `DecisionFormat.maxRecordSize`,
     /// is the larger), which keeps every offset of a token within 32 bits.
@@ -299,11 +303,14 @@ struct JSONScanner {
     private mutating func escape() throws(WireError) {
         guard offset &+ 1 < bytes.count else { throw syntaxError("unterminated string") }
         switch bytes[offset &+ 1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "n"), UInt8(ascii: "t"):
+            offset &+= 2
+        case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "r"):
+            if firstControlEscape == nil { firstControlEscape = offset }
             offset &+= 2
         case UInt8(ascii: "u"):
             let unit = try hex4(at: offset &+ 2)
+            if unit < 0x20, unit != 0x09, unit != 0x0A, firstControlEscape == nil { firstControlEscape = offset }
             offset &+= 6
             switch unit {
             case 0xD800...0xDBFF:

@@ -20,7 +20,9 @@ import RecipeDomain
 /// does not read); the other attributes' presence and types, and `subject` a recipe id
 /// (`malformed`); the key a recipe id (`malformed`) and equal to `subject`
 /// (`keyMismatch`); the shape of `data` (`malformed`); the domain's record-level limits
-/// (`invalid`, see `RecordLimits`). A recipe id is `RecipeID.form` and nothing else: a
+/// (`invalid`, see `RecordLimits`). A string anywhere in the record holding a C0 control
+/// character other than tab and newline is `invalid`, checked once `subject` is read, naming its field
+/// (`ControlCharacters.swift`); the actor is an `ActorName`. A recipe id is `RecipeID.form` and nothing else: a
 /// NUL, a control character or any non-ASCII byte in the key or `subject` makes the
 /// record `malformed`, so no two spellings ever reach one recipe.
 ///
@@ -90,7 +92,8 @@ public struct RecordDecoder: Sendable {
                 // Say which command and recipe the record meant, where it says so, so
                 // the rejection can be shown beside that recipe.
                 var error = error
-                error.commandID = try? reader.string(.id)
+                // An id holding a control character is none to show or to store again.
+                error.commandID = (try? reader.string(.id)).flatMap { $0.utf8.contains { $0 < 0x20 } ? nil : $0 }
                 error.recipeID = try? reader.recipeID()
                 throw error
             }
@@ -106,8 +109,10 @@ public struct RecordDecoder: Sendable {
         let format = try dataFormat(reader)
         let commandID = try reader.string(.id)
         let recipeID = try reader.recipeID()
+        if let offset = reader.firstControlEscape { throw reader.controlCharacterError(at: offset) }
         let source = try reader.string(.source)
         if source.isEmpty { throw .malformed("source must not be empty.", field: "source") }
+        if source.utf8.contains(where: { $0 < 0x20 }) { throw .invalid("source", "must not hold control characters, tab and newline included") }
         let time = try reader.time()
         let actor = try reader.string(.actor)
         if let contentType = reader.token(.datacontenttype) {

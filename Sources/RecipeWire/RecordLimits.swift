@@ -6,6 +6,9 @@ import RecipeDomain
 /// recipe it is for: text lengths and number ranges from `RecipeLimits`, the same
 /// numbers the schemas in Schemas/ state as `maxLength`, `minimum`, `maximum`.
 ///
+/// Names too: the command id holds no control character (tab and newline included), and
+/// `actor`, `grantee` and `newOwner` are actor names in their one spelling (`ActorName`).
+///
 /// What is *not* checked here, and left to the fold so that it shows in the
 /// recipe's history with the domain's own code: rules that need judgement (blank
 /// text, the URL's form, the tag grammar, "an update changes something") and
@@ -26,6 +29,12 @@ public enum RecordLimits {
     public static func violation(in envelope: CommandEnvelope) -> WireError? {
         if envelope.commandID.isEmpty { return .malformed("id must not be empty.", field: "id") }
         if let problem = maxLength(envelope.commandID, RecipeLimits.maxIdentifierLength, "id") { return problem }
+        // Tab and newline too: an id is a name, not text (other controls never get this far).
+        var commandID = envelope.commandID
+        if commandID.withUTF8({ $0.contains { $0 < 0x20 } }) {
+            return .invalid("id", "must not hold control characters, tab and newline included")
+        }
+        if let problem = actorName(envelope.actor, "actor") { return problem }
         if let revision = envelope.expectedRevision, !(0...JSONNumber.maxSafeInteger).contains(revision) {
             return .invalid("expectedrevision", "must be from 0 to \(JSONNumber.maxSafeInteger), not \(revision)")
         }
@@ -68,9 +77,9 @@ public enum RecordLimits {
         case .tagAdded(let text), .tagChanged(_, let text):
             return maxLength(text, RecipeLimits.maxTagTextLength, "data.text")
         case .accessGranted(let grantee, _), .accessRevoked(let grantee):
-            return maxLength(grantee, RecipeLimits.maxIdentifierLength, "data.grantee")
+            return actorName(grantee, "data.grantee")
         case .ownershipTransferred(let newOwner):
-            return maxLength(newOwner, RecipeLimits.maxIdentifierLength, "data.newOwner")
+            return actorName(newOwner, "data.newOwner")
         case .descriptionChanged(let description):
             return description.flatMap { maxLength($0, RecipeLimits.maxRecipeDescriptionLength, "data.description") }
         case .yieldChanged(let yield):
@@ -140,9 +149,17 @@ public enum RecordLimits {
     private static func amount(_ amount: Double, _ field: @autoclosure () -> String) -> WireError? {
         guard amount.isFinite else { return .invalid(field(), "must be a finite number") }
         guard RecipeLimits.isAllowedAmount(amount) else {
-            return .invalid(field(), "must be greater than 0 and at most \(Int(RecipeLimits.maxIngredientAmount))")
+            return .invalid(field(), "must be \(RecipeLimits.amountRange)")
         }
         return nil
+    }
+
+    /// An actor's name in its one spelling (`ActorName`): `jose\u{301}` is refused, naming
+    /// `jos\u{E9}`, so that the fold's `==` and the store's bytes never tell two apart.
+    private static func actorName(_ name: String, _ field: String) -> WireError? {
+        if let problem = maxLength(name, RecipeLimits.maxIdentifierLength, field) { return problem }
+        guard let problem = ActorName.problem(name) else { return nil }
+        return WireError(.invalid, "\(field) \(problem).", field: field)
     }
 
     private static func range(_ value: Int, _ range: ClosedRange<Int>, _ field: String) -> WireError? {

@@ -65,6 +65,7 @@ enum RecipeFileCommands {
         let files = args.positionals
         guard !files.isEmpty else { throw UsageError("give one or more FILEs to import (see recipes import --help)") }
         let actor = args.string("actor")!
+        if let problem = ActorName.problem(actor) { throw UsageError("--actor: \(problem)") }
         let topic = try KafkaOptions.topics(args).edits
         var config = try KafkaOptions.config(args)
         config.setDefaults(EditsTopicSettings.producerProperties)

@@ -46,7 +46,7 @@ enum SendCommand {
         let (known, data) = try split(arguments)
         let args = try ParsedArguments(known, spec: spec)
         let actor = args.string("actor") ?? ProcessInfo.processInfo.environment["USER"] ?? "cli"
-        guard !actor.isEmpty else { throw UsageError("--actor must not be empty") }
+        if let problem = ActorName.problem(actor) { throw UsageError("--actor: \(problem)") }
         let topic = try KafkaOptions.topics(args).edits
 
         if args.flag("stdin") {

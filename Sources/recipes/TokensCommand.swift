@@ -34,10 +34,7 @@ enum TokensCommand {
         guard args.positionals.count == 1, let actor = args.positionals.first else {
             throw UsageError("recipes tokens add takes one ACTOR (see recipes tokens add --help)")
         }
-        guard !actor.isEmpty, actor.unicodeScalars.count <= RecipeLimits.maxIdentifierLength,
-              !actor.contains(where: { $0.isWhitespace || $0 == "#" }) else {
-            throw UsageError("ACTOR must be 1 to \(RecipeLimits.maxIdentifierLength) characters without spaces or #, got \"\(actor)\"")
-        }
+        if let problem = ActorName.problem(actor) { throw UsageError("ACTOR: \(problem)") }
         let roleName = args.string("role")!
         guard let role = ActorRole(rawValue: roleName) else {
             throw UsageError("--role must be admin, writer or reader, got \"\(roleName)\"")

@@ -77,7 +77,7 @@ struct EffectiveDecisionsTests {
         let original = decision(7, by: "9f3a5c0e17b2d4a6", follows: DecisionLink(decider: "9f3a5c0e17b2d4a6", offset: 6))
         let bytes = DecisionEncoder(source: "tests").encode(original)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.hasSuffix(#""rulesVersion":1,"decider":"9f3a5c0e17b2d4a6","follows":"9f3a5c0e17b2d4a6:6"}}"#))
+        #expect(text.hasSuffix(#""rulesVersion":\#(RecipeDecider.rulesVersion),"decider":"9f3a5c0e17b2d4a6","follows":"9f3a5c0e17b2d4a6:6"}}"#))
         #expect(try DecisionDecoder().decode(value: bytes).get() == original)
         #expect(DecisionLink("a.b-c_d:0") == DecisionLink(decider: "a.b-c_d", offset: 0))
         for wrong in ["a", ":1", "a:", "a:01", "a:-1", "a b:1", "a:1x"] { #expect(DecisionLink(wrong) == nil, "\(wrong)") }

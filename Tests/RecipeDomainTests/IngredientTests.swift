@@ -39,15 +39,17 @@ struct IngredientTests {
         #expect(scenario.draft?.ingredients.map(\.id) == ["c-9", "c-9#2", "c-9#3"])
     }
 
-    @Test(arguments: [0, -1, -0.0, .nan, .infinity, -.infinity, RecipeLimits.maxIngredientAmount.nextUp])
-    func amountsThatAreNotPositiveAndFiniteAreInvalid(amount: Double) {
+    /// Below 0.01 an amount shows as "0" (two decimals): `5e-324` was taken and shown so.
+    @Test(arguments: [0, -1, -0.0, .nan, .infinity, -.infinity, RecipeLimits.maxIngredientAmount.nextUp,
+                      Double.leastNonzeroMagnitude, 0.001, 0.004, RecipeLimits.minIngredientAmount.nextDown])
+    func amountsOutOfTheShownRangeAreInvalid(amount: Double) {
         var scenario = RecipeScenario()
         #expect(scenario.when(.addIngredient("flour", amount, "g")).rejectionCode == .invalid)
         #expect(scenario.recipe.draft == nil)
     }
 
-    @Test(arguments: [Double.leastNonzeroMagnitude, 0.001, 1, RecipeLimits.maxIngredientAmount])
-    func positiveFiniteAmountsAreAccepted(amount: Double) {
+    @Test(arguments: [RecipeLimits.minIngredientAmount, 0.05, 1, RecipeLimits.maxIngredientAmount])
+    func amountsFromTheLeastShownToTheLimitAreAccepted(amount: Double) {
         var scenario = RecipeScenario()
         #expect(scenario.when(.addIngredient("flour", amount, "g")).isAccepted)
     }

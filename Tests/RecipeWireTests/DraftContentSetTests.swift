@@ -34,7 +34,7 @@ struct DraftContentSetTests {
     static func envelope(_ content: DraftContent) -> CommandEnvelope {
         CommandEnvelope(
             commandID: String(repeating: "c", count: RecipeLimits.maxIdentifierLength),
-            recipeID: GoldenCases.recipeID, actor: String(repeating: "a", count: 256), time: GoldenCases.time,
+            recipeID: GoldenCases.recipeID, actor: String(repeating: "a", count: RecipeLimits.maxIdentifierLength), time: GoldenCases.time,
             expectedRevision: JSONNumber.maxSafeInteger, command: .draftContentSet(content))
     }
 

@@ -24,10 +24,10 @@ struct HandWrittenRecordTests {
     }
 
     @Test func optionalAttributesMayBeLeftOut() throws {
-        let minimal = #"{"specversion":"1.0","id":"c1","source":"/tools/import","type":"recipes.RecipeSaved.v1","subject":"r1","time":"2026-12-01t10:15:00z","actor":"","data":{}}"#
+        let minimal = #"{"specversion":"1.0","id":"c1","source":"/tools/import","type":"recipes.RecipeSaved.v1","subject":"r1","time":"2026-12-01t10:15:00z","actor":"importer","data":{}}"#
         let decoded = try WireTestSupport.decode(minimal, key: "r1").get()
         #expect(decoded.envelope == CommandEnvelope(
-            commandID: "c1", recipeID: "r1", actor: "", time: GoldenCases.time, expectedRevision: nil, command: .recipeSaved))
+            commandID: "c1", recipeID: "r1", actor: "importer", time: GoldenCases.time, expectedRevision: nil, command: .recipeSaved))
     }
 
     @Test func imageChangedWithNullRemovesThePicture() throws {

@@ -26,7 +26,7 @@ struct LimitTests {
         let duration: Bounds = ["maxLength": Double(RecipeLimits.maxDurationLength)]
         let recipeDescription: Bounds = ["maxLength": Double(RecipeLimits.maxRecipeDescriptionLength)]
         let yield: Bounds = ["maxLength": Double(RecipeLimits.maxYieldLength)]
-        let amount: Bounds = ["exclusiveMinimum": 0, "maximum": RecipeLimits.maxIngredientAmount]
+        let amount: Bounds = ["minimum": RecipeLimits.minIngredientAmount, "maximum": RecipeLimits.maxIngredientAmount]
         let description: Bounds = ["maxLength": Double(RecipeLimits.maxDescriptionLength)]
         let tagText: Bounds = ["maxLength": Double(RecipeLimits.maxTagTextLength)]
         switch kind {
@@ -68,7 +68,7 @@ struct LimitTests {
         let identifier: Bounds = ["maxLength": Double(RecipeLimits.maxIdentifierLength)]
         let name: Bounds = ["maxLength": Double(RecipeLimits.maxIngredientNameLength)]
         let metric: Bounds = ["maxLength": Double(RecipeLimits.maxMetricLength)]
-        let amount: Bounds = ["exclusiveMinimum": 0, "maximum": RecipeLimits.maxIngredientAmount]
+        let amount: Bounds = ["minimum": RecipeLimits.minIngredientAmount, "maximum": RecipeLimits.maxIngredientAmount]
         let description: Bounds = ["maxLength": Double(RecipeLimits.maxDescriptionLength)]
         switch (kind, version) {
         case (.ingredientAdded, 1): return ["name": name, "amount": amount, "metric": metric, "ingredientId": identifier]

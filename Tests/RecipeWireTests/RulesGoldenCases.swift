@@ -36,6 +36,7 @@ enum RulesGoldenCases {
 
     static let owned = "e0000000-0000-4000-8000-000000000001"
     static let untouched = "e0000000-0000-4000-8000-000000000002"
+    static let tagged = "e0000000-0000-4000-8000-000000000003"
 
     /// In order, each with the outcome it gets today.
     static func edgeCases() -> [RulesGolden.Command] {
@@ -86,6 +87,15 @@ enum RulesGoldenCases {
             raw(titleChanged, key: untouched), // keyMismatch: key and subject differ
             raw(titleChanged, key: nil), // keyMismatch: no key
             raw(titleChanged.replacingOccurrences(of: #""title":"Soup""#, with: #""title":"\#(String(repeating: "x", count: 201))""#)), // invalid: too long
+            // Rules version 2: names in one spelling, no control characters, amounts shown, tags whole.
+            command(.titleChanged(title: "Soup"), to: tagged, by: "jos\u{E9}"), // accepted: José (NFC) creates and owns it
+            command(.titleChanged(title: "Mine"), to: tagged, by: "jose\u{301}"), // invalid: actor not in NFC
+            command(.accessGranted(grantee: "jose\u{301}", role: .editor), to: tagged, by: "jos\u{E9}"), // invalid: grantee not in NFC
+            command(.ownershipTransferred(newOwner: "mallory"), to: tagged, by: "jose\u{301}"), // invalid: actor not in NFC
+            raw(titleChanged.replacingOccurrences(of: #""id":"edge-raw""#, with: #""id":"a\u0000b""#)), // invalid: NUL in the id
+            command(.accessGranted(grantee: "bob\u{0}x", role: .viewer), to: tagged, by: "jos\u{E9}"), // invalid: NUL in the grantee
+            command(.ingredientAdded(name: "salt", amount: .leastNonzeroMagnitude, metric: "g", ingredientID: nil), to: tagged, by: "jos\u{E9}"), // invalid: amount 5e-324
+            command(.tagAdded(text: "@x(payload with ) paren)"), to: tagged, by: "jos\u{E9}"), // invalidTag: ")" closes nothing
         ]
     }
 

@@ -108,9 +108,11 @@ extension Access {
     /// `receipt` with its command's outcome (`item`) as the command's actor may learn it.
     /// Under `--private`, a command refused (or counted a duplicate) on a recipe its actor may
     /// not see is answered as one on a recipe that does not exist: what the fold decides for it
-    /// on a recipe no command touched, at revision 0; so no answer tells a stranger that the
-    /// recipe exists, who owns it or how far it got. Where that recipe would have taken it (an
-    /// edit makes a new recipe), it is `forbidden`, naming no one.
+    /// on a recipe no command touched, at revision 0: no answer tells a stranger who owns it or
+    /// how far it got. Where that recipe would have taken it (an edit makes a new recipe), it is
+    /// `forbidden`, naming no one: it was not applied, so it cannot be answered `accepted`, and
+    /// that tells the caller the id is taken. The protection there is the id's randomness (the
+    /// server's ids are random UUIDs): a stranger learns it only of an id it was given.
     func receipt<Reads: RecipeReads>(_ receipt: CommandReceipt, withOutcome item: HistoryItem, of envelope: CommandEnvelope,
                                      in reads: Reads) throws -> CommandReceipt {
         var receipt = receipt

@@ -1,0 +1,74 @@
+// MARK: - Actor names
+
+/// The one spelling of an actor's name (a record's `actor`, a grant's `grantee`, a
+/// transfer's `newOwner`, a line of the tokens file), so that the fold, which compares
+/// names with `String ==` (canonical equivalence), and the store, which compares bytes,
+/// always agree on who is who. The form (`ActorName.form`):
+///
+/// - 1 to 128 Unicode scalars (`RecipeLimits.maxIdentifierLength`);
+/// - in Unicode Normalization Form C, as the standard library computes it: two NFC
+///   texts are canonically equivalent exactly when their bytes are equal, so `jos\u{E9}`
+///   is the only spelling of José and `jose\u{301}` is refused, naming it;
+/// - no control character (C0, DEL, C1), no whitespace and no `#`: C APIs end text at a
+///   NUL, and the tokens file splits its lines at spaces and comments at `#`.
+///
+/// Case, compatibility forms (`ﬁ`, full-width letters) and look-alikes from other
+/// scripts are not folded: every layer keeps them apart alike, so they are different
+/// names, not aliases; whoever runs `recipes tokens add` chooses the names. Code points
+/// this build's Unicode leaves unassigned are taken as they are (NFC leaves them alone).
+public enum ActorName {
+    /// The form, for messages.
+    public static let form = "1 to \(RecipeLimits.maxIdentifierLength) characters in Unicode NFC, "
+        + "without spaces, control characters or '#'"
+
+    /// Nil when `name` is an actor's name in its one spelling, else why not: the message
+    /// names the canonical spelling when only the normalization differs.
+    public static func problem(_ name: String) -> String? {
+        // The ASCII names nearly every record carries: one pass over the contiguous bytes
+        // (every command and decision read checks one).
+        var name = name
+        let plainASCII = name.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.count <= RecipeLimits.maxIdentifierLength
+                && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }
+        }
+        if plainASCII { return nil }
+        let isASCII = name.utf8.allSatisfy { $0 < 0x80 }
+        let quotedName = RecipeID.quoted(name)
+        if name.isEmpty || name.unicodeScalars.count > RecipeLimits.maxIdentifierLength {
+            return "\(quotedName) is not an actor name (\(form))"
+        }
+        if let scalar = name.unicodeScalars.first(where: { !isAllowed($0) }) {
+            return "\(quotedName) is not an actor name: it holds \(codePoint(scalar.value)) (\(form))"
+        }
+        if !isASCII {
+            let canonical = self.canonical(name)
+            if !canonical.utf8.elementsEqual(name.utf8) {
+                return "\(quotedName) is not an actor name in its canonical spelling (Unicode NFC): write it \(RecipeID.quoted(canonical))"
+            }
+        }
+        return nil
+    }
+
+    /// `name` in Unicode NFC, as the standard library normalizes when it compares strings
+    /// (its own tables, so this spelling and `==` can never disagree).
+    public static func canonical(_ name: String) -> String {
+        var name = name
+        // ASCII is NFC; checked over the contiguous bytes (every older decision read asks).
+        if name.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) { return name }
+        return String(decoding: name._nfcCodeUnits, as: UTF8.self)
+    }
+
+    /// `U+0000`: how messages name a character that cannot be shown.
+    public static func codePoint(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar == "#" || scalar.properties.isWhitespace { return false }
+        switch scalar.properties.generalCategory {
+        case .control, .surrogate, .lineSeparator, .paragraphSeparator, .spaceSeparator: return false
+        default: return true
+        }
+    }
+}
