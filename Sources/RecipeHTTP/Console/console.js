@@ -717,9 +717,16 @@ async function importPage() {
 /// the recipe or draft is then read (after=) to show it.
 async function importResult(receipt) {
   const id = receipt.recipeId;
-  const omissions = receipt.omissions.length
+  const sources = receipt.sources || {};
+  const guessed = [['title', sources.title], ['ingredients', sources.ingredients], ['steps', sources.instructions]]
+    .filter(([, source]) => source === 'markup').map(([part]) => part);
+  const check = guessed.length
+    ? [h('p', { class: 'warning', id: 'import-guessed' }, 'Read from the page’s own markup, not its structured data: check the ' +
+        guessed.join(', ') + ' before relying on them.')]
+    : [];
+  const omissions = check.concat(receipt.omissions.length
     ? [h('p', {}, 'Cut or left out of the document:'), h('ul', { id: 'import-omissions' }, receipt.omissions.map((text) => h('li', {}, text)))]
-    : [h('p', { class: 'muted' }, 'Nothing in the document was cut or left out.')];
+    : [h('p', { class: 'muted' }, 'Nothing in the document was cut or left out.')]);
   const positions = h('p', { class: 'muted small' }, 'Content at ', h('code', {}, receipt.position),
     receipt.savedPosition ? [', save at ', h('code', {}, receipt.savedPosition)] : null, '.');
   const save = receipt.save;
