@@ -5,7 +5,8 @@ import RecipeWire
 extension MarkupReader {
     /// The ingredients and steps of a page without a known card: the lists under its headings
     /// ("Ingredients", "Method", …), else the elements its classes name for them
-    /// (`ingredients__item`, `recipe-instructions`); nil when it shows neither, or not both when `whole`.
+    /// (`ingredients__item`, `recipe-instructions`), and the page's title. When `whole`, nil
+    /// unless it shows both; else what it shows, perhaps only the title.
     mutating func nodeFromSections(whole: Bool) throws(LenientJSONReader.Failure) -> JSONValue? {
         let headings = try sectionHeadings()
         var ingredients = try firstSection(under: headings.ingredients)
@@ -13,11 +14,11 @@ extension MarkupReader {
         guard !whole || !ingredients.isEmpty else { return nil }
         var steps = try firstSection(under: headings.instructions)
         if steps.isEmpty { steps = try classed(.instructions) }
-        guard whole ? !steps.isEmpty : !(steps.isEmpty && ingredients.isEmpty) else { return nil }
+        guard !whole || !steps.isEmpty else { return nil }
         var node: [String: JSONValue] = ["@type": .string("Recipe")]
         node["name"] = try pageTitle().map(JSONValue.string)
-        node["recipeIngredient"] = .array(Self.ingredientLines(ingredients).map(JSONValue.string))
-        node["recipeInstructions"] = .array(Self.steps(steps))
+        if !ingredients.isEmpty { node["recipeIngredient"] = .array(Self.ingredientLines(ingredients).map(JSONValue.string)) }
+        if !steps.isEmpty { node["recipeInstructions"] = .array(Self.steps(steps)) }
         return .object(node)
     }
 

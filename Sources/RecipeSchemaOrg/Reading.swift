@@ -49,9 +49,12 @@ struct Reading {
 
     /// The recipe parts a page's structured data lacks everywhere: ingredients, steps, or both.
     var missingParts: [String] {
-        ["recipeIngredient", "recipeInstructions"].filter { member in
+        let parts = ["recipeIngredient", "recipeInstructions"].filter { member in
             !candidates.contains { Self.count(Self.member(member, of: $0.found.node)) > 0 }
         }
+        // A name that is no text (or none) leaves the recipe unreadable: the page's title names it.
+        let named = candidates.contains { if case .string(let name)? = $0.found.node.member("name")?.value { !name.trimmed.isEmpty } else { false } }
+        return parts + (named || candidates.isEmpty ? [] : ["name"])
     }
 
     /// Gives the candidates the parts none of them has, from the recipe of the page's markup:
@@ -60,7 +63,7 @@ struct Reading {
         let allStubs = candidates.allSatisfy(\.isStub)
         for index in candidates.indices where allStubs || !candidates[index].isStub {
             for member in members {
-                guard let value = markup[member], Self.count(value) > 0 else { continue }
+                guard let value = markup[member], member == "name" || Self.count(value) > 0 else { continue }
                 candidates[index].found.node[member] = value
                 candidates[index].filled.insert(member)
             }
@@ -124,7 +127,7 @@ struct Reading {
             func source(of member: String, _ part: [some Any]) -> ImportedRecipe.Source? {
                 part.isEmpty ? nil : candidate.filled.contains(member) ? .markup : candidate.source
             }
-            let sources = ImportedRecipe.Sources(title: candidate.source, ingredients: source(of: "recipeIngredient", document.ingredients),
+            let sources = ImportedRecipe.Sources(title: candidate.filled.contains("name") ? .markup : candidate.source, ingredients: source(of: "recipeIngredient", document.ingredients),
                                                  instructions: source(of: "recipeInstructions", document.instructions))
             return .success(ImportedRecipe(document: document, omissions: Self.capped(reader.omissions), sources: sources))
         } catch {

@@ -10,13 +10,14 @@ enum SectionWords {
     static let longestHeading = 80
 
     static let ingredientHeadings = [
-        "ingredients", "ingredient list", "you will need", "you'll need", "what you need", "what you'll need",
+        "ingredients", "ingredient list", "you will need", "you'll need", "what you need", "what you'll need", "things you'll need",
+        "things you will need",
         "zutaten", "ingrédients", "ingredienti", "ingredientes", "ingrediënten", "ingredienser", "składniki",
         "suroviny", "ainekset", "ingrediente", "ingrediencie", "υλικά", "hozzávalók", "malzemeler", "sastojci", "ингредиенты",
         "材料", "재료", "bahan", "bahan-bahan",
     ]
     static let instructionHeadings = [
-        "instructions", "directions", "method", "preparation", "steps", "how to make it", "how to make", "to make",
+        "instructions", "directions", "method", "preparation", "procedure", "steps", "how to make it", "how to make", "to make",
         "zubereitung", "anleitung", "préparation", "preparazione", "procedimento", "preparación", "elaboración", "modo de preparo",
         "modo de preparação", "bereiding", "bereidingswijze", "werkwijze", "gör så här", "tillagning", "fremgangsmåde",
         "fremgangsmåte", "sposób przygotowania", "przygotowanie", "postup", "valmistus", "instrucciones",
@@ -35,7 +36,7 @@ enum SectionWords {
         let words = normalized(text)
         guard !words.isEmpty, words.utf8.count <= longestHeading else { return nil }
         if begins(words, ingredientHeadings) { return .ingredients }
-        if begins(words, instructionHeadings) { return .instructions }
+        if begins(words, instructionHeadings) || words == "recipe" { return .instructions }
         return nil
     }
 
