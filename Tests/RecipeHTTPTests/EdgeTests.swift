@@ -169,6 +169,7 @@ struct EdgeTests {
             ("a folded header", "X-Note: a\r\n Transfer-Encoding: chunked\r\nContent-Length: 0\r\n\r\n" + smuggled),
             ("a space before the colon", "Transfer-Encoding : chunked\r\nContent-Length: 0\r\n\r\n" + smuggled),
             ("two hosts", "Host: 127.0.0.1\r\nContent-Length: 0\r\n\r\n" + smuggled),
+            ("a bare CR inside a header", "X-A: 1\rContent-Length: \(smuggled.utf8.count)\r\n\r\n" + smuggled),
         ]
         for (name, rest) in heads {
             let received = try { () throws -> (bytes: [UInt8], closed: Bool) in
@@ -204,6 +205,10 @@ struct EdgeTests {
         let short = try shared.get("/v1/recipes?" + String(repeating: "a&", count: 3_000))
         #expect(short.status == 400, "\(short.status) \(short.text)")
         #expect(short.errorCode == "tooManyParameters")
+        // Empty parameters count too: libmicrohttpd stores each, and 5,000 were a closed connection.
+        let bare = try shared.get("/v1/recipes?" + String(repeating: "&", count: 5_000))
+        #expect(bare.status == 400, "\(bare.status) \(bare.text)")
+        #expect(bare.errorCode == "tooManyParameters")
         #expect(try shared.get("/healthz").status == 200)
     }
 
