@@ -46,6 +46,12 @@ struct AnswerMemoryTests {
         let script = Self.answer(ConsoleRoutes.response(ConsoleRoutes.assets["console.js"]!), for: "d", on: server)
         #expect(script.response.status == 200)
         #expect(script.request.unsentBytes == 256 * Self.kib)
+        // A write's answer (a batch's) is sent whatever the bound: its commands are appended by then.
+        let batch = RequestState(uri: "/v1/commands", refusal: nil)
+        batch.client = "a"
+        batch.request = HTTPRequest(method: "POST", uri: "/v1/commands")
+        #expect(server.bounded(Self.large, closing: false, request: batch, connection: ConnectionState()).response.status == 200)
+        server.unsentAnswers.release(batch.unsentBytes, for: "a")
         // Once the first is done, its client is served again.
         server.unsentAnswers.release(first.request.unsentBytes, for: "a")
         #expect(Self.answer(Self.large, for: "a", on: server).response.status == 200)

@@ -29,11 +29,12 @@ final class AnswerMemory: @unchecked Sendable {
         self.perClient = perClient
     }
 
-    /// Takes `bytes` for `client` when both bounds allow; false (nothing taken) when not.
-    func reserve(_ bytes: Int, for client: String) -> Bool {
+    /// Takes `bytes` for `client` when both bounds allow (or, `evenPast`, whatever they say); false
+    /// (nothing taken) when not.
+    func reserve(_ bytes: Int, for client: String, evenPast: Bool = false) -> Bool {
         lock.withLock {
             let clientHeld = byClient[client, default: 0]
-            guard held + bytes <= total, perClient == 0 || clientHeld + bytes <= perClient else { return false }
+            guard evenPast || held + bytes <= total, evenPast || perClient == 0 || clientHeld + bytes <= perClient else { return false }
             held += bytes
             byClient[client] = clientHeld + bytes
             return true
@@ -123,7 +124,10 @@ extension HTTPServer {
         let buffers = limits.connectionMemoryLimit
         if response.body.count > Self.takenBySocketAtOnce {
             let cost = buffers + (response.shared == nil ? response.body.count : 0)
-            guard unsentAnswers.reserve(cost, for: request.client) else { return (Self.busyAnswer, true) }
+            // A write's work is done by now (a batch appended): its answer is sent, counted past
+            // the bound; the next request of its client finds no room (`hasRoomForAnswer`).
+            let isWrite = request.request.map { !["GET", "HEAD"].contains($0.method) } ?? false
+            guard unsentAnswers.reserve(cost, for: request.client, evenPast: isWrite) else { return (Self.busyAnswer, true) }
             request.unsentBytes = cost
         }
         guard !closing, let connection else { return (response, closing) }
