@@ -15,7 +15,7 @@ enum ServerFlags {
         .value("public-names", "HOST,…", "Names clients reach the server by (the Host header); others are 421. On loopback, localhost, 127.0.0.1 and [::1] too."),
         .value("allowed-origins", "ORIGIN,…", "Origins (https://app.example) whose pages may call the API besides its own; others are 403."),
         .value("connection-timeout", "SECONDS", "Close a connection idle this long (slow or idle clients).", default: "15"),
-        .value("answer-memory", "MIB", "Memory that answers clients have not yet read may hold (and again connections kept open after an answer); past it 503 busy.",
+        .value("answer-memory", "MIB", "Memory that answers clients have not yet read may hold (and again connections kept open after an answer, and again request bodies being read); past it 503 busy.",
                default: String(HTTPServer.Limits().answerMemory >> 20)),
         .value("answer-memory-per-client", "MIB", "The same per client address; 0: no bound of its own (default: a quarter of --answer-memory)."),
         .value("max-waiters", "N", "Requests waiting for the read model at once (`after=`, `?wait=true`); more are 503 busy with Retry-After.", default: "64"),

@@ -103,6 +103,12 @@ final class RawConnection: @unchecked Sendable {
         return poll(&poller, 1, 0) > 0
     }
 
+    /// Bytes sent that the server has not taken yet (SIOCOUTQ).
+    var unsentBytes: Int {
+        var unsent: Int32 = 0
+        return ioctl(fd, 0x5411, &unsent) == 0 ? Int(unsent) : -1
+    }
+
     /// What has come and not been read (one read, without waiting).
     func receiveAvailable() -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -62,6 +62,47 @@ struct SlowReaderTests {
         #expect(script?.body == (try ConsoleTests.file("console.js")))
     }
 
+    /// Uploads that stop just short of their end hold their bodies: counted in the same bounds,
+    /// each past them is answered 503 `busy` as it passes, and its connection closes.
+    @Test func threeHundredUploadsStalledNearTheirEndCostUnder100MB() throws {
+        let (dev, port, folder) = try Self.dev()
+        defer { _ = dev.stop(); try? FileManager.default.removeItem(atPath: folder) }
+        let before = ConnectionLoadTests.residentMegabytes(dev.pid)
+        let length = 2 << 20
+        let part = [UInt8](repeating: UInt8(ascii: " "), count: length - 100 * 1024)
+        let connections = try (0..<300).map { _ in
+            let connection = try RawConnection(port: port, from: Self.address)
+            let head = "POST /v1/recipes/\(UUID().uuidString.lowercased())/commands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(length)\r\n\r\n"
+            connection.send(Array(head.utf8) + part)
+            return connection
+        }
+        // Each upload has left its client (or was refused: its answer is there to read), and the
+        // server has read all that came: what the bodies hold is held now.
+        try waitFor("the server to read the uploads", deadline: .seconds(60)) {
+            connections.allSatisfy { $0.hasSomethingToRead || $0.unsentBytes == 0 } && Self.unreadBytes(onServerPort: port) == 0
+        }
+        let held = ConnectionLoadTests.residentMegabytes(dev.pid)
+        #expect(held - before < 100, "the server grew from \(before) to \(held) MB")
+        let refused = connections.compactMap { RawResponse($0.receiveAvailable()) }
+        #expect(refused.count > 200 && refused.allSatisfy { $0.status == 503 && $0.errorCode == "busy" },
+                "\(refused.map(\.status))")
+        print("stalled uploads: 300 of 1.9 MiB: server RSS \(before) MB before, \(held) MB with them; \(refused.count) refused busy")
+    }
+
+    /// Bytes that came to the server's connections on `port` and that it has not read yet
+    /// (`rx_queue` in /proc/net/tcp).
+    static func unreadBytes(onServerPort port: UInt16) -> Int {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return -1 }
+        let local = String(format: ":%04X", port)
+        return table.split(separator: "\n").dropFirst().reduce(0) { total, line in
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1].hasSuffix(local), let queues = fields[4].split(separator: ":").last,
+                  let unread = Int(queues, radix: 16) else { return total }
+            return total + unread
+        }
+    }
+
     /// Each connection that was answered and is kept open holds libmicrohttpd's buffers (256 KiB,
     /// zeroed between requests): past the bound its answer says `Connection: close`.
     @Test func threeThousandAnsweredConnectionsKeptOpenCostUnder100MB() throws {

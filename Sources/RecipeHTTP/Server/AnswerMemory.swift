@@ -12,6 +12,8 @@ import Foundation
 /// when it is queued until libmicrohttpd says it is done (sent, or the connection gone); and
 /// `keptAlive`, the buffers of each answered connection that is kept open, until it closes.
 /// Answers of at most 16 KiB are not counted as unsent: the socket takes them at once.
+/// A third account of the same bounds, `requestBodies`, holds each request's body as it is read,
+/// until its handler is done (a body past it is refused 503 `busy` as it passes, mid-body).
 /// An answer that does not fit in `unsent` is a small 503 `busy` that closes the connection (it
 /// fits in the socket's buffer, so its connection is freed at once); one that does not fit in
 /// `keptAlive` is sent, with `Connection: close`.

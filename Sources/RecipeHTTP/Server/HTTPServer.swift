@@ -70,7 +70,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var maxHeaderBytes = 16 * 1024
         /// Bytes that answers may hold (`AnswerMemory`): answers queued and not yet sent, each
         /// its connection's buffers and its body unless shared; and again the buffers of answered
-        /// connections kept open. Past it an answer is 503 `busy` (kept open: `Connection: close`).
+        /// connections kept open; and again request bodies being read and handled. Past it an
+        /// answer is 503 `busy` (kept open: `Connection: close`; a body: 503 `busy` as it passes).
         public var answerMemory = 128 << 20
         /// The same per client address; nil: a quarter of `answerMemory`; 0: no bound of its own.
         public var answerMemoryPerClient: Int? = nil
@@ -96,6 +97,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// What answers hold of memory (`AnswerMemory`).
     let unsentAnswers: AnswerMemory
     let keptAliveAnswers: AnswerMemory
+    /// What request bodies hold while they are read and handled, within the same bounds.
+    let requestBodies: AnswerMemory
     let lingeringCloses = LingeringCloses()
     /// The port it listens on (the chosen one when 0 was asked). Set once in init.
     public private(set) var port: UInt16 = 0
@@ -112,6 +115,7 @@ public final class HTTPServer: @unchecked Sendable {
         let perClient = limits.answerMemoryPerClient ?? limits.answerMemory / 4
         unsentAnswers = AnswerMemory(total: limits.answerMemory, perClient: perClient)
         keptAliveAnswers = AnswerMemory(total: limits.answerMemory, perClient: perClient)
+        requestBodies = AnswerMemory(total: limits.answerMemory, perClient: perClient)
         let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         // MHD copies the PEM text while it starts; the C strings live until then.
         let key = limits.tlsKeyPEM.map { strdup($0) } ?? nil

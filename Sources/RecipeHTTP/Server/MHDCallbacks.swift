@@ -31,6 +31,8 @@ final class RequestState: @unchecked Sendable {
     /// Who its answer is counted for (`AnswerMemory`), and the bytes its answer holds there.
     var client = ""
     var unsentBytes = 0
+    /// The bytes its body holds in `HTTPServer.requestBodies` while it is read and handled.
+    var bodyBytes = 0
 
     init(uri: String, refusal: HTTPError?) {
         self.uri = uri
@@ -137,6 +139,9 @@ func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaqueP
         return MHD_Result.YES
     case .handling:
         guard let response = state.response else { return MHD_Result.YES }
+        // The handler is done with the body.
+        server.requestBodies.release(state.bodyBytes, for: state.client)
+        state.bodyBytes = 0
         state.phase = .answered
         state.response = nil
         return queue(response, on: connection, server, state)
@@ -172,16 +177,19 @@ private func take(_ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeM
     // Chunked (no length declared): refused as soon as it passes the limit, not at its end;
     // the rest is not read, the connection closes after the answer.
     if state.body.count + count > state.maxBodySize {
-        state.body = []
-        connectionState(connection)?.lingers = true
-        // libmicrohttpd queues no response in the middle of a body: the answer goes to the
-        // socket itself (plain HTTP), and the connection closes. Over TLS it only closes.
-        if server.limits.tlsKeyPEM == nil {
-            let bytes = rawResponse(HTTPResponse(error: HTTPError.tooLarge(state.maxBodySize)))
-            _ = bytes.withUnsafeBytes { cmhd_answer_and_close(connection, $0.baseAddress, $0.count) }
-        }
-        return MHD_Result.NO
+        return refuseMidBody(HTTPResponse(error: HTTPError.tooLarge(state.maxBodySize)), state, server, connection)
     }
+    // The body counts in `requestBodies` (its declared length at once, its buffer then sized to
+    // it): a client past its bound (hundreds of uploads stalled near their end) is told it is busy.
+    let declared = state.bodyBytes == 0 ? (state.request?.declaredBodyLength ?? 0) : 0
+    let needed = max(state.body.count + count, declared) - state.bodyBytes
+    if needed > 0 {
+        guard server.requestBodies.reserve(needed, for: state.client) else {
+            return refuseMidBody(HTTPServer.busyAnswer, state, server, connection)
+        }
+        state.bodyBytes += needed
+    }
+    if declared > 0 { state.body.reserveCapacity(declared) }
     if let uploadData {
         uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
             state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
@@ -196,7 +204,10 @@ func mhdRequestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: Opaq
     guard let requestContext, let stored = requestContext.pointee else { return }
     let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
     requestContext.pointee = nil
-    if let context { server(context).unsentAnswers.release(state.unsentBytes, for: state.client) }
+    if let context {
+        server(context).unsentAnswers.release(state.unsentBytes, for: state.client)
+        server(context).requestBodies.release(state.bodyBytes, for: state.client)
+    }
 }
 
 /// Headers every answer carries (unless it sets them itself): no client may guess another type than the one sent.
@@ -236,10 +247,25 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closi
 
 /// A whole HTTP/1.1 response as bytes, for `cmhd_answer_and_close`.
 private func rawResponse(_ response: HTTPResponse) -> [UInt8] {
-    var head = "HTTP/1.1 \(response.status) \(response.status == 413 ? "Content Too Large" : "Error")\r\n"
+    let reason = [413: "Content Too Large", 503: "Service Unavailable"][response.status] ?? "Error"
+    var head = "HTTP/1.1 \(response.status) \(reason)\r\n"
     for (name, value) in headers(of: response) { head += "\(name): \(value)\r\n" }
     head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
     return Array(head.utf8) + response.body
+}
+
+/// Ends a request in the middle of its body with `response`: libmicrohttpd queues no response
+/// there, so the answer goes to the socket itself (plain HTTP) and the connection closes, what the
+/// client still sends read off first (`LingeringCloses`). Over TLS it only closes.
+private func refuseMidBody(_ response: HTTPResponse, _ state: RequestState, _ server: HTTPServer,
+                           _ connection: OpaquePointer) -> MHD_Result {
+    state.body = []
+    connectionState(connection)?.lingers = true
+    if server.limits.tlsKeyPEM == nil {
+        let bytes = rawResponse(response)
+        _ = bytes.withUnsafeBytes { cmhd_answer_and_close(connection, $0.baseAddress, $0.count) }
+    }
+    return MHD_Result.NO
 }
 
 /// Collects one kind of values (headers, query arguments) of a request.
