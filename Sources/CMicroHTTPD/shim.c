@@ -1,5 +1,6 @@
 #include "CMicroHTTPD.h"
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <string.h>
 
 struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loopback_only,
@@ -12,6 +13,7 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loop
     struct MHD_OptionItem options[] = {
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)callbacks->completed, callbacks->context},
         {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callbacks->uri_logger, callbacks->context},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)callbacks->connection_notifier, callbacks->context},
         {MHD_OPTION_STRICT_FOR_CLIENT, 1, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)limits->connection_timeout_seconds, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)limits->max_connections, NULL},
@@ -36,6 +38,21 @@ uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
 
 struct MHD_Response *cmhd_response_copying(const void *buffer, size_t size) {
     return MHD_create_response_from_buffer(size, (void *)buffer, MHD_RESPMEM_MUST_COPY);
+}
+
+struct MHD_Response *cmhd_response_sharing(const void *buffer, size_t size, void *owner, void (*release)(void *)) {
+    return MHD_create_response_from_buffer_with_free_callback_cls(size, (void *)buffer, release, owner);
+}
+
+void *cmhd_connection_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+int cmhd_duplicate_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL || info->connect_fd < 0) return -1;
+    return fcntl(info->connect_fd, F_DUPFD_CLOEXEC, 0);
 }
 
 int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
@@ -63,9 +80,5 @@ int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, 
         sent += (size_t)n;
     }
     shutdown(fd, SHUT_WR);
-    // What the client sent already would make the close a reset, which can throw away
-    // the answer before the client reads it: read it off first.
-    char sink[16384];
-    while (recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0) {}
     return 1;
 }

@@ -15,6 +15,9 @@ enum ServerFlags {
         .value("public-names", "HOST,…", "Names clients reach the server by (the Host header); others are 421. On loopback, localhost, 127.0.0.1 and [::1] too."),
         .value("allowed-origins", "ORIGIN,…", "Origins (https://app.example) whose pages may call the API besides its own; others are 403."),
         .value("connection-timeout", "SECONDS", "Close a connection idle this long (slow or idle clients).", default: "15"),
+        .value("answer-memory", "MIB", "Memory that answers clients have not yet read may hold (and again connections kept open after an answer, and again request bodies being read); past it 503 busy.",
+               default: String(HTTPServer.Limits().answerMemory >> 20)),
+        .value("answer-memory-per-client", "MIB", "The same per client address; 0: no bound of its own (default: a quarter of --answer-memory)."),
         .value("max-waiters", "N", "Requests waiting for the read model at once (`after=`, `?wait=true`); more are 503 busy with Retry-After.", default: "64"),
         .value("tls-cert", "FILE", "Serve HTTPS with this PEM certificate chain (with --tls-key)."),
         .value("tls-key", "FILE", "The PEM private key of --tls-cert; the file must be mode 600."),
@@ -71,6 +74,8 @@ enum ServerFlags {
         limits.maxConnections = try args.int("max-connections", in: 1...1_000_000)!
         limits.maxConnectionsPerClient = try args.int("max-connections-per-client", in: 0...1_000_000)
         limits.connectionTimeoutSeconds = try args.int("connection-timeout", in: 1...3600)!
+        limits.answerMemory = try args.int("answer-memory", in: 1...1_048_576)! << 20
+        limits.answerMemoryPerClient = try args.int("answer-memory-per-client", in: 0...1_048_576).map { $0 << 20 }
         let proxies = try list(args, "trusted-proxies")
         do {
             limits.trustedProxies = try TrustedProxies(proxies)

@@ -16,10 +16,19 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Connected to the server on `port` from `source` (any 127.x.y.z address is this machine).
-    init(port: UInt16, from source: String = "127.0.0.1") throws {
+    /// `receiveBuffer` bytes (set before connecting, so the window offered is that small): a
+    /// client that reads slowly or not at all holds the server's answer instead. `sendBuffer`
+    /// bytes: a send of more waits for the server to take it.
+    init(port: UInt16, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil, sendBuffer: Int32? = nil) throws {
         // Close-on-exec: a process another test starts meanwhile must not hold these connections open.
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket failed: \(errno)") }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if var size = sendBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = inet_addr(source)
@@ -86,6 +95,25 @@ final class RawConnection: @unchecked Sendable {
             bytes += buffer[0..<n]
         }
         return RawResponse(bytes)
+    }
+
+    /// Whether something came from the server (bytes, or its close) that has not been read.
+    var hasSomethingToRead: Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
+    }
+
+    /// Bytes sent that the server has not taken yet (SIOCOUTQ).
+    var unsentBytes: Int {
+        var unsent: Int32 = 0
+        return ioctl(fd, 0x5411, &unsent) == 0 ? Int(unsent) : -1
+    }
+
+    /// What has come and not been read (one read, without waiting).
+    func receiveAvailable() -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        return n > 0 ? Array(buffer[0..<n]) : []
     }
 
     /// Whether the server has closed (or reset) the connection, as far as can be seen now.

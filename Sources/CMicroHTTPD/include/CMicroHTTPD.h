@@ -28,6 +28,9 @@ struct cmhd_callbacks {
     MHD_RequestCompletedCallback completed;
     /// Sees each request's URI before MHD decodes it; its result becomes the request's context.
     void *(*uri_logger)(void *, const char *, struct MHD_Connection *);
+    /// Told when a connection starts and when it closes (MHD_OPTION_NOTIFY_CONNECTION); what it
+    /// stores in `socket_context` is the connection's (`cmhd_connection_context`).
+    MHD_NotifyConnectionCallback connection_notifier;
     void *context;
 };
 
@@ -44,6 +47,17 @@ uint16_t cmhd_bound_port(struct MHD_Daemon *daemon);
 /// A response owning a copy of `size` bytes (MHD_RESPMEM_MUST_COPY).
 struct MHD_Response *cmhd_response_copying(const void *buffer, size_t size);
 
+/// A response that sends `size` bytes at `buffer` without copying them, and calls
+/// `release(owner)` once no connection sends them any more (MHD_create_response_from_buffer_with_free_callback_cls).
+struct MHD_Response *cmhd_response_sharing(const void *buffer, size_t size, void *owner, void (*release)(void *));
+
+/// What the connection notifier stored for this connection (MHD_CONNECTION_INFO_SOCKET_CONTEXT); NULL when nothing.
+void *cmhd_connection_context(struct MHD_Connection *connection);
+
+/// A second descriptor of the connection's socket (dup), close-on-exec, which keeps the socket
+/// open after libmicrohttpd closes its own; -1 when it has none.
+int cmhd_duplicate_socket(struct MHD_Connection *connection);
+
 /// The client's IPv4 or IPv6 address of a connection as text into `buffer` (at least
 /// INET6_ADDRSTRLEN); 0 when it has none.
 int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
@@ -51,7 +65,8 @@ int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t 
 /// Writes a whole HTTP response straight to a plain (not TLS) connection's socket and ends
 /// the sending side: for refusing a body in the middle of its upload, which
 /// libmicrohttpd 0.9.75 does not let `MHD_queue_response` answer. The caller then
-/// returns MHD_NO, and MHD closes the connection. 0 when it could not.
+/// returns MHD_NO, and MHD closes the connection (what the client still sends is read off by
+/// the server's lingering close). 0 when it could not.
 int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, size_t size);
 
 /// The socket of a connection (MHD_get_connection_info is variadic); -1 when it has none.

@@ -6,17 +6,18 @@
 struct ConsoleRoutes: Sendable {
     struct Asset: Sendable {
         var contentType: String
-        var body: [UInt8]
+        /// One buffer that every connection sends from (3,000 clients that never read it cost no copy each).
+        var body: SharedBytes
     }
 
     /// The page at `/`.
-    static let page = Asset(contentType: "text/html; charset=utf-8", body: PackageResources.index_html)
+    static let page = Asset(contentType: "text/html; charset=utf-8", body: SharedBytes(PackageResources.index_html))
 
     /// The files under `/console/` by name. Every file of `Console/` but `index.html` needs its line here
     /// (ConsoleTests checks that each one is served).
     static let assets: [String: Asset] = [
-        "console.css": Asset(contentType: "text/css; charset=utf-8", body: PackageResources.console_css),
-        "console.js": Asset(contentType: "text/javascript; charset=utf-8", body: PackageResources.console_js),
+        "console.css": Asset(contentType: "text/css; charset=utf-8", body: SharedBytes(PackageResources.console_css)),
+        "console.js": Asset(contentType: "text/javascript; charset=utf-8", body: SharedBytes(PackageResources.console_js)),
     ]
 
     /// The page may load only its own files and call only its own origin; no frames, no plugins.
@@ -46,6 +47,6 @@ struct ConsoleRoutes: Sendable {
     }
 
     static func response(_ asset: Asset) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", asset.contentType)] + securityHeaders, body: asset.body)
+        HTTPResponse(status: 200, headers: [("Content-Type", asset.contentType)] + securityHeaders, shared: asset.body)
     }
 }

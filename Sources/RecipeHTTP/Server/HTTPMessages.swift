@@ -91,12 +91,23 @@ public struct HTTPRequest: Sendable {
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(String, String)]
-    public var body: [UInt8]
+    public var body: [UInt8] {
+        didSet { shared = nil }
+    }
+    /// Set when the body is bytes many answers send (`SharedBytes`): sent from their one
+    /// buffer, not copied per connection. Changing `body` unsets it.
+    public private(set) var shared: SharedBytes?
 
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// An answer whose body is `shared`'s bytes.
+    public init(status: Int, headers: [(String, String)] = [], shared: SharedBytes) {
+        self.init(status: status, headers: headers, body: shared.array)
+        self.shared = shared
     }
 
     /// A JSON body from any Encodable value.

@@ -68,6 +68,13 @@ public final class HTTPServer: @unchecked Sendable {
         public var maxQueryParameters = 64
         /// Most bytes of header names and values together; more is 431.
         public var maxHeaderBytes = 16 * 1024
+        /// Bytes that answers may hold (`AnswerMemory`): answers queued and not yet sent, each
+        /// its connection's buffers and its body unless shared; and again the buffers of answered
+        /// connections kept open; and again request bodies being read and handled. Past it an
+        /// answer is 503 `busy` (kept open: `Connection: close`; a body: 503 `busy` as it passes).
+        public var answerMemory = 128 << 20
+        /// The same per client address; nil: a quarter of `answerMemory`; 0: no bound of its own.
+        public var answerMemoryPerClient: Int? = nil
         /// Threads that poll the connections.
         public var pollingThreads = 2
         /// At most this many requests are handled at once (each on a thread while it runs); more wait their turn.
@@ -87,6 +94,12 @@ public final class HTTPServer: @unchecked Sendable {
     let handler: any HTTPHandler
     let limits: Limits
     let handlerThreads: HandlerThreads
+    /// What answers hold of memory (`AnswerMemory`).
+    let unsentAnswers: AnswerMemory
+    let keptAliveAnswers: AnswerMemory
+    /// What request bodies hold while they are read and handled, within the same bounds.
+    let requestBodies: AnswerMemory
+    let lingeringCloses = LingeringCloses()
     /// The port it listens on (the chosen one when 0 was asked). Set once in init.
     public private(set) var port: UInt16 = 0
     /// The connections it holds at most: `Limits.maxConnections`, or fewer when the open-file limit allows fewer.
@@ -101,6 +114,10 @@ public final class HTTPServer: @unchecked Sendable {
         self.limits = limits
         maxConnections = min(limits.maxConnections, Self.connectionCapacity())
         handlerThreads = HandlerThreads(maxThreads: limits.handlerThreads)
+        let perClient = limits.answerMemoryPerClient ?? limits.answerMemory / 4
+        unsentAnswers = AnswerMemory(total: limits.answerMemory, perClient: perClient)
+        keptAliveAnswers = AnswerMemory(total: limits.answerMemory, perClient: perClient)
+        requestBodies = AnswerMemory(total: limits.answerMemory, perClient: perClient)
         let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         // MHD copies the PEM text while it starts; the C strings live until then.
         let key = limits.tlsKeyPEM.map { strdup($0) } ?? nil
@@ -112,7 +129,7 @@ public final class HTTPServer: @unchecked Sendable {
             tls_key_pem: key, tls_cert_pem: certificate)
         // The daemon borrows the server: `stop` (or deinit) stops the daemon first.
         var callbacks = cmhd_callbacks(handler: mhdAccessHandler, completed: mhdRequestCompleted, uri_logger: mhdRequestStarted,
-                                       context: Unmanaged.passUnretained(self).toOpaque())
+                                       connection_notifier: mhdConnectionNotified, context: Unmanaged.passUnretained(self).toOpaque())
         guard let daemon = cmhd_start_daemon(flags, port, loopbackOnly ? 1 : 0, &options, &callbacks) else {
             throw HTTPServerError(message: limits.tlsKeyPEM != nil
                                   ? "cannot listen on port \(port) with TLS (in use, not allowed, or the key and certificate are not PEM that match)"
@@ -136,6 +153,7 @@ public final class HTTPServer: @unchecked Sendable {
         // libmicrohttpd may not stop while a connection is suspended: each handler resumes its own.
         handlerThreads.stop()
         MHD_stop_daemon(daemon)
+        lingeringCloses.stop()
     }
 
     /// Raises the process's soft limit of open files to its hard limit (each connection is a

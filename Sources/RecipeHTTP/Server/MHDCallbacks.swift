@@ -28,6 +28,11 @@ final class RequestState: @unchecked Sendable {
     /// Written by the handler thread before it resumes the connection, read by libmicrohttpd's
     /// thread after the resume: libmicrohttpd's lock around the resume orders the two.
     var response: HTTPResponse?
+    /// Who its answer is counted for (`AnswerMemory`), and the bytes its answer holds there.
+    var client = ""
+    var unsentBytes = 0
+    /// The bytes its body holds in `HTTPServer.requestBodies` while it is read and handled.
+    var bodyBytes = 0
 
     init(uri: String, refusal: HTTPError?) {
         self.uri = uri
@@ -56,7 +61,8 @@ func mhdRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer
         if text.utf8.count > limits.maxURILength {
             refusal = HTTPError(414, "uriTooLong", "the request target is \(text.utf8.count) bytes; at most \(limits.maxURILength) are read")
         } else if let query = text.split(separator: "?", maxSplits: 1).dropFirst().first,
-                  query.split(separator: "&").count > limits.maxQueryParameters {
+                  // Empty ones count: libmicrohttpd stores one argument per `&` all the same.
+                  query.split(separator: "&", omittingEmptySubsequences: false).count > limits.maxQueryParameters {
             refusal = HTTPError(400, "tooManyParameters", "the query has more than \(limits.maxQueryParameters) parameters")
         }
     }
@@ -86,18 +92,20 @@ func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaqueP
         state.phase = .body
         let head = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", uri: state.uri,
                                headers: values(connection, MHD_ValueKind.HEADER_KIND, lowercasingKeys: true))
+        state.client = clientAddress(server, connection, head)
         if let refusal = state.refusal ?? headRefusal(server, connection, head, version: version) {
-            return queue(HTTPResponse(error: refusal), on: connection, closing: true)
+            return queue(HTTPResponse(error: refusal), on: connection, closing: true, server, state, bodyUnread: head.declaresBody)
         }
         var admitted = head
-        admitted.clientAddress = clientAddress(server, connection, head)
+        admitted.clientAddress = state.client
         switch server.handler.admit(admitted) {
         case .answer(let response):
-            return queue(response, on: connection, closing: head.declaresBody)
+            return queue(response, on: connection, closing: head.declaresBody, server, state, bodyUnread: head.declaresBody)
         case .read(let maxBodySize):
             // A declared length over the limit is refused before reading any of it.
             if let length = head.declaredBodyLength, length > maxBodySize {
-                return queue(HTTPResponse(error: HTTPError.tooLarge(maxBodySize)), on: connection, closing: true)
+                return queue(HTTPResponse(error: HTTPError.tooLarge(maxBodySize)), on: connection, closing: true, server, state,
+                             bodyUnread: true)
             }
             state.request = admitted
             state.maxBodySize = maxBodySize
@@ -113,6 +121,10 @@ func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaqueP
         complete.cancellation = RequestCancellation(socket: cmhd_connection_socket(connection), stopping: server.stopping)
         let request = complete
         state.phase = .handling
+        guard server.hasRoomForAnswer(for: state) else {
+            state.phase = .answered
+            return queue(HTTPServer.busyAnswer, on: connection, closing: true, server, state)
+        }
         // Suspended before the handler can resume it: a resume must follow its suspend.
         MHD_suspend_connection(connection)
         let handler = server.handler
@@ -128,9 +140,12 @@ func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaqueP
         return MHD_Result.YES
     case .handling:
         guard let response = state.response else { return MHD_Result.YES }
+        // The handler is done with the body.
+        server.requestBodies.release(state.bodyBytes, for: state.client)
+        state.bodyBytes = 0
         state.phase = .answered
         state.response = nil
-        return queue(response, on: connection)
+        return queue(response, on: connection, server, state)
     case .answered:
         return MHD_Result.YES
     }
@@ -163,15 +178,19 @@ private func take(_ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeM
     // Chunked (no length declared): refused as soon as it passes the limit, not at its end;
     // the rest is not read, the connection closes after the answer.
     if state.body.count + count > state.maxBodySize {
-        state.body = []
-        // libmicrohttpd queues no response in the middle of a body: the answer goes to the
-        // socket itself (plain HTTP), and the connection closes. Over TLS it only closes.
-        if server.limits.tlsKeyPEM == nil {
-            let bytes = rawResponse(HTTPResponse(error: HTTPError.tooLarge(state.maxBodySize)))
-            _ = bytes.withUnsafeBytes { cmhd_answer_and_close(connection, $0.baseAddress, $0.count) }
-        }
-        return MHD_Result.NO
+        return refuseMidBody(HTTPResponse(error: HTTPError.tooLarge(state.maxBodySize)), state, server, connection)
     }
+    // The body counts in `requestBodies` (its declared length at once, its buffer then sized to
+    // it): a client past its bound (hundreds of uploads stalled near their end) is told it is busy.
+    let declared = state.bodyBytes == 0 ? (state.request?.declaredBodyLength ?? 0) : 0
+    let needed = max(state.body.count + count, declared) - state.bodyBytes
+    if needed > 0 {
+        guard server.requestBodies.reserve(needed, for: state.client) else {
+            return refuseMidBody(HTTPServer.busyAnswer, state, server, connection)
+        }
+        state.bodyBytes += needed
+    }
+    if declared > 0 { state.body.reserveCapacity(declared) }
     if let uploadData {
         uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
             state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
@@ -184,8 +203,12 @@ func mhdRequestCompleted(_ context: UnsafeMutableRawPointer?, _ connection: Opaq
                          _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
                          _ reason: MHD_RequestTerminationCode) {
     guard let requestContext, let stored = requestContext.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(stored).release()
+    let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
     requestContext.pointee = nil
+    if let context {
+        server(context).unsentAnswers.release(state.unsentBytes, for: state.client)
+        server(context).requestBodies.release(state.bodyBytes, for: state.client)
+    }
 }
 
 /// Headers every answer carries (unless it sets them itself): no client may guess another type than the one sent.
@@ -195,10 +218,25 @@ private func headers(of response: HTTPResponse) -> [(String, String)] {
     response.headers + commonHeaders.filter { common in !response.headers.contains { $0.0.lowercased() == common.0.lowercased() } }
 }
 
-/// `closing`: the request was refused before it was read whole; the connection ends after the answer.
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool = false) -> MHD_Result {
-    let created = response.body.withUnsafeBytes { bytes in
-        cmhd_response_copying(bytes.baseAddress, bytes.count)
+/// `closing`: the request was refused before it was read whole; the connection ends after the
+/// answer (`bodyUnread`: and what the client still sends of its body is read off first). Within
+/// the bounds of `AnswerMemory`, or 503 `busy`.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool = false,
+                   _ server: HTTPServer, _ state: RequestState, bodyUnread: Bool = false) -> MHD_Result {
+    let connectionState = connectionState(connection)
+    let (response, closing) = server.bounded(response, closing: closing, request: state, connection: connectionState)
+    if closing && bodyUnread { connectionState?.lingers = true }
+    let created: OpaquePointer?
+    if let shared = response.shared {
+        // The response holds the shared bytes until libmicrohttpd releases it.
+        created = cmhd_response_sharing(shared.base, shared.count, Unmanaged.passRetained(shared).toOpaque()) { owner in
+            if let owner { Unmanaged<SharedBytes>.fromOpaque(owner).release() }
+        }
+        if created == nil { Unmanaged.passUnretained(shared).release() }
+    } else {
+        created = response.body.withUnsafeBytes { bytes in
+            cmhd_response_copying(bytes.baseAddress, bytes.count)
+        }
     }
     guard let created else { return MHD_Result.NO }
     for (name, value) in headers(of: response) { _ = MHD_add_response_header(created, name, value) }
@@ -210,10 +248,25 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closi
 
 /// A whole HTTP/1.1 response as bytes, for `cmhd_answer_and_close`.
 private func rawResponse(_ response: HTTPResponse) -> [UInt8] {
-    var head = "HTTP/1.1 \(response.status) \(response.status == 413 ? "Content Too Large" : "Error")\r\n"
+    let reason = [413: "Content Too Large", 503: "Service Unavailable"][response.status] ?? "Error"
+    var head = "HTTP/1.1 \(response.status) \(reason)\r\n"
     for (name, value) in headers(of: response) { head += "\(name): \(value)\r\n" }
     head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
     return Array(head.utf8) + response.body
+}
+
+/// Ends a request in the middle of its body with `response`: libmicrohttpd queues no response
+/// there, so the answer goes to the socket itself (plain HTTP) and the connection closes, what the
+/// client still sends read off first (`LingeringCloses`). Over TLS it only closes.
+private func refuseMidBody(_ response: HTTPResponse, _ state: RequestState, _ server: HTTPServer,
+                           _ connection: OpaquePointer) -> MHD_Result {
+    state.body = []
+    connectionState(connection)?.lingers = true
+    if server.limits.tlsKeyPEM == nil {
+        let bytes = rawResponse(response)
+        _ = bytes.withUnsafeBytes { cmhd_answer_and_close(connection, $0.baseAddress, $0.count) }
+    }
+    return MHD_Result.NO
 }
 
 /// Collects one kind of values (headers, query arguments) of a request.

@@ -6,9 +6,10 @@ import Foundation
 /// 0.9.75 is lenient where that matters: `Transfer-Encoding` wins over `Content-Length` when both
 /// are sent, a second `Content-Length` is ignored, any other transfer coding reads the body until
 /// the connection closes, a bare LF ends a line, a line that starts with a space continues the
-/// header before it (obs-fold), and `MHD_OPTION_STRICT_FOR_CLIENT` refuses none of these. So the
-/// head is checked here, once the headers are in and before anything else: each of these, and a
-/// second `Host` (which name the request is for must be as clear), is 400 `badFraming`, and the
+/// header before it (obs-fold), a bare CR stays inside a header's value, and
+/// `MHD_OPTION_STRICT_FOR_CLIENT` refuses none of these. So the head is checked here, once the
+/// headers are in and before anything else: each of these, a control character other than tab in
+/// a value, and a second `Host` (which name the request is for must be as clear), is 400 `badFraming`, and the
 /// connection closes after the answer.
 enum RequestFraming {
     /// Nil when the head frames its body one way only; else why not.
@@ -66,6 +67,11 @@ enum RequestFraming {
                 return
             }
             guard let value else { problem = "the header \(name) has no value"; return }
+            // A bare CR (or another control) inside a value is a line end to some hops.
+            if let control = UnsafeRawBufferPointer(start: value, count: valueSize).first(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }) {
+                problem = String(format: "the header %@ holds the control character 0x%02X", name, control)
+                return
+            }
             expectedNextKey = value + valueSize + 2
             switch name.lowercased() {
             case "content-length": contentLengths += 1
