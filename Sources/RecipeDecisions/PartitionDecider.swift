@@ -273,6 +273,15 @@ struct RebuiltPartition {
     var snapshotEnd: Int64?
     /// Decisions read, effective or not.
     var read = 0
+    /// The end of the edits partition asked before its decisions were read: a command before it is on the log.
+    let editsEndBefore: Int64
+    /// The command after the last effective decision of a command before `editsEndBefore`: where what
+    /// is known decided ends, should later decisions claim commands past the log (`DeciderState`).
+    var decidedOnLog: Int64 = 0
+
+    init(editsEndBefore: Int64 = .max) {
+        self.editsEndBefore = editsEndBefore
+    }
 
     /// Folds in the next decision read on `partition`, whose bytes are `value`, when it is effective.
     mutating func add(_ decision: DecisionRecord?, value: [UInt8], partition: Int32, offset: Int64) {
@@ -281,6 +290,7 @@ struct RebuiltPartition {
         lastValue = value
         read += 1
         guard let decision, effective.admit(decision, onPartition: partition) else { return }
+        if decision.offset < editsEndBefore { decidedOnLog = decision.offset + 1 }
         guard case .accepted(let events, _) = decision.outcome, let text = decision.recipeID, let commandID = decision.commandID,
               let recipeID = try? RecipeID(text) else { return }
         recipes[recipeID, default: Recipe(id: recipeID)].record(events, ofCommand: commandID)

@@ -1,4 +1,5 @@
 import Kafka
+import RecipeDecisions
 import RecipeDomain
 import RecipeProjection
 import RecipeSchemaOrg
@@ -16,6 +17,9 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     let waitTimeout: Duration
     /// The slots of requests that wait for the read model, shared with `after=`.
     let waiters: WaiterLimit
+    /// What the decider of this process does (nil: none here): a command on a partition it stopped
+    /// deciding is answered 202 at once, undecided.
+    let decider: @Sendable () -> DeciderState?
     let builder: CommandBuilder
 
     func register(in router: inout Router<RouteHandler>) {
@@ -72,6 +76,9 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
 
     private func appendAndWait(_ envelope: CommandEnvelope) throws -> HTTPResponse {
         let receipt = try append(envelope)
+        // On a partition the decider stopped deciding, no outcome comes (one the store shows there would not be its
+        // decider's): in the log, undecided.
+        if decider()?.undecided([receipt.partition: receipt.offset]).isEmpty == false { return .json(receipt, status: 202) }
         // Not projected in time: the command is in the log all the same.
         // The entry at that position must be this command's: a store that folded another log
         // holds someone else's there, and its outcome is not this command's.

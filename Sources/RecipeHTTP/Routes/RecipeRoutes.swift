@@ -1,3 +1,4 @@
+import RecipeDecisions
 import RecipeSchemaOrg
 import Synchronization
 import RecipeDomain
@@ -75,16 +76,24 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
 /// `after=p:o[,p:o…]`, read your writes: a query answers once the read side has
 /// applied those positions, or 503 `stale` when `timeout` passes first. A
 /// position not on the log yet (at or past its end, or in no partition) is 409
-/// `positionAhead` at once: only true lag waits. A query that waits takes one of the
+/// `positionAhead` at once: only true lag waits. A position on a partition this process's
+/// decider stopped deciding, at or past what it decided there, is 503 `notDecided` at once,
+/// whatever the store shows: a decision there (one claiming commands past the log) is not to be trusted. A query that waits takes one of the
 /// `waiters` slots (shared with `?wait=true` on commands); one whose positions are
 /// applied already takes none (where the log's ends are known, as in the service).
 struct ReadYourWrites<Reads: RecipeReads>: Sendable {
     let reads: Reads
     let timeout: Duration
     let waiters: WaiterLimit
+    let decider: @Sendable () -> DeciderState?
 
     func wait(for request: HTTPRequest) throws {
         guard let positions = try request.positions("after") else { return }
+        let undecided = decider()?.undecided(positions) ?? []
+        if !undecided.isEmpty {
+            let named = undecided.map { "\($0.partition):\($0.offset) (the decider stopped partition \($0.partition) at \($0.partition):\($0.decidedUpTo): \($0.why))" }
+            throw HTTPError(503, "notDecided", "not decided: " + named.joined(separator: "; ") + "; /readyz says what stopped", field: "after")
+        }
         let arrived = ContinuousClock.now
         if reads.tellsLogEnds {
             // Applied already: no slot taken. Else lag, or a position no one has written, asked of
