@@ -207,7 +207,8 @@ public final class Decider: @unchecked Sendable {
             if let failure = pollFailure { throw failure }
             try readWhatLanded()
             keepStilledSnapshots()
-            publishStatus()
+            stopped.pauseAndAskEnds(edits: edits, producer: producer, topic: topics.edits)
+            if polled == 0 { publishStatus() }
             // A few polls' decisions in flight; all of them settled whenever the log is quiet.
             while pending.count > 64 || (polled == 0 && !pending.isEmpty) {
                 try settle(pending.removeFirst())
@@ -293,6 +294,7 @@ public final class Decider: @unchecked Sendable {
                 count += work[index].decisions.count
             }
         }
+        publishStatus()
         if !parts.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(packed: parts), parts: indexes)) }
     }
 
@@ -490,7 +492,7 @@ public final class Decider: @unchecked Sendable {
                             stopped.remove(partition.partition)
                         }
                         try assignReadBack()
-                        publishStatus(now: true)
+                        publishStatus()
                     } catch {
                         pollFailure = error
                     }
@@ -542,7 +544,7 @@ public final class Decider: @unchecked Sendable {
         }
         try writeDocuments()
         try assignReadBack()
-        publishStatus(now: true)
+        publishStatus()
         return offsets
     }
 
@@ -555,9 +557,10 @@ public final class Decider: @unchecked Sendable {
         stopped.stop(partition, why: "\(error)", decided: decided, editsEnd: editsEnd)
     }
 
-    private func publishStatus(now: Bool = false) {
-        stopped.publish(to: status, now: now, edits: edits, producer: producer, topic: topics.edits,
-                        deciding: partitions.mapValues(\.nextCommand))
+    /// Publishes `status`: before any decision it makes is handed to the producer, so that a reader
+    /// never finds a decision of its own past the next command it published.
+    private func publishStatus() {
+        stopped.publish(to: status, edits: edits, topic: topics.edits, deciding: partitions.mapValues(\.nextCommand))
     }
 
     /// Reads the decisions of these partitions to their end, each from its start or, when a

@@ -67,12 +67,15 @@ public struct DeciderState: Sendable, Equatable {
         return "the decider has stopped deciding \(named); it goes on with its other partitions"
     }
 
-    /// Of `positions` (`partition: offset` of commands), those on a partition it has stopped
-    /// deciding and at or past what it decided there: no decision of them is to be trusted.
-    public func undecided(_ positions: [Int32: Int64]) -> [(partition: Int32, offset: Int64, decidedUpTo: Int64, why: String)] {
+    /// Of `positions` (`partition: offset` of commands), those on a partition it holds at or past
+    /// its next command: not decided by it (yet, or ever, on a partition it stopped: `why`). The
+    /// next command it publishes before it hands the decisions before it to the producer, so a
+    /// decision of a position it names that a reader finds on the topic is not its own.
+    public func undecided(_ positions: [Int32: Int64]) -> [(partition: Int32, offset: Int64, decidedUpTo: Int64, why: String?)] {
         positions.sorted { $0.key < $1.key }.compactMap { partition, offset in
-            guard let status = partitions[partition], case .stopped(let why) = status.state, offset >= status.nextCommand else { return nil }
-            return (partition, offset, status.nextCommand, why)
+            guard let status = partitions[partition], offset >= status.nextCommand else { return nil }
+            if case .stopped(let why) = status.state { return (partition, offset, status.nextCommand, why) }
+            return (partition, offset, status.nextCommand, nil)
         }
     }
 }
@@ -96,7 +99,6 @@ struct StoppedPartitions {
     private(set) var held: [Int32: DeciderState.Partition] = [:]
     /// Stopped partitions whose commands the edits consumer is still to pause.
     private var toPause: Set<Int32> = []
-    private var published = ContinuousClock.now
     private var endsAsked = ContinuousClock.now
 
     mutating func stop(_ partition: Int32, why: String, decided: Int64, editsEnd: Int64?) {
@@ -110,16 +112,11 @@ struct StoppedPartitions {
         toPause.remove(partition)
     }
 
-    /// Brings `status` up to date with these and the partitions `deciding` (each with its next
-    /// command), at most every 200 ms unless `now`, and pauses the commands of those stopped. The
-    /// end of a stopped partition's edits, which no fetch tells any more, is asked of the brokers
-    /// at most every second.
-    mutating func publish(to status: DeciderStatus, now: Bool, edits: KafkaConsumer, producer: KafkaProducer, topic: String,
-                          deciding: @autoclosure () -> [Int32: Int64]) {
-        guard now || ContinuousClock.now - published >= .milliseconds(200) else { return }
-        published = .now
-        // Not while taking partitions: the edits consumer is assigned them after.
-        if !now, !toPause.isEmpty, (try? edits.pause(toPause.map { KafkaTopicPartition(topic: topic, partition: $0) })) != nil { toPause = [] }
+    /// Pauses the commands of the partitions stopped since the last call (not while taking
+    /// partitions: the edits consumer is assigned them after), and asks the brokers, at most
+    /// every second, for the end of their edits partitions, which no fetch tells any more.
+    mutating func pauseAndAskEnds(edits: KafkaConsumer, producer: KafkaProducer, topic: String) {
+        if !toPause.isEmpty, (try? edits.pause(toPause.map { KafkaTopicPartition(topic: topic, partition: $0) })) != nil { toPause = [] }
         if !held.isEmpty, ContinuousClock.now - endsAsked >= .seconds(1) {
             endsAsked = .now
             for partition in held.keys {
@@ -127,8 +124,12 @@ struct StoppedPartitions {
                 if let end = marks?.high { held[partition]!.editsEnd = end }
             }
         }
+    }
+
+    /// Brings `status` up to date with these and the partitions `deciding`, each with its next command.
+    func publish(to status: DeciderStatus, edits: KafkaConsumer, topic: String, deciding: [Int32: Int64]) {
         var partitions = held
-        for (partition, next) in deciding() {
+        for (partition, next) in deciding {
             partitions[partition] = DeciderState.Partition(state: .deciding, nextCommand: next,
                                                            editsEnd: edits.lastSeenWatermarks(KafkaTopicPartition(topic: topic, partition: partition))?.high)
         }
