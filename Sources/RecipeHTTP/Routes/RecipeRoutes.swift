@@ -133,8 +133,7 @@ struct ReadYourWrites<Reads: RecipeReads>: Sendable {
             }
             return "\(at) (the decider stopped deciding partition \(position.partition) at \(position.partition):\(position.decidedUpTo): \(why))"
         }
-        throw HTTPError(503, "notDecided", "not decided: " + named.joined(separator: "; ") + "; /readyz says whether the decider stopped",
-                        field: "after")
+        throw HTTPError(503, "notDecided", "not decided: " + named.joined(separator: "; ") + "; /readyz says whether the decider stopped")
     }
 }
 
