@@ -536,6 +536,12 @@ public final class Decider: @unchecked Sendable {
                      decided: rebuilt.decidedOnLog, editsEnd: editsEnd)
                 continue
             }
+            if let skip = rebuilt.skip {
+                stop(partition, .decisionsSkipCommands(KafkaTopicPartition(topic: topics.decisions, partition: partition),
+                                                       from: skip.from, to: skip.to, decider: skip.decider),
+                     decided: rebuilt.decidedOnLog, editsEnd: editsEnd)
+                continue
+            }
             stopped.remove(partition)
             decider.reconcile(withTopic: committed.onTopic[partition] ?? [:], end: committed.ends[partition]!)
             partitions[partition] = decider

@@ -10,6 +10,8 @@ public enum DeciderError: Error, CustomStringConvertible, Sendable {
     case missingHead(KafkaTopicPartition, low: Int64)
     case readTimedOut(KafkaTopicPartition, at: Int64, end: Int64)
     case decisionsPastLog(KafkaTopicPartition, next: Int64, editsEnd: Int64)
+    /// A decision that counts skips commands `from..<to` where the chain passes to its writer (`RebuiltPartition.skip`).
+    case decisionsSkipCommands(KafkaTopicPartition, from: Int64, to: Int64, decider: String)
     case deliveryFailed(KafkaError)
     case catchUpTimedOut([Int32: Int64], after: Duration)
     /// `catchUp` found partitions it cannot go on with, each with why.
@@ -30,6 +32,9 @@ public enum DeciderError: Error, CustomStringConvertible, Sendable {
         case .decisionsPastLog(let partition, let next, let end):
             "\(partition) holds decisions of commands up to offset \(next - 1), but the edits partition ends at offset \(end): "
                 + "they are another log's decisions (was the edits topic made again, or a journal cut short?)"
+        case .decisionsSkipCommands(let partition, let from, let to, let decider):
+            "\(partition) holds a decision of command \(to) by \(decider) that skips commands \(from)..<\(to): a decider decides every "
+                + "command in order, so it is not a decider's (was it appended by hand?)"
         case .deliveryFailed(let error):
             "a decision or a committed document could not be appended: \(error)"
         case .catchUpTimedOut(let ends, let timeout):

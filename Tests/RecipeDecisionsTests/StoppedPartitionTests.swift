@@ -63,6 +63,40 @@ struct StoppedPartitionTests {
         try run.value(deadline: .seconds(30))
     }
 
+    @Test("a decider started once the edits partition has grown past a decision appended by hand does not skip the commands before it: the partition stops, the other is decided")
+    func aDecisionThatSkipsCommandsStopsThePartition() throws {
+        let fixture = try DecisionFixture(partitions: 2)
+        let recipes = recipeOnEachPartition()
+        func commands(_ range: Range<Int>) -> [CommandEnvelope] {
+            recipes.flatMap { recipe in
+                range.map { index in
+                    CommandEnvelope(commandID: "\(recipe.text)-\(index)", recipeID: recipe, actor: "alice",
+                                    time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000 + Int64(index)),
+                                    command: .titleChanged(title: "Soup \(index)"))
+                }
+            }
+        }
+        try fixture.send(commands(0..<3))
+        try decide(fixture, until: 6)
+        let tail = try #require(DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
+            .effective[0]?.last?.link)
+        let forged = DecisionRecord(partition: 0, offset: 5, recipeID: recipes[0].text, commandID: "forged", commandKind: .titleChanged,
+                                    actor: "mallory", actorRole: nil, time: Timestamp(millisecondsSinceEpoch: 1_796_000_000_000),
+                                    outcome: .rejected(Rejection(.invalid, "by hand"), revision: 0), decider: "forger", follows: tail)
+        try appendDecision(forged, fixture)
+        // The edits partition grows past the forged decision's command: it is no longer past the log.
+        try fixture.send(commands(3..<8))
+
+        #expect {
+            _ = try Decider(kafka: fixture.config, topics: fixture.topics).catchUp(timeout: .seconds(30))
+        } throws: { error in
+            "\(error)".contains("partition 0") && "\(error)".contains("skips commands 3..<5")
+        }
+        let log = DecisionLog(records: try fixture.records(of: fixture.topics.decisions).map { ($0.partition, $0.key, $0.value) })
+        #expect(log.effective[1]?.map(\.offset) == Array(0..<8), "partition 1 decided on")
+        #expect(log.effective[0]?.map(\.offset) == [0, 1, 2, 5], "nothing decided after the forged decision")
+    }
+
     /// A recipe of each of two partitions, in partition order.
     private func recipeOnEachPartition() -> [RecipeID] {
         var found: [Int32: RecipeID] = [:]
