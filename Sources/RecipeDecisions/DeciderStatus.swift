@@ -67,13 +67,14 @@ public struct DeciderState: Sendable, Equatable {
         return "the decider has stopped deciding \(named); it goes on with its other partitions"
     }
 
-    /// Of `positions` (`partition: offset` of commands), those on a partition it holds at or past
-    /// its next command: not decided by it (yet, or ever, on a partition it stopped: `why`). The
-    /// next command it publishes before it hands the decisions before it to the producer, so a
-    /// decision of a position it names that a reader finds on the topic is not its own.
+    /// Of `positions` (`partition: offset` of commands), those on a partition it decides or stopped
+    /// at or past its next command: not decided by it (yet, or ever, on a partition it stopped:
+    /// `why`). The next command it publishes before it hands the decisions before it to the
+    /// producer, so a decision of a position it names that a reader finds on the topic is not its
+    /// own. A partition it is starting names none: what it will decide next is not known yet.
     public func undecided(_ positions: [Int32: Int64]) -> [(partition: Int32, offset: Int64, decidedUpTo: Int64, why: String?)] {
         positions.sorted { $0.key < $1.key }.compactMap { partition, offset in
-            guard let status = partitions[partition], offset >= status.nextCommand else { return nil }
+            guard let status = partitions[partition], status.state != .starting, offset >= status.nextCommand else { return nil }
             if case .stopped(let why) = status.state { return (partition, offset, status.nextCommand, why) }
             return (partition, offset, status.nextCommand, nil)
         }
