@@ -332,7 +332,8 @@ public final class Decider: @unchecked Sendable {
             }
         }, progressInterval: .seconds(3600))
         if late { throw DeciderError.catchUpTimedOut(ends, after: timeout) }
-        if !stopped.held.isEmpty { throw DeciderError.partitionsStopped(report().stopped) }
+        // From what it kept: its clients are closed by now.
+        if !stopped.held.isEmpty { throw DeciderError.partitionsStopped(stopped.reasons) }
         return totals
     }
 
@@ -886,12 +887,8 @@ public final class Decider: @unchecked Sendable {
                 lag[partition] = max(0, high - decider.nextCommand)
             }
         }
-        var stoppedWhy: [Int32: String] = [:]
-        for (partition, status) in stopped.held {
-            lag[partition] = status.lag
-            if case .stopped(let why) = status.state { stoppedWhy[partition] = why }
-        }
-        return Progress(totals: totals, lag: lag, stopped: stoppedWhy)
+        for (partition, status) in stopped.held { lag[partition] = status.lag }
+        return Progress(totals: totals, lag: lag, stopped: stopped.reasons)
     }
 
     private func close() {

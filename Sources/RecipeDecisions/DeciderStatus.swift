@@ -102,6 +102,11 @@ struct StoppedPartitions {
     private var toPause: Set<Int32> = []
     private var endsAsked = ContinuousClock.now
 
+    /// Why each stopped.
+    var reasons: [Int32: String] {
+        held.compactMapValues { if case .stopped(let why) = $0.state { why } else { nil } }
+    }
+
     mutating func stop(_ partition: Int32, why: String, decided: Int64, editsEnd: Int64?) {
         held[partition] = DeciderState.Partition(state: .stopped(why: why), nextCommand: decided, editsEnd: editsEnd)
         toPause.insert(partition)
