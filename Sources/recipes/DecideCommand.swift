@@ -13,7 +13,7 @@ enum DecideCommand {
         options: KafkaOptions.specs + [
             .value("group", "NAME", "Divide the partitions with the other deciders of this consumer group (default: decide every partition)."),
             .value("progress", "SECONDS", "Seconds between progress lines.", default: "5"),
-            .value("snapshots", "DIR", "Keep a snapshot of each partition held in DIR, written when it is let go (stop, rebalance) and every --snapshot-every seconds, so that taking it again reads only the decisions appended since (default: none; every partition's decisions are read from the start)."),
+            .value("snapshots", "DIR", "Keep a snapshot of each partition held in DIR, written when it is let go (stop, rebalance) and every --snapshot-every seconds, so that taking it again reads only the decisions appended since (default: none; every partition's decisions are read from the start). Private to the user the decider runs as: made 0700, its files 0600; one another user owns is refused."),
             .value("snapshot-every", "SECONDS", "Seconds between snapshots of the partitions held, with --snapshots (default: 60)."),
         ],
         discussion: """
