@@ -31,7 +31,7 @@ public enum DeciderError: Error, CustomStringConvertible, Sendable {
             "reading \(partition) got nothing for a minute at offset \(at) of \(end)"
         case .decisionsPastLog(let partition, let next, let end):
             "\(partition) holds decisions of commands up to offset \(next - 1), but the edits partition ends at offset \(end): "
-                + "they are another log's decisions (was the edits topic made again, or a journal cut short?)"
+                + "they are another log's decisions (was the edits topic made again, a journal cut short, or a decision appended by hand?)"
         case .decisionsSkipCommands(let partition, let from, let to, let decider):
             "\(partition) holds a decision of command \(to) by \(decider) that skips commands \(from)..<\(to): a decider decides every "
                 + "command in order, so it is not a decider's (was it appended by hand?)"
