@@ -60,7 +60,7 @@ let package = Package(
         // The API's contract is served from the binary: Contract/ links to Schemas/ (one copy of each file).
         // So is the web console (Console/: plain HTML, CSS and JavaScript, served at / and /console/).
         .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection",
-                                                "RecipeSchemaOrg"],
+                                                "RecipeSchemaOrg", "RecipeDecisions"],
                 resources: [.embedInCode("Contract"), .embedInCode("Console")]),
         // Replay and audit tooling that asks the log itself; `audit redecide` judges with the decider's own CommandJudge.
         .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeDecisions", "RecipeProjection"]),

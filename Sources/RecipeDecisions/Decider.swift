@@ -52,29 +52,16 @@ public final class Decider: @unchecked Sendable {
         case group(String)
     }
 
-    public struct Totals: Sendable, Equatable {
-        public var decided = 0
-        public var accepted = 0
-        public var rejected = 0
-        public var duplicates = 0
-        public var undecodable = 0
-        /// Partitions started again after finding that another decider's decisions counted.
-        public var rebuilds = 0
-        /// Records written to the committed topic: documents and tombstones.
-        public var committed = 0
-        /// Decisions read and folded to take partitions: from their start, or after a snapshot.
-        public var readTaking = 0
-        /// Partitions taken from a snapshot, their decisions read after its end only.
-        public var fromSnapshots = 0
-
-        public init() {}
-    }
-
     public struct Progress: Sendable {
         public var totals: Totals
         /// Commands not yet decided, per partition this decider holds, as far as its consumer has seen.
         public var lag: [Int32: Int64]
+        /// The partitions it holds but cannot go on with, each with why (`DeciderState`).
+        public var stopped: [Int32: String] = [:]
     }
+
+    /// What it does with each partition it holds, for any thread to read while it runs.
+    public let status = DeciderStatus()
 
     private let topics: RecipeTopics
     private let mode: Mode
@@ -124,9 +111,12 @@ public final class Decider: @unchecked Sendable {
     private var pollFailure: (any Error)?
     /// `run`'s `started`, until it is called.
     private var whenStarted: (() -> Void)?
+    /// Partitions it holds but cannot go on with (`stop`).
+    private var stopped = StoppedPartitions()
 
     /// - Parameters:
-    ///   - snapshots: a folder where it keeps what it knew of each partition it holds, so that a
+    ///   - snapshots: a folder private to the user it runs as (made so here: `SnapshotFolder`), where
+    ///     it keeps what it knew of each partition it holds, so that a
     ///     decider taking the partition later reads only the decisions appended since. Written
     ///     when it lets a partition go (a revoke, a stop) and every `snapshotInterval` while it
     ///     runs (a decider killed falls back that far at most). Nil reads every partition's
@@ -138,6 +128,7 @@ public final class Decider: @unchecked Sendable {
         self.mode = mode
         self.snapshots = snapshots
         self.snapshotInterval = snapshotInterval
+        if let snapshots { try SnapshotFolder.makePrivate(snapshots) }
         var consumerConfig = kafka
         if consumerConfig["fetch.max.bytes"] == nil { consumerConfig["fetch.max.bytes"] = String(32 << 20) }
         // A command the log no longer holds is not skipped: the decider stops.
@@ -180,6 +171,19 @@ public final class Decider: @unchecked Sendable {
     public func run(until shouldStop: () -> Bool, progressInterval: Duration = .seconds(5),
                     progress: (Progress) -> Void = { _ in }, started: @escaping () -> Void = {}) throws {
         defer { close() }
+        do {
+            try decide(until: shouldStop, progressInterval: progressInterval, progress: progress, started: started)
+        } catch {
+            status.update { state in
+                state.stoppedWhole = "\(error)"
+                for partition in state.partitions.keys { state.partitions[partition]!.state = .stopped(why: "\(error)") }
+            }
+            throw error
+        }
+    }
+
+    private func decide(until shouldStop: () -> Bool, progressInterval: Duration, progress: (Progress) -> Void,
+                        started: @escaping () -> Void) throws {
         let partitionCount = try checkTopics()
         judge = CommandJudge(partitionCount: partitionCount)
         whenStarted = started
@@ -203,6 +207,8 @@ public final class Decider: @unchecked Sendable {
             if let failure = pollFailure { throw failure }
             try readWhatLanded()
             keepStilledSnapshots()
+            stopped.pauseAndAskEnds(edits: edits, producer: producer, topic: topics.edits)
+            if polled == 0 { publishStatus() }
             // A few polls' decisions in flight; all of them settled whenever the log is quiet.
             while pending.count > 64 || (polled == 0 && !pending.isEmpty) {
                 try settle(pending.removeFirst())
@@ -288,6 +294,7 @@ public final class Decider: @unchecked Sendable {
                 count += work[index].decisions.count
             }
         }
+        publishStatus()
         if !parts.isEmpty { pending.append(PendingAppend(batch: producer.enqueue(packed: parts), parts: indexes)) }
     }
 
@@ -320,9 +327,13 @@ public final class Decider: @unchecked Sendable {
         var late = false
         try run(until: { [self] in
             late = ContinuousClock.now >= deadline
-            return late || ends.allSatisfy { partition, end in (partitions[partition]?.nextCommand ?? 0) >= end }
+            return late || ends.allSatisfy { partition, end in
+                stopped.held[partition] != nil || (partitions[partition]?.nextCommand ?? 0) >= end
+            }
         }, progressInterval: .seconds(3600))
         if late { throw DeciderError.catchUpTimedOut(ends, after: timeout) }
+        // From what it kept: its clients are closed by now.
+        if !stopped.held.isEmpty { throw DeciderError.partitionsStopped(stopped.reasons) }
         return totals
     }
 
@@ -479,8 +490,10 @@ public final class Decider: @unchecked Sendable {
                             gaps[partition.partition] = nil
                             stilled[partition.partition] = nil
                             released[partition.partition] = nil
+                            stopped.remove(partition.partition)
                         }
                         try assignReadBack()
+                        publishStatus()
                     } catch {
                         pollFailure = error
                     }
@@ -503,17 +516,34 @@ public final class Decider: @unchecked Sendable {
             stilled[partition] = nil
             released[partition] = nil
         }
+        status.update { state in
+            for partition in taken {
+                state.partitions[partition] = DeciderState.Partition(state: .starting, nextCommand: partitions[partition]?.nextCommand ?? 0, editsEnd: nil)
+            }
+        }
         let rebuilt = try rebuild(taken)
-        let committed = try readCommitted(taken)
+        let committed = try readCommitted(taken.filter { rebuilt[$0] != nil })
         var offsets: [Int32: Int64] = [:]
         for partition in taken {
-            var decider = PartitionDecider(partition: partition, rebuilt: rebuilt[partition]!)
-            // Decisions of commands the edits topic does not hold are another log's: deciding on would skip commands.
             let editsEnd = try producer.watermarks(KafkaTopicPartition(topic: topics.edits, partition: partition)).high
+            // Stopped (`rebuild`), or stopped here: its commands wait where the edits partition ends.
+            offsets[partition] = editsEnd
+            guard let rebuilt = rebuilt[partition] else { continue }
+            var decider = PartitionDecider(partition: partition, rebuilt: rebuilt)
+            // Decisions of commands the edits topic does not hold are another log's: deciding on would skip commands.
             guard decider.nextCommand <= editsEnd else {
-                throw DeciderError.decisionsPastLog(KafkaTopicPartition(topic: topics.decisions, partition: partition),
-                                                    next: decider.nextCommand, editsEnd: editsEnd)
+                stop(partition, DeciderError.decisionsPastLog(KafkaTopicPartition(topic: topics.decisions, partition: partition),
+                                                              next: decider.nextCommand, editsEnd: editsEnd),
+                     decided: rebuilt.decidedOnLog, editsEnd: editsEnd)
+                continue
             }
+            if let skip = rebuilt.skip {
+                stop(partition, .decisionsSkipCommands(KafkaTopicPartition(topic: topics.decisions, partition: partition),
+                                                       from: skip.from, to: skip.to, decider: skip.decider),
+                     decided: rebuilt.decidedOnLog, editsEnd: editsEnd)
+                continue
+            }
+            stopped.remove(partition)
             decider.reconcile(withTopic: committed.onTopic[partition] ?? [:], end: committed.ends[partition]!)
             partitions[partition] = decider
             offsets[partition] = decider.nextCommand
@@ -521,7 +551,23 @@ public final class Decider: @unchecked Sendable {
         }
         try writeDocuments()
         try assignReadBack()
+        publishStatus()
         return offsets
+    }
+
+    /// Stops deciding a partition it cannot go on with, `decided` the first of its commands not
+    /// known to be decided: it is named in `status`, and the others go on.
+    private func stop(_ partition: Int32, _ error: DeciderError, decided: Int64, editsEnd: Int64?) {
+        partitions[partition] = nil
+        foundLost.remove(partition)
+        (gaps[partition], stilled[partition], released[partition]) = (nil, nil, nil)
+        stopped.stop(partition, why: "\(error)", decided: decided, editsEnd: editsEnd)
+    }
+
+    /// Publishes `status`: before any decision it makes is handed to the producer, so that a reader
+    /// never finds a decision of its own past the next command it published.
+    private func publishStatus() {
+        stopped.publish(to: status, edits: edits, topic: topics.edits, deciding: partitions.mapValues(\.nextCommand))
     }
 
     /// Reads the decisions of these partitions to their end, each from its start or, when a
@@ -532,11 +578,18 @@ public final class Decider: @unchecked Sendable {
         let reader = decisionsReader
         var rebuilt: [Int32: RebuiltPartition] = [:]
         var ends: [Int32: Int64] = [:]
+        var editsEnds: [Int32: Int64] = [:]
         for partition in taken {
             let topicPartition = KafkaTopicPartition(topic: topics.decisions, partition: partition)
             let marks = try producer.watermarks(topicPartition)
-            guard marks.low == 0 else { throw DeciderError.missingHead(topicPartition, low: marks.low) }
-            rebuilt[partition] = RebuiltPartition()
+            // Nothing is known decided: its first decisions, which the others follow, are gone.
+            guard marks.low == 0 else {
+                stop(partition, .missingHead(topicPartition, low: marks.low), decided: 0, editsEnd: nil)
+                continue
+            }
+            // Asked before its decisions are read: a command before it is on the log.
+            editsEnds[partition] = try producer.watermarks(KafkaTopicPartition(topic: topics.edits, partition: partition)).high
+            rebuilt[partition] = RebuiltPartition(editsEndBefore: editsEnds[partition]!)
             if marks.high > 0 { ends[partition] = marks.high }
         }
         // Taken from a snapshot until the decision before its end says otherwise.
@@ -546,7 +599,7 @@ public final class Decider: @unchecked Sendable {
                 guard let snapshot = PartitionSnapshot.read(snapshots, topic: topics.decisions, partition: partition),
                       snapshot.end <= end else { continue }
                 unconfirmed[partition] = snapshot
-                rebuilt[partition] = snapshot.rebuilt
+                rebuilt[partition] = snapshot.rebuilt(editsEndBefore: editsEnds[partition]!)
                 rebuilt[partition]!.end = snapshot.end - 1
             }
         }
@@ -575,7 +628,7 @@ public final class Decider: @unchecked Sendable {
                         rebuilt[record.partition]!.snapshotEnd = snapshot.end
                         totals.fromSnapshots += 1
                     } else {
-                        rebuilt[record.partition] = RebuiltPartition()
+                        rebuilt[record.partition] = RebuiltPartition(editsEndBefore: editsEnds[record.partition]!)
                         readAgain.insert(record.partition)
                         try reader.seek(KafkaTopicPartition(topic: topics.decisions, partition: record.partition), to: .offset(0))
                     }
@@ -834,7 +887,8 @@ public final class Decider: @unchecked Sendable {
                 lag[partition] = max(0, high - decider.nextCommand)
             }
         }
-        return Progress(totals: totals, lag: lag)
+        for (partition, status) in stopped.held { lag[partition] = status.lag }
+        return Progress(totals: totals, lag: lag, stopped: stopped.reasons)
     }
 
     private func close() {
@@ -844,60 +898,5 @@ public final class Decider: @unchecked Sendable {
         decisionsReader.close()
         committedReader.close()
         try? producer.shutdown(timeout: .seconds(10))
-    }
-}
-
-extension Decider.Totals {
-    /// Counts one decision; partitions decided on two threads count apart (`add`).
-    mutating func count(_ outcome: DecisionRecord.Outcome) {
-        decided += 1
-        switch outcome {
-        case .accepted: accepted += 1
-        case .rejected: rejected += 1
-        case .duplicate: duplicates += 1
-        case .undecodable: undecodable += 1
-        }
-    }
-
-    mutating func add(_ other: Self) {
-        decided += other.decided
-        accepted += other.accepted
-        rejected += other.rejected
-        duplicates += other.duplicates
-        undecodable += other.undecodable
-        rebuilds += other.rebuilds
-        committed += other.committed
-    }
-}
-
-public enum DeciderError: Error, CustomStringConvertible, Sendable {
-    /// The decisions or the committed topic (`role`) does not exist.
-    case noTopic(role: String, String, editsPartitions: Int)
-    /// The decisions or the committed topic has another partition count than the edits topic; `record` names what it holds.
-    case partitionMismatch(edits: String, editsPartitions: Int, other: String, otherPartitions: Int, record: String)
-    case missingHead(KafkaTopicPartition, low: Int64)
-    case readTimedOut(KafkaTopicPartition, at: Int64, end: Int64)
-    case decisionsPastLog(KafkaTopicPartition, next: Int64, editsEnd: Int64)
-    case deliveryFailed(KafkaError)
-    case catchUpTimedOut([Int32: Int64], after: Duration)
-
-    public var description: String {
-        switch self {
-        case .noTopic(let role, let topic, let count):
-            "the \(role) topic \(topic) does not exist: create it with \(count) partitions, as many as the edits topic has (recipes topics create)"
-        case .partitionMismatch(let edits, let editsCount, let other, let otherCount, let record):
-            "\(other) has \(otherCount) partitions and \(edits) \(editsCount): each \(record) goes on its command's partition number, so they must be equal"
-        case .missingHead(let partition, let low):
-            "\(partition) starts at offset \(low), not 0: its first decisions are gone, so which decisions count cannot be read"
-        case .readTimedOut(let partition, let at, let end):
-            "reading \(partition) got nothing for a minute at offset \(at) of \(end)"
-        case .decisionsPastLog(let partition, let next, let end):
-            "\(partition) holds decisions of commands up to offset \(next - 1), but the edits partition ends at offset \(end): "
-                + "they are another log's decisions (was the edits topic made again, or a journal cut short?)"
-        case .deliveryFailed(let error):
-            "a decision or a committed document could not be appended: \(error)"
-        case .catchUpTimedOut(let ends, let timeout):
-            "the decider did not decide every command up to \(ends.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")) within \(timeout)"
-        }
     }
 }

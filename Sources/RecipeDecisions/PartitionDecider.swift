@@ -273,6 +273,22 @@ struct RebuiltPartition {
     var snapshotEnd: Int64?
     /// Decisions read, effective or not.
     var read = 0
+    /// The end of the edits partition asked before its decisions were read: a command before it is on the log.
+    let editsEndBefore: Int64
+    /// The command after the last effective decision of a command before `editsEndBefore`, up to the
+    /// first `skip`: where what is known decided ends, should later decisions claim commands past
+    /// the log or skip some (`DeciderState`).
+    var decidedOnLog: Int64 = 0
+    /// The first effective decision that skips commands where the chain passes from one writer to
+    /// another: the commands skipped (`from..<to`) and its writer. A decider decides every command in
+    /// order, and takes a chain over at its next command, so that is a decision not a decider's
+    /// (appended by hand), which no one would ever decide the skipped commands after. (One writer's
+    /// own decisions skip only offsets the edits partition holds no command at.)
+    var skip: (from: Int64, to: Int64, decider: String)?
+
+    init(editsEndBefore: Int64 = .max) {
+        self.editsEndBefore = editsEndBefore
+    }
 
     /// Folds in the next decision read on `partition`, whose bytes are `value`, when it is effective.
     mutating func add(_ decision: DecisionRecord?, value: [UInt8], partition: Int32, offset: Int64) {
@@ -280,7 +296,12 @@ struct RebuiltPartition {
         snapshotEnd = nil
         lastValue = value
         read += 1
+        let (next, writer) = (effective.nextCommandOffset(partition), effective.tails[partition]?.decider)
         guard let decision, effective.admit(decision, onPartition: partition) else { return }
+        if skip == nil, decision.offset > next, decision.decider != writer {
+            skip = (next, decision.offset, decision.decider ?? "")
+        }
+        if skip == nil, decision.offset < editsEndBefore { decidedOnLog = decision.offset + 1 }
         guard case .accepted(let events, _) = decision.outcome, let text = decision.recipeID, let commandID = decision.commandID,
               let recipeID = try? RecipeID(text) else { return }
         recipes[recipeID, default: Recipe(id: recipeID)].record(events, ofCommand: commandID)

@@ -45,12 +45,13 @@ struct PartitionSnapshot: Equatable {
         return snapshot
     }
 
-    /// Writes it in place of the one before, whole or not at all; then deletes the partition's
-    /// file of format 1, if one is left, which no build reads any more.
+    /// Writes it in place of the one before, whole or not at all, private to its owner
+    /// (`SnapshotFolder`); then deletes the partition's file of format 1, if one is left, which no
+    /// build reads any more.
     func write(to folder: String) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: folder) { try SnapshotFolder.makePrivate(folder) }
         let path = Self.path(folder, topic: topic, partition: partition)
-        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try SnapshotFolder.write(bytes, to: path)
         try? FileManager.default.removeItem(atPath: path + ".json")
     }
 
@@ -107,14 +108,16 @@ struct PartitionSnapshot: Equatable {
         self.changedAt = changedAt
     }
 
-    /// The partition as its decisions up to `end` rebuild it.
-    var rebuilt: RebuiltPartition {
-        var rebuilt = RebuiltPartition()
+    /// The partition as its decisions up to `end` rebuild it; `editsEndBefore` as `RebuiltPartition` has it.
+    func rebuilt(editsEndBefore: Int64) -> RebuiltPartition {
+        var rebuilt = RebuiltPartition(editsEndBefore: editsEndBefore)
         for recipe in recipes { rebuilt.recipes[recipe.id] = recipe }
         rebuilt.changedAt = changedAt
         rebuilt.effective = EffectiveDecisions(tails: tail.flatMap(DecisionLink.init).map { [partition: $0] } ?? [:])
         rebuilt.end = end
         rebuilt.lastValue = lastDecision
+        let next = rebuilt.effective.nextCommandOffset(partition)
+        rebuilt.decidedOnLog = next <= editsEndBefore ? next : 0
         return rebuilt
     }
 }

@@ -8,7 +8,9 @@ import RecipeDomain
 // zigzagged), a string or a byte string is its count then its bytes, an optional is a 0 or
 // 1 byte before its value, a list its count then its items, a number its IEEE 754 bits
 // (8 bytes, little-endian). A file is `magic`, the format, the body, and an FNV-1a 64
-// checksum of all before it: a file cut short or changed on disk reads as no snapshot.
+// checksum of all before it: a file cut short or damaged on disk reads as no snapshot. The
+// checksum is not a seal: whoever may write the file may compute it; the folder is private to
+// the decider's user (`SnapshotFolder`).
 
 /// Appends values in the snapshot encoding.
 struct SnapshotWriter {

@@ -159,13 +159,13 @@ public final class RecipeService: Sendable {
             try Decider(kafka: consumerConfig, topics: options.topics, mode: $0, snapshots: options.deciderSnapshots)
         }
         metrics = Metrics()
-        let state = self.state
+        let (state, deciderStatus) = (self.state, decider?.status)
         var apiOptions = options.api
         if options.loopbackOnly { apiOptions.hostNames.formUnion(RecipeAPIOptions.loopbackNames) }
         api = RecipeAPI(readModel: readModel, appender: CommandAppender(producer: producer, topic: options.topics.edits, capacity: options.logCapacity),
-                        metrics: metrics, options: apiOptions) { [state, readModel] in
-            Self.readiness(state, readModel)
-        }
+                        metrics: metrics, options: apiOptions, readiness: { [state, readModel] in
+            Self.readiness(state, readModel, decider: deciderStatus?.current)
+        }, decider: { deciderStatus?.current })
     }
 
     /// Checks that the store was built from this log (`serve` and `dev` exit 3 on another log,
@@ -186,7 +186,8 @@ public final class RecipeService: Sendable {
     }
 
     /// A decider that stops (topics that do not fit, a failed append) says why on stderr and is
-    /// not restarted: the projector and the API go on without it.
+    /// not restarted: the projector and the API go on without it. A partition it cannot go on with
+    /// is named on stderr once, while it goes on with the others. `/readyz` says either.
     private func startDeciding() {
         guard let decider else { return }
         let (stop, done, state, start) = (stop, deciderDone, state, deciderStart)
@@ -196,7 +197,13 @@ public final class RecipeService: Sendable {
         }
         let thread = Thread {
             do {
-                try decider.run(until: { stop.isSet }, started: started)
+                var named: [Int32: String] = [:]
+                try decider.run(until: { stop.isSet }, progressInterval: .seconds(1), progress: { progress in
+                    for (partition, why) in progress.stopped.sorted(by: { $0.key < $1.key }) where named[partition] != why {
+                        log("decider: stopped deciding partition \(partition), going on with the others: \(why)")
+                    }
+                    named = progress.stopped
+                }, started: started)
             } catch {
                 log("decider: stopped: \(error)")
             }
@@ -237,10 +244,11 @@ public final class RecipeService: Sendable {
         thread.start()
     }
 
-    private static func readiness(_ state: ProjectorStatus, _ readModel: ReadModel) -> RecipeAPI.Readiness {
+    private static func readiness(_ state: ProjectorStatus, _ readModel: ReadModel, decider: DeciderState?) -> RecipeAPI.Readiness {
         let snapshot = state.withLock { $0 }
         if let failure = snapshot.failure { return .failed(failure) }
         if snapshot.stopped { return .failed("the projector has stopped") }
+        if let stopped = decider?.stoppedSummary { return .deciderStopped(stopped) }
         if let cause = snapshot.retrying { return .retrying("the projector failed and is retrying: \(cause)") }
         if snapshot.deciderStarting { return .catchingUp("the decider is reading the decisions of its partitions") }
         if snapshot.caughtUp { return .ready }
@@ -263,7 +271,7 @@ public final class RecipeService: Sendable {
         let deadline = ContinuousClock.now + timeout
         guard (try? api.readModel.waitUntilReached(lastRecords, deadline: deadline)) == true,
               deciderStart.wait(timeout: .now() + max(0, (deadline - .now).seconds)) == .success else { return false }
-        return Self.readiness(state, api.readModel) == .ready
+        return Self.readiness(state, api.readModel, decider: decider?.status.current) == .ready
     }
 
     /// Stops serving, lets the projector finish its transaction and the decider have its

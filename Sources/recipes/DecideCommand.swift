@@ -13,7 +13,7 @@ enum DecideCommand {
         options: KafkaOptions.specs + [
             .value("group", "NAME", "Divide the partitions with the other deciders of this consumer group (default: decide every partition)."),
             .value("progress", "SECONDS", "Seconds between progress lines.", default: "5"),
-            .value("snapshots", "DIR", "Keep a snapshot of each partition held in DIR, written when it is let go (stop, rebalance) and every --snapshot-every seconds, so that taking it again reads only the decisions appended since (default: none; every partition's decisions are read from the start)."),
+            .value("snapshots", "DIR", "Keep a snapshot of each partition held in DIR, written when it is let go (stop, rebalance) and every --snapshot-every seconds, so that taking it again reads only the decisions appended since (default: none; every partition's decisions are read from the start). Private to the user the decider runs as: made 0700, its files 0600; one another user owns is refused."),
             .value("snapshot-every", "SECONDS", "Seconds between snapshots of the partitions held, with --snapshots (default: 60)."),
         ],
         discussion: """
@@ -29,7 +29,10 @@ enum DecideCommand {
             acknowledged and exits 0. With --snapshots, a partition taken again starts from its snapshot when
             the decisions topic still holds, just before the snapshot's end, the decision the snapshot names;
             otherwise from the start. A partition is snapshotted only when every decision written on it has
-            been read back: one that never rests keeps its last snapshot until it does.
+            been read back: one that never rests keeps its last snapshot until it does. A partition it
+            cannot go on with (decisions of commands past the end of its edits partition, decisions whose
+            first ones are gone) is named on every progress line and waits while it decides the others
+            (docs/operations.md, "When the decider stops").
             """)
 
     static func run(_ arguments: [String]) throws {
@@ -56,6 +59,10 @@ enum DecideCommand {
             say("decided \(totals.decided) (accepted \(totals.accepted), rejected \(totals.rejected), duplicates \(totals.duplicates), "
                 + "undecodable \(totals.undecodable)); committed \(totals.committed); rebuilds \(totals.rebuilds); "
                 + "read taking partitions \(totals.readTaking) (\(totals.fromSnapshots) from snapshots); lag \(lag) [\(perPartition)]")
+            // A partition it cannot go on with waits, named at every line, while the others go on.
+            for (partition, why) in progress.stopped.sorted(by: { $0.key < $1.key }) {
+                say("stopped deciding partition \(partition), going on with the others: \(why)")
+            }
         }
         say("stopped")
     }

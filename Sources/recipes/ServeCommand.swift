@@ -21,7 +21,7 @@ enum ServeCommand {
                    default: "recipes-deciders", alternatives: "decider"),
             .flag("no-decider", "Run no decider here: deciders elsewhere (recipes decide) decide the commands this process appends.",
                   alternatives: "decider"),
-            .value("decider-snapshots", "DIR", "Where the decider keeps a snapshot of each partition it lets go, so that taking it again reads only the decisions appended since (recipes decide --snapshots)."),
+            .value("decider-snapshots", "DIR", "Where the decider keeps a snapshot of each partition it lets go, so that taking it again reads only the decisions appended since (recipes decide --snapshots). Private to the user serve runs as: made 0700, its files 0600; one another user owns is refused."),
             .value("wait", "SECONDS", "Longest wait of `after=` and `?wait=true`.", default: "5"),
         ] + ServerFlags.specs + ServerFlags.appendRateSpecs(rate: "100", burst: "1000"),
         discussion: """

@@ -182,6 +182,30 @@ struct SnapshotTests {
         #expect(try fileNumbers(folder) == written, "a decider that went no further than its snapshots writes none again")
     }
 
+    @Test("snapshots are private to the user the decider runs as: a folder left open to others is made 0700 and its files 0600 when the decider is made, and every snapshot is written 0600")
+    func snapshotsArePrivate() throws {
+        let folder = temporaryPath("snapshots")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let left = folder + "/left-open.snapshot"
+        #expect(FileManager.default.createFile(atPath: left, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o644]))
+        let fixture = try DecisionFixture(partitions: 2)
+        try fixture.send(commandStream(count: 100, recipes: 10, seed: 81))
+
+        let decider = try Decider(kafka: fixture.config, topics: fixture.topics, snapshots: folder)
+        #expect(try mode(folder) == 0o700, "the folder, checked and closed when the decider is made")
+        #expect(try mode(left) == 0o600, "a file in it, too")
+        _ = try decider.catchUp()
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(fixture.topics.decisions) }
+        #expect(written.count == 2, "\(written)")
+        for name in written { #expect(try mode(folder + "/" + name) == 0o600, "\(name)") }
+    }
+
+    /// A file's permission bits.
+    private func mode(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
+    }
+
     /// Each file's inode number, by name.
     private func fileNumbers(_ folder: String) throws -> [String: UInt64] {
         try FileManager.default.contentsOfDirectory(atPath: folder).reduce(into: [:]) { numbers, name in

@@ -1,10 +1,12 @@
 import Foundation
+import RecipeDecisions
 import RecipeProjection
 import Synchronization
 
 /// What `/metrics` shows, in Prometheus text format: HTTP requests by route
-/// and status, a request-latency histogram, and the projector's counts and
-/// lag per partition (from its progress reports).
+/// and status, a request-latency histogram, the projector's counts and
+/// lag per partition (from its progress reports), and the state and lag of the
+/// decider this process runs, per partition it holds.
 public final class Metrics: Sendable {
     /// Upper bounds of the latency buckets, in seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -71,8 +73,9 @@ public final class Metrics: Sendable {
     }
 
     /// The exposition text; `positions` are the store's next offsets.
-    /// `partial`: the store was built from a log whose head was gone.
-    public func render(positions: [Int32: Int64], partial: Bool = false) -> String {
+    /// `partial`: the store was built from a log whose head was gone. `decider`: what the decider
+    /// this process runs does (nil: none runs here).
+    public func render(positions: [Int32: Int64], partial: Bool = false, decider: DeciderState? = nil) -> String {
         let state = state.withLock { $0 }
         var text = ""
         text += "# HELP recipes_http_requests_total HTTP requests by route pattern, method and status.\n"
@@ -117,6 +120,29 @@ public final class Metrics: Sendable {
         for (partition, offset) in positions.sorted(by: { $0.key < $1.key }) {
             text += "recipes_projector_position{partition=\"\(partition)\"} \(offset)\n"
         }
+        if let decider { text += Self.render(decider) }
+        return text
+    }
+
+    /// The decider's series: one per state and partition held (1 for the state it is in), and its lag.
+    private static func render(_ decider: DeciderState) -> String {
+        let held = decider.partitions.sorted { $0.key < $1.key }
+        var text = "# HELP recipes_decider_partition_state The decider's state per partition it holds: 1 for the one it is in "
+            + "(starting, deciding, stopped), 0 for the others. /readyz says why a partition is stopped.\n"
+        text += "# TYPE recipes_decider_partition_state gauge\n"
+        for (partition, status) in held {
+            for name in DeciderState.PartitionState.names {
+                text += "recipes_decider_partition_state{partition=\"\(partition)\",state=\"\(name)\"} \(status.state.name == name ? 1 : 0)\n"
+            }
+        }
+        text += "# HELP recipes_decider_lag_records Commands on the edits partition not decided yet: its end minus the next command to decide.\n"
+        text += "# TYPE recipes_decider_lag_records gauge\n"
+        for (partition, status) in held {
+            if let lag = status.lag { text += "recipes_decider_lag_records{partition=\"\(partition)\"} \(lag)\n" }
+        }
+        text += "# HELP recipes_decider_stopped Whether the decider has stopped as a whole (1): it decides nothing more.\n"
+        text += "# TYPE recipes_decider_stopped gauge\n"
+        text += "recipes_decider_stopped \(decider.stoppedWhole == nil ? 0 : 1)\n"
         return text
     }
 }

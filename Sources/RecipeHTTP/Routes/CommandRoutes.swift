@@ -1,4 +1,5 @@
 import Kafka
+import RecipeDecisions
 import RecipeDomain
 import RecipeProjection
 import RecipeSchemaOrg
@@ -16,6 +17,9 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     let waitTimeout: Duration
     /// The slots of requests that wait for the read model, shared with `after=`.
     let waiters: WaiterLimit
+    /// What the decider of this process does (nil: none here): a command it has not decided is
+    /// answered 202 without an outcome, at once on a partition it stopped deciding.
+    let decider: @Sendable () -> DeciderState?
     let builder: CommandBuilder
 
     func register(in router: inout Router<RouteHandler>) {
@@ -72,10 +76,16 @@ struct CommandRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
 
     private func appendAndWait(_ envelope: CommandEnvelope) throws -> HTTPResponse {
         let receipt = try append(envelope)
+        // On a partition the decider stopped deciding, no outcome comes: in the log, undecided.
+        if decider()?.undecided([receipt.partition: receipt.offset]).contains(where: { $0.why != nil }) == true {
+            return .json(receipt, status: 202)
+        }
         // Not projected in time: the command is in the log all the same.
         // The entry at that position must be this command's: a store that folded another log
-        // holds someone else's there, and its outcome is not this command's.
+        // holds someone else's there, and its outcome is not this command's; and the decider of this
+        // process (where it holds the partition) must have decided it: else the outcome is not its.
         guard try reads.waitUntilReached([receipt.partition: receipt.offset], deadline: .now + waitTimeout),
+              decider()?.undecided([receipt.partition: receipt.offset]).isEmpty != false,
               let item = try reads.outcome(partition: receipt.partition, offset: receipt.offset),
               item.commandId == envelope.commandID else {
             return .json(receipt, status: 202)

@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import RecipeDecisions
 import RecipeDomain
 import RecipeProjection
 import RecipeSchemaOrg
@@ -22,6 +23,9 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     let waitTimeout: Duration
     /// The slots of requests that wait for the read model, shared with `after=` and the commands' `?wait=true`.
     let waiters: WaiterLimit
+    /// What the decider of this process does (nil: none here): records it has not decided are
+    /// answered without outcomes (202), as a command's `?wait=true` is.
+    let decider: @Sendable () -> DeciderState?
     static var importPath: String { "/v1/import" }
     /// What an import reads: JSON-LD, or an HTML (or XHTML) page holding it (`SchemaOrgImport.Format`).
     static var mediaTypes: [String] { ["application/ld+json", "application/json", "text/json", "text/html", "application/xhtml+xml"] }
@@ -134,7 +138,12 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     private func appendedAndFolded(_ commands: ImportCommands, _ imported: ImportedRecipe) throws -> HTTPResponse {
         var done = try appended(commands, imported)
         let last = done.saved ?? done.content
+        // On a partition the decider stopped deciding, no outcome comes; one it has not decided is not its.
+        if decider()?.undecided([last.partition: last.offset]).contains(where: { $0.why != nil }) == true {
+            return .json(done.receipt, status: 202)
+        }
         guard try reads.waitUntilReached([last.partition: last.offset], deadline: .now + waitTimeout),
+              decider()?.undecided([last.partition: last.offset]).isEmpty != false,
               let content = try reads.outcome(of: commands.content.commandID, at: done.content) else {
             return .json(done.receipt, status: 202)
         }

@@ -1,11 +1,15 @@
+import RecipeDecisions
+
 /// What operators and tools read, always without a token: `GET /healthz` (the
-/// projector runs), `/readyz` (and has caught up), `/metrics` (Prometheus text),
+/// projector runs), `/readyz` (and has caught up, and the decider decides every partition it
+/// holds), `/metrics` (Prometheus text),
 /// `/openapi.yaml` (the contract) and `/commands/{file}` (the command schemas
 /// the contract refers to).
 struct OperationsRoutes<Reads: RecipeReads>: Sendable {
     let reads: Reads
     let metrics: Metrics
     let readiness: @Sendable () -> ServiceReadiness
+    let decider: @Sendable () -> DeciderState?
 
     func register(in router: inout Router<RouteHandler>) {
         router.add("GET", "/healthz", health)
@@ -30,13 +34,15 @@ struct OperationsRoutes<Reads: RecipeReads>: Sendable {
             return .json(["status": "ready"])
         case .catchingUp(let why): throw HTTPError(503, "notReady", why)
         case .retrying(let why): throw HTTPError(503, "projectorRetrying", why)
+        case .deciderStopped(let why): throw HTTPError(503, "deciderStopped", why)
         case .failed(let why): throw HTTPError(503, "projectorStopped", why)
         }
     }
 
     func metricsText(_ request: HTTPRequest) throws -> HTTPResponse {
         // Without positions the page still shows the request counts.
-        .text(metrics.render(positions: (try? reads.positions()) ?? [:], partial: (try? reads.storeLog())??.isPartial ?? false),
+        .text(metrics.render(positions: (try? reads.positions()) ?? [:], partial: (try? reads.storeLog())??.isPartial ?? false,
+                            decider: decider()),
               contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 

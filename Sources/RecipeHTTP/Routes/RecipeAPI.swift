@@ -1,4 +1,5 @@
 import Kafka
+import RecipeDecisions
 import RecipeDomain
 import RecipeProjection
 import RecipeWriteSide
@@ -27,9 +28,11 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
     private let router: Router<RouteHandler>
     private let admission: Admission
 
-    /// `readiness` says whether the projector is running and has caught up.
+    /// `readiness` says whether the projector is running and has caught up; `decider`, what the
+    /// decider this process runs does with its partitions (nil: none runs here, or it has not started).
     public init(readModel: Reads, appender: Log, metrics: Metrics = Metrics(), options: Options = Options(),
-                readiness: @escaping @Sendable () -> Readiness = { .ready }) {
+                readiness: @escaping @Sendable () -> Readiness = { .ready },
+                decider: @escaping @Sendable () -> DeciderState? = { nil }) {
         self.readModel = readModel
         self.appender = appender
         self.metrics = metrics
@@ -38,17 +41,17 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
                             appendLimiter: options.appendRate.map { RateLimiter(perSecond: $0.perSecond, burst: $0.burst) })
         admission = Admission(hostNames: options.hostNames, allowedOrigins: options.allowedOrigins, access: access)
         let waiters = WaiterLimit(max: options.maxWaiters)
-        let readYourWrites = ReadYourWrites(reads: readModel, timeout: options.waitTimeout, waiters: waiters)
+        let readYourWrites = ReadYourWrites(reads: readModel, timeout: options.waitTimeout, waiters: waiters, decider: decider)
         commands = CommandRoutes(log: appender, reads: readModel, access: access, waitTimeout: options.waitTimeout,
-                                 waiters: waiters, builder: CommandBuilder(source: Self.source))
+                                 waiters: waiters, decider: decider, builder: CommandBuilder(source: Self.source))
         var router = Router<RouteHandler>()
         // The order counts where patterns overlap (the first match wins) and in `Allow`.
         commands.register(in: &router)
         RecipeRoutes(reads: readModel, access: access, readYourWrites: readYourWrites).register(in: &router)
         AuditRoutes(reads: readModel, access: access, readYourWrites: readYourWrites).register(in: &router)
         ImportRoutes(log: appender, reads: readModel, access: access, source: Self.source, waitTimeout: options.waitTimeout,
-                     waiters: waiters).register(in: &router)
-        OperationsRoutes(reads: readModel, metrics: metrics, readiness: readiness).register(in: &router)
+                     waiters: waiters, decider: decider).register(in: &router)
+        OperationsRoutes(reads: readModel, metrics: metrics, readiness: readiness, decider: decider).register(in: &router)
         ConsoleRoutes().register(in: &router)
         self.router = router
     }
@@ -133,10 +136,15 @@ public struct RecipeAPIOptions: Sendable {
     }
 }
 
-/// What `/healthz` and `/readyz` answer from: whether the projector runs and has caught up.
+/// What `/healthz` and `/readyz` answer from: whether the projector runs and has caught up, and
+/// whether the decider of this process decides every partition it holds.
 public enum ServiceReadiness: Sendable, Equatable {
     case ready
     case catchingUp(String)
+    /// The decider stopped, as a whole or for some partitions (`DeciderState.stoppedSummary`): their
+    /// commands are appended and never decided until an operator mends it. Not ready; alive, since a
+    /// restart does not mend a bad decision on the log (docs/operations.md).
+    case deciderStopped(String)
     /// The projector failed with what may pass (a full disk, brokers away) and is retrying:
     /// not ready, but alive, so a restart would not help.
     case retrying(String)

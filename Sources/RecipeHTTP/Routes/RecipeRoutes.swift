@@ -1,3 +1,4 @@
+import RecipeDecisions
 import RecipeSchemaOrg
 import Synchronization
 import RecipeDomain
@@ -75,21 +76,27 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
 /// `after=p:o[,p:o…]`, read your writes: a query answers once the read side has
 /// applied those positions, or 503 `stale` when `timeout` passes first. A
 /// position not on the log yet (at or past its end, or in no partition) is 409
-/// `positionAhead` at once: only true lag waits. A query that waits takes one of the
+/// `positionAhead` at once: only true lag waits. Where this process's decider holds the
+/// partition, its word counts over the store's: a position at or past what it decided on a
+/// partition it stopped deciding is 503 `notDecided` at once, and so is one the store shows
+/// applied but the decider has not decided (the store folded a decision not its own, such as
+/// one appended by hand for a command past the log's end). A query that waits takes one of the
 /// `waiters` slots (shared with `?wait=true` on commands); one whose positions are
 /// applied already takes none (where the log's ends are known, as in the service).
 struct ReadYourWrites<Reads: RecipeReads>: Sendable {
     let reads: Reads
     let timeout: Duration
     let waiters: WaiterLimit
+    let decider: @Sendable () -> DeciderState?
 
     func wait(for request: HTTPRequest) throws {
         guard let positions = try request.positions("after") else { return }
+        try refuseUndecided(positions, reached: false)
         let arrived = ContinuousClock.now
         if reads.tellsLogEnds {
             // Applied already: no slot taken. Else lag, or a position no one has written, asked of
             // the log as it is now, not as it was: the client may have just written that very position.
-            if try reads.waitUntilReached(positions, deadline: arrived) { return }
+            if try reads.waitUntilReached(positions, deadline: arrived) { return try refuseUndecided(positions, reached: true) }
             if let ends = try reads.logEnds(of: positions.keys.sorted(), notBefore: arrived) {
                 let ahead = positions.sorted { $0.key < $1.key }.filter { partition, offset in offset >= (ends[partition] ?? 0) }
                 if !ahead.isEmpty {
@@ -111,6 +118,22 @@ struct ReadYourWrites<Reads: RecipeReads>: Sendable {
             throw HTTPError.stale("the read model has not reached \(request.query["after"] ?? "") within \(timeout); try again",
                                   retryAfter: 1)
         }
+        try refuseUndecided(positions, reached: true)
+    }
+
+    /// 503 `notDecided` for the positions the decider of this process has not decided: on a
+    /// partition it stopped, at once; on one it decides, once the store shows them applied.
+    private func refuseUndecided(_ positions: [Int32: Int64], reached: Bool) throws {
+        let undecided = (decider()?.undecided(positions) ?? []).filter { reached || $0.why != nil }
+        guard !undecided.isEmpty else { return }
+        let named = undecided.map { position in
+            let at = "\(position.partition):\(position.offset)"
+            guard let why = position.why else {
+                return "\(at) (the store shows a decision of it, but the decider has decided up to \(position.partition):\(position.decidedUpTo) only: the decision is not its own)"
+            }
+            return "\(at) (the decider stopped deciding partition \(position.partition) at \(position.partition):\(position.decidedUpTo): \(why))"
+        }
+        throw HTTPError(503, "notDecided", "not decided: " + named.joined(separator: "; ") + "; /readyz says whether the decider stopped")
     }
 }
 
