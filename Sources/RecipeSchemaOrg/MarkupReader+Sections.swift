@@ -1,3 +1,4 @@
+import Foundation
 import RecipeWire
 
 // MARK: - A recipe without a card: its parts under headings, or in elements named for them
@@ -70,7 +71,9 @@ extension MarkupReader {
                 let text = try outline.text(of: index, budget: &budget)
                 if SectionWords.section(of: text) != nil || SectionWords.endsASection(text) { break scan }
                 if element.isHeading, Self.rank(of: element) <= rank { break scan }
-                if !text.isEmpty, element.isHeading || ["strong", "b", "dt"].contains(element.name) || isBoldParagraph(index) || text.hasSuffix(":") {
+                // A group's heading is one line; a heading of several lines is a list written as one.
+                if !text.isEmpty, !text.contains("\n"),
+                   element.isHeading || ["strong", "b", "dt"].contains(element.name) || isBoldParagraph(index) || text.hasSuffix(":") {
                     group = text.trimmingCharacters(in: [":", " "])
                     index = element.end
                     continue
@@ -80,8 +83,13 @@ extension MarkupReader {
                 let text = try outline.text(of: index, budget: &budget)
                 if !text.isEmpty { items.append((group, text)) }
                 index = element.end
-            } else if element.name == "p" {
-                for line in try outline.text(of: index, budget: &budget).split(separator: "\n") { paragraphs.append((group, String(line))) }
+            } else if element.name == "p" || element.isHeading {
+                // A paragraph's lines; a heading too long to head anything is lines as well (a list
+                // written as one `<h5>` of lines broken by `<br>`).
+                for line in try outline.text(of: index, budget: &budget).split(separator: "\n") {
+                    let text = Self.withoutBullet(line)
+                    if !text.isEmpty { paragraphs.append((group, text)) }
+                }
                 index = element.end
             } else {
                 index += 1
@@ -132,6 +140,13 @@ extension MarkupReader {
         if !items.isEmpty { return items }
         let lines = try outline.text(of: container, budget: &budget).split(separator: "\n").map(String.init)
         return lines.filter { !SectionWords.isSectionHeading($0) }.prefix(Self.maxItems).map { (nil, $0) }
+    }
+
+    /// A line without the bullet a page wrote before it ("• 50g butter").
+    private static func withoutBullet(_ line: Substring) -> String {
+        var text = line
+        while let first = text.first, ["•", "◦", "▪", "–", "-", "*", "·"].contains(first) { text = text.dropFirst() }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     // MARK: - Headings

@@ -18,6 +18,7 @@ enum SectionWords {
     ]
     static let instructionHeadings = [
         "instructions", "directions", "method", "preparation", "procedure", "steps", "how to make it", "how to make", "to make",
+        "let's get started", "let’s get started",
         "zubereitung", "anleitung", "préparation", "preparazione", "procedimento", "preparación", "elaboración", "modo de preparo",
         "modo de preparação", "bereiding", "bereidingswijze", "werkwijze", "gör så här", "tillagning", "fremgangsmåde",
         "fremgangsmåte", "sposób przygotowania", "przygotowanie", "postup", "valmistus", "instrucciones",
@@ -80,7 +81,7 @@ enum SectionWords {
     ]
 
     private static func normalized(_ text: String) -> String {
-        HTMLText.collapsingWhitespace(text.lowercased()).trimmingCharacters(in: [":", " ", ".", "*", "#"])
+        HTMLText.collapsingWhitespace(text.lowercased()).trimmingCharacters(in: [":", " ", ".", "*", "#", "!"])
     }
 
     private static func begins(_ words: String, _ headings: [String]) -> Bool {
