@@ -40,7 +40,7 @@ enum HTMLItems {
     }
 }
 
-private struct ItemReader {
+private struct ItemReader: HTMLTagVisitor {
     struct Item {
         var types: [String]
         var id: String?
@@ -78,85 +78,30 @@ private struct ItemReader {
         self.budget = budget
     }
 
-    /// Elements that never have content, so never an end tag.
-    private static let voidElements: Set<String> = [
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
-    ]
-    /// Elements whose content is not markup.
-    private static let rawTextElements: Set<String> = ["script", "style", "textarea", "title"]
-    /// Start tags that close an open `<p>`.
-    private static let closesParagraph: Set<String> = [
-        "p", "div", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "section", "article", "blockquote", "dl", "pre",
-    ]
-    /// Start tags that close an open element of the same name: list items, rows, cells.
-    private static let closesItsSibling: Set<String> = ["li", "dt", "dd", "tr", "td", "th", "option"]
-
     mutating func read() throws(LenientJSONReader.Failure) {
-        var index = 0
-        var stepped = 0
-        let count = page.count
-        while index < count {
-            try budget.step(index - stepped)
-            stepped = index
-            guard page[index] == UInt8(ascii: "<") else {
-                let next = page[index...].firstIndex(of: UInt8(ascii: "<")) ?? count
-                if capturing > 0 { text.append(page[index..<next]) }
-                index = next
-                continue
-            }
-            if JSONLDScripts.hasPrefix(page, at: index, "<!--") {
-                index = JSONLDScripts.find(page, "-->", from: index + 4).map { $0 + 3 } ?? count
-            } else if index + 1 < count, page[index + 1] == UInt8(ascii: "!") || page[index + 1] == UInt8(ascii: "?") {
-                index = page[index...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count
-            } else if index + 2 < count, page[index + 1] == UInt8(ascii: "/"), Self.isLetter(page[index + 2]) {
-                let (name, nameEnd) = tagName(from: index + 2)
-                index = page[nameEnd...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count
-                try endTag(name)
-            } else if index + 1 < count, Self.isLetter(page[index + 1]) {
-                let (name, nameEnd) = tagName(from: index + 1)
-                // Outside every item only a tag that starts one matters: its attributes are read
-                // then, or inside an item, and the rest of the page is only scanned.
-                let tagEnd = endOfTag(from: nameEnd)
-                if itemStack.isEmpty, !mayStartItem(page[nameEnd..<tagEnd]) {
-                    index = tagEnd
-                } else {
-                    let (attributes, contentStart) = JSONLDScripts.readAttributes(page, from: nameEnd)
-                    index = contentStart
-                    try startTag(name, attributes)
-                }
-                if Self.rawTextElements.contains(name) {
-                    // Its content is no markup (and no item): up to its end tag, read as an end tag.
-                    let closing = findEndTag(name, from: index) ?? count
-                    if capturing > 0, name == "textarea" || name == "title" { text.append(page[index..<closing]) }
-                    index = closing < count ? (page[closing...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count) : count
-                    try endTag(name)
-                }
-            } else {
-                if capturing > 0 { text.append(page[index...index]) }
-                index += 1
-            }
-        }
-        try budget.step(index - stepped)
+        try HTMLTags.scan(page, into: &self)
         while !open.isEmpty { try pop() }
     }
 
-    /// The index after the `>` that ends a start tag whose name ends at `start`: the first `>`
-    /// outside an attribute's quoted value (as `readAttributes` reads it), or the page's end.
-    private func endOfTag(from start: Int) -> Int {
-        var index = start
-        var afterEquals = false
-        while index < page.count {
-            let byte = page[index]
-            if byte == UInt8(ascii: ">") { return index + 1 }
-            if afterEquals, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                index = (page[(index + 1)...].firstIndex(of: byte) ?? page.count - 1) + 1
-                afterEquals = false
-                continue
-            }
-            if byte == UInt8(ascii: "=") { afterEquals = true } else if !JSONLDScripts.isSpace(byte) { afterEquals = false }
-            index += 1
-        }
-        return page.count
+    mutating func step(_ count: Int) throws(LenientJSONReader.Failure) { try budget.step(count) }
+
+    mutating func text(_ bytes: ArraySlice<UInt8>) throws(LenientJSONReader.Failure) {
+        if capturing > 0 { text.append(bytes) }
+    }
+
+    /// Outside every item only a tag that starts one matters: its attributes are read then, or
+    /// inside an item, and the rest of the page is only scanned.
+    mutating func startTag(_ name: String, nameEnd: Int) throws(LenientJSONReader.Failure) -> Int {
+        let tagEnd = HTMLTags.endOfTag(in: page, from: nameEnd)
+        guard !itemStack.isEmpty || mayStartItem(page[nameEnd..<tagEnd]) else { return tagEnd }
+        let (attributes, contentStart) = JSONLDScripts.readAttributes(page, from: nameEnd)
+        try startTag(name, attributes)
+        return contentStart
+    }
+
+    /// A title's or a text area's text is text; a script's or a style's is not.
+    mutating func rawText(_ name: String, _ content: ArraySlice<UInt8>) throws(LenientJSONReader.Failure) {
+        if capturing > 0, name == "textarea" || name == "title" { text.append(content) }
     }
 
     /// Whether a tag's attributes hold `itemscope` or `typeof`, ignoring case.
@@ -174,22 +119,10 @@ private struct ItemReader {
         return holds("itemscope") || holds("typeof")
     }
 
-    private func findEndTag(_ name: String, from start: Int) -> Int? {
-        var index = start
-        while let found = JSONLDScripts.find(page, "</", from: index) {
-            let (candidate, _) = tagName(from: found + 2)
-            if candidate == name { return found }
-            index = found + 2
-        }
-        return nil
-    }
-
     // MARK: - Tags
 
     private mutating func startTag(_ name: String, _ attributes: [String: String]) throws(LenientJSONReader.Failure) {
-        if let top = open.last?.name, (top == "p" && Self.closesParagraph.contains(name)) || (top == name && Self.closesItsSibling.contains(name)) {
-            try pop()
-        }
+        if let top = open.last?.name, HTMLTags.closes(name, open: top) { try pop() }
         if capturing > 0, HTMLText.lineBreakingElements.contains(name) { text.lineBreak() }
         let startsItem = attributes["itemscope"] != nil || attributes["typeof"] != nil
         let properties = Self.propertyNames(attributes["itemprop"] ?? attributes["property"] ?? "")
@@ -211,20 +144,20 @@ private struct ItemReader {
             if let value = Self.attributeValue(of: name, attributes) {
                 try count()
                 for property in properties { items[owner].properties.append((property, .text(value))) }
-            } else if !Self.voidElements.contains(name) {
+            } else if !HTMLTags.voidElements.contains(name) {
                 element.textProperty = (properties, owner, text.end)
                 capturing += 1
             }
         }
         // Elements are kept only inside an item: only an item's end, or its properties', matters.
-        guard !Self.voidElements.contains(name), element.item != nil || !itemStack.isEmpty else { return }
+        guard !HTMLTags.voidElements.contains(name), element.item != nil || !itemStack.isEmpty else { return }
         open.append(element)
         openCounts[name, default: 0] += 1
         if let item = element.item { itemStack.append(item) }
     }
 
     /// Closes the innermost open element of that name and every element opened inside it.
-    private mutating func endTag(_ name: String) throws(LenientJSONReader.Failure) {
+    mutating func endTag(_ name: String) throws(LenientJSONReader.Failure) {
         guard !open.isEmpty else { return }
         if capturing > 0, HTMLText.lineBreakingElements.contains(name) { text.lineBreak() }
         guard openCounts[name, default: 0] > 0 else { return }
@@ -281,22 +214,6 @@ private struct ItemReader {
             if lower.contains("schema.org/"), let slash = word.lastIndex(of: "/") { return String(word[word.index(after: slash)...]) }
             return word.contains(":") ? nil : word
         }
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-    }
-
-    private func tagName(from start: Int) -> (String, Int) {
-        var end = start
-        while end < page.count, Self.isLetter(page[end]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(page[end]) || page[end] == UInt8(ascii: "-") {
-            end += 1
-        }
-        let name = String(unsafeUninitializedCapacity: end - start) { buffer in
-            for offset in 0..<(end - start) { buffer[offset] = JSONLDScripts.lowercased(page[start + offset]) }
-            return end - start
-        }
-        return (name, end)
     }
 
     // MARK: - Nodes

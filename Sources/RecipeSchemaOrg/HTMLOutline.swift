@@ -4,9 +4,9 @@
 /// it (`inside`), and the span of the page's text it holds, for reading a recipe from the
 /// markup of the page itself (`PageMarkup`) when it publishes no structured data.
 ///
-/// Not an HTML parser: one pass over the tags, as `HTMLItems` reads them (end tags close what
-/// they close; `<li>` closes an open `<li>`, a block an open `<p>`; script and style hold no
-/// text). The page's text is gathered once, into one buffer, entities decoded and block
+/// Not an HTML parser: one pass over the tags (`HTMLTags`, as `HTMLItems` reads them: end tags
+/// close what they close; `<li>` closes an open `<li>`, a block an open `<p>`; script and style
+/// hold no text). The page's text is gathered once, into one buffer, entities decoded and block
 /// elements as line breaks; an element holds a span of it, so reading the text of nested
 /// elements copies only what is asked for, and each copy is counted against the budget.
 struct HTMLOutline {
@@ -35,8 +35,9 @@ struct HTMLOutline {
 
     /// Reads the page, one value of the budget per element and one step per byte.
     init(page: [UInt8], budget: inout LenientJSONReader.Budget) throws(LenientJSONReader.Failure) {
-        var reader = OutlineReader(page: page)
-        try reader.read(budget: &budget)
+        var reader = OutlineReader(page: page, budget: budget)
+        try reader.read()
+        budget = reader.budget
         elements = reader.elements
         text = reader.text
         title = reader.title
@@ -59,8 +60,9 @@ struct HTMLOutline {
 }
 
 /// The one pass that makes an `HTMLOutline`.
-private struct OutlineReader {
+private struct OutlineReader: HTMLTagVisitor {
     let page: [UInt8]
+    var budget: LenientJSONReader.Budget
     var elements: [HTMLOutline.Element] = []
     var text: [UInt8] = []
     var title: String?
@@ -69,75 +71,51 @@ private struct OutlineReader {
     /// How many elements of each name are open, so an end tag with none open is skipped at once.
     private var openCounts: [String: Int] = [:]
 
-    init(page: [UInt8]) { self.page = page }
+    init(page: [UInt8], budget: LenientJSONReader.Budget) {
+        self.page = page
+        self.budget = budget
+    }
 
-    private static let voidElements: Set<String> = [
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
-    ]
-    /// Elements whose content is no markup; only `title`'s is kept (as the page's title).
-    private static let rawTextElements: Set<String> = ["script", "style", "textarea", "title", "noscript", "template"]
-    private static let closesParagraph: Set<String> = [
-        "p", "div", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "section", "article", "blockquote", "dl", "pre",
-    ]
-    private static let closesItsSibling: Set<String> = ["li", "dt", "dd", "tr", "td", "th", "option"]
-
-    mutating func read(budget: inout LenientJSONReader.Budget) throws(LenientJSONReader.Failure) {
-        try budget.step(page.count)
-        var index = 0
-        let count = page.count
-        while index < count {
-            guard page[index] == UInt8(ascii: "<") else {
-                let next = page[index...].firstIndex(of: UInt8(ascii: "<")) ?? count
-                appendText(page[index..<next])
-                index = next
-                continue
-            }
-            if JSONLDScripts.hasPrefix(page, at: index, "<!--") {
-                index = JSONLDScripts.find(page, "-->", from: index + 4).map { $0 + 3 } ?? count
-            } else if index + 1 < count, page[index + 1] == UInt8(ascii: "!") || page[index + 1] == UInt8(ascii: "?") {
-                index = page[index...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count
-            } else if index + 2 < count, page[index + 1] == UInt8(ascii: "/"), Self.isLetter(page[index + 2]) {
-                let (name, nameEnd) = tagName(from: index + 2)
-                index = page[nameEnd...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count
-                endTag(name)
-            } else if index + 1 < count, Self.isLetter(page[index + 1]) {
-                let (name, nameEnd) = tagName(from: index + 1)
-                let (attributes, contentStart) = JSONLDScripts.readAttributes(page, from: nameEnd)
-                index = contentStart
-                if Self.rawTextElements.contains(name) {
-                    let closing = findEndTag(name, from: index) ?? count
-                    if name == "title", title == nil {
-                        title = HTMLText.collapsingWhitespace(HTMLText.decodingEntities(String(decoding: page[index..<closing], as: UTF8.self)))
-                    }
-                    index = closing < count ? (page[closing...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? count) : count
-                    continue
-                }
-                try budget.take()
-                startTag(name, attributes)
-            } else {
-                appendText(page[index...index])
-                index += 1
-            }
-        }
+    mutating func read() throws(LenientJSONReader.Failure) {
+        try HTMLTags.scan(page, into: &self)
         while !open.isEmpty { pop() }
     }
 
-    private mutating func startTag(_ name: String, _ attributes: [String: String]) {
-        if let top = open.last.map({ elements[$0].name }),
-           (top == "p" && Self.closesParagraph.contains(name)) || (top == name && Self.closesItsSibling.contains(name)) {
-            pop()
+    mutating func step(_ count: Int) throws(LenientJSONReader.Failure) { try budget.step(count) }
+
+    /// Text as a browser lays it out: its own line breaks and tabs are spaces; entities decoded.
+    mutating func text(_ bytes: ArraySlice<UInt8>) throws(LenientJSONReader.Failure) {
+        if bytes.contains(UInt8(ascii: "&")) {
+            for byte in HTMLText.decodingEntities(String(decoding: bytes, as: UTF8.self)).utf8 { text.append(Self.spaced(byte)) }
+        } else {
+            for byte in bytes { text.append(Self.spaced(byte)) }
         }
+    }
+
+    /// An element is kept unless its content is no markup (a script, the title).
+    mutating func startTag(_ name: String, nameEnd: Int) throws(LenientJSONReader.Failure) -> Int {
+        let (attributes, contentStart) = JSONLDScripts.readAttributes(page, from: nameEnd)
+        guard !HTMLTags.rawTextElements.contains(name) else { return contentStart }
+        try budget.take()
+        if let top = open.last.map({ elements[$0].name }), HTMLTags.closes(name, open: top) { pop() }
         if HTMLText.lineBreakingElements.contains(name) { text.append(0x0A) }
         let classes = (attributes["class"] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
         elements.append(HTMLOutline.Element(name: name, classes: classes, id: attributes["id"]?.lowercased(),
                                             end: elements.count + 1, textStart: text.count, textEnd: text.count))
-        guard !Self.voidElements.contains(name) else { return }
+        guard !HTMLTags.voidElements.contains(name) else { return contentStart }
         open.append(elements.count - 1)
         openCounts[name, default: 0] += 1
+        return contentStart
+    }
+
+    /// The page's title is its `<title>`'s text; a script's or a style's is no one's.
+    mutating func rawText(_ name: String, _ content: ArraySlice<UInt8>) throws(LenientJSONReader.Failure) {
+        guard name == "title", title == nil else { return }
+        title = HTMLText.collapsingWhitespace(HTMLText.decodingEntities(String(decoding: content, as: UTF8.self)))
     }
 
     /// Closes the innermost open element of that name and every element opened inside it.
-    private mutating func endTag(_ name: String) {
+    mutating func endTag(_ name: String) throws(LenientJSONReader.Failure) {
         if HTMLText.lineBreakingElements.contains(name) { text.append(0x0A) }
         guard openCounts[name, default: 0] > 0 else { return }
         while let top = open.last {
@@ -153,35 +131,5 @@ private struct OutlineReader {
         elements[index].textEnd = text.count
     }
 
-    /// Text as a browser lays it out: its own line breaks and tabs are spaces; entities decoded.
-    private mutating func appendText(_ bytes: ArraySlice<UInt8>) {
-        if bytes.contains(UInt8(ascii: "&")) {
-            for byte in HTMLText.decodingEntities(String(decoding: bytes, as: UTF8.self)).utf8 { text.append(Self.spaced(byte)) }
-        } else {
-            for byte in bytes { text.append(Self.spaced(byte)) }
-        }
-    }
-
     private static func spaced(_ byte: UInt8) -> UInt8 { byte == 0x0A || byte == 0x0D || byte == 0x09 ? 0x20 : byte }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-    }
-
-    private func tagName(from start: Int) -> (String, Int) {
-        var end = start
-        while end < page.count, Self.isLetter(page[end]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(page[end]) || page[end] == UInt8(ascii: "-") {
-            end += 1
-        }
-        return (String(decoding: page[start..<end].map(JSONLDScripts.lowercased), as: UTF8.self), end)
-    }
-
-    private func findEndTag(_ name: String, from start: Int) -> Int? {
-        var index = start
-        while let found = JSONLDScripts.find(page, "</", from: index) {
-            if tagName(from: found + 2).0 == name { return found }
-            index = found + 2
-        }
-        return nil
-    }
 }
