@@ -16,6 +16,10 @@ struct HTMLOutline {
         /// The `class` attribute's words.
         var classes: [Substring]
         var id: String?
+        /// The element it is in, nil at the top.
+        var parent: Int?
+        /// An `<input type="checkbox">`: pages list ingredients as rows to tick.
+        var isCheckbox = false
         /// The elements inside this one: the indices after it, up to this.
         var end: Int
         /// Its span of `text`.
@@ -100,7 +104,8 @@ private struct OutlineReader: HTMLTagVisitor {
         if let top = open.last.map({ elements[$0].name }), HTMLTags.closes(name, open: top) { pop() }
         if HTMLText.lineBreakingElements.contains(name) { text.append(0x0A) }
         let classes = (attributes["class"] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-        elements.append(HTMLOutline.Element(name: name, classes: classes, id: attributes["id"]?.lowercased(),
+        elements.append(HTMLOutline.Element(name: name, classes: classes, id: attributes["id"]?.lowercased(), parent: open.last,
+                                            isCheckbox: name == "input" && attributes["type"]?.lowercased() == "checkbox",
                                             end: elements.count + 1, textStart: text.count, textEnd: text.count))
         guard !HTMLTags.voidElements.contains(name) else { return contentStart }
         open.append(elements.count - 1)

@@ -59,7 +59,9 @@ extension MarkupReader {
     /// heading of its rank or above, another section's heading, or the page's furniture
     /// (navigation, comments, footers); headings of a lower rank, and bold paragraphs, between are groups.
     private mutating func section(under heading: Int) throws(LenientJSONReader.Failure) -> [(group: String?, text: String)] {
-        let rank = Self.rank(of: elements[heading])
+        // The headings that end it: of its rank or above; under a heading that is no `h1`–`h6`
+        // (a bold `div`), the page's main ones, `h1`–`h3`, while smaller ones head its groups.
+        let ends = elements[heading].isHeading ? Self.rank(of: elements[heading]) : 3
         var items: [(group: String?, text: String)] = []
         var paragraphs: [(group: String?, text: String)] = []
         var group: String?
@@ -70,7 +72,8 @@ extension MarkupReader {
             if SectionWords.mayHead(element), element.textEnd - element.textStart <= SectionWords.longestHeading {
                 let text = try outline.text(of: index, budget: &budget)
                 if SectionWords.section(of: text) != nil || SectionWords.endsASection(text) { break scan }
-                if element.isHeading, Self.rank(of: element) <= rank { break scan }
+                // An empty heading heads nothing (a group without a name).
+                if element.isHeading, !text.isEmpty, Self.rank(of: element) <= ends { break scan }
                 // A group's heading is one line; a heading of several lines is a list written as one.
                 if !text.isEmpty, !text.contains("\n"),
                    element.isHeading || ["strong", "b", "dt"].contains(element.name) || isBoldParagraph(index) || text.hasSuffix(":") {
@@ -83,6 +86,11 @@ extension MarkupReader {
                 let text = try outline.text(of: index, budget: &budget)
                 if !text.isEmpty { items.append((group, text)) }
                 index = element.end
+            } else if element.isCheckbox, let row = element.parent, row >= elements[heading].end {
+                // A row to tick off (`<div><input type="checkbox"> 200 g rice</div>`) is an item.
+                let text = try outline.text(of: row, budget: &budget).replacingOccurrences(of: "\n", with: " ")
+                if !text.isEmpty { items.append((group, text)) }
+                index = elements[row].end
             } else if element.name == "p" || element.isHeading {
                 // A paragraph's lines; a heading too long to head anything is lines as well (a list
                 // written as one `<h5>` of lines broken by `<br>`).

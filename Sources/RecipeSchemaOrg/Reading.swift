@@ -178,10 +178,11 @@ struct Reading {
         count(member("recipeIngredient", of: node)) + count(member("recipeInstructions", of: node))
     }
 
-    /// A node's ingredients or steps, under their name or the older one (`ingredients`, `instructions`), in any case.
+    /// A node's ingredients or steps, under their name or the older one (`ingredients`, `instructions`), in any
+    /// case; ingredients also as `recipeIngredients`, as some pages misspell it.
     private static func member(_ name: String, of node: NodeIndex.Node) -> JSONValue? {
-        let older = name == "recipeIngredient" ? "ingredients" : "instructions"
-        return (node.member(name) ?? node.member(older))?.value
+        guard name == "recipeIngredient" else { return (node.member(name) ?? node.member("instructions"))?.value }
+        return (node.member(name) ?? node.member("recipeIngredients") ?? node.member("ingredients"))?.value
     }
 
     private static func count(_ value: JSONValue?) -> Int {

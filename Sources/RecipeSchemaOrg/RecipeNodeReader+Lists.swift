@@ -59,7 +59,8 @@ extension RecipeNodeReader {
     /// Each line is kept as the domain's `FieldRules.ingredientLine` takes it; the first
     /// `RecipeLimits.maxIngredients` lines are kept.
     mutating func ingredients(of node: NodeIndex.Node, at path: JSONPath) throws(SchemaOrgImportError) -> [DocumentIngredient] {
-        guard let (member, value) = node.member("recipeIngredient") ?? node.member("ingredients") else { return [] }
+        // `recipeIngredients`, plural, as some pages misspell it, is read as well.
+        guard let (member, value) = node.member("recipeIngredient") ?? node.member("recipeIngredients") ?? node.member("ingredients") else { return [] }
         let place = path.key(member)
         // Each line with its place, in document order; nil for an entry that is no line.
         var written: [(line: String?, entry: JSONValue, place: JSONPath)] = []

@@ -247,6 +247,11 @@ struct JSONLDImportTests {
         #expect(try Support.importJSON(json).document.ingredients == [DocumentIngredient(text: "2 cups stock:")])
     }
 
+    @Test func ingredientsUnderTheMisspelledPluralAreRead() throws {
+        let json = Support.recipe(#""recipeIngredients": ["flour", "sugar"]"#)
+        #expect(try Support.importJSON(json).document.ingredients.map(\.text) == ["flour", "sugar"])
+    }
+
     @Test func ingredientsAsOneTextAreOneLineEach() throws {
         let json = Support.recipe(#""recipeIngredient": "3 eggs\n200 g sugar\n""#)
         #expect(try Support.importJSON(json).document.ingredients.map(\.text) == ["3 eggs", "200 g sugar"])

@@ -48,4 +48,17 @@ struct PageSectionsTests {
         #expect(imported.document.ingredients.map(\.text) == ["1 onion", "2 cloves garlic"])
         #expect(imported.document.instructions.map(\.text) == ["Fry the onion.", "Add the garlic."])
     }
+
+    @Test("rows to tick off under a heading are the ingredients, a smaller heading among them their group")
+    func checkboxRowsAreItems() throws {
+        let imported = try Self.imported("""
+            <h1>Rice pudding</h1><div class="text-xl">Hozzávalók</div><div class="grid"><div><h5 class="font-bold">A rizshez</h5>
+            <div class="row"><input type="checkbox" id="a"/><div class="flex"><div>2<!-- --> rúd</div><div class="font-bold">fahéj</div></div></div>
+            <div class="row"><input type="checkbox" id="b"/><div class="flex"><div>200<!-- --> g</div><div class="font-bold">rizs</div></div></div>
+            </div></div><hr/><div class="text-xl">Elkészítés</div><article><p>A tejet feltesszük főni a rizzsel.</p></article>
+            """)
+        #expect(imported.document.ingredients == [DocumentIngredient(text: "2 rúd fahéj", section: "A rizshez"),
+                                                  DocumentIngredient(text: "200 g rizs", section: "A rizshez")])
+        #expect(imported.document.instructions.map(\.text) == ["A tejet feltesszük főni a rizzsel."])
+    }
 }
