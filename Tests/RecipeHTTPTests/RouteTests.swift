@@ -1,4 +1,5 @@
 import Foundation
+import RecipeTestSupport
 import Testing
 
 @Suite("Routes")
@@ -7,8 +8,15 @@ struct RouteTests {
         let health = try shared.get("/healthz")
         #expect(health.status == 200)
         #expect(health.object["status"] as? String == "ok")
-        let ready = try shared.get("/readyz")
-        #expect(ready.status == 200, "\(ready.text)")
+        // Ready once the decider has read its partitions' decisions and the projector caught up;
+        // before, 503 naming why (the shared service may have just started).
+        var ready = try shared.get("/readyz")
+        try waitFor("the service to be ready", deadline: .seconds(60)) {
+            ready = try shared.get("/readyz")
+            #expect(ready.status == 200 || (ready.status == 503 && ready.errorCode == "notReady"), "\(ready.text)")
+            return ready.status == 200
+        }
+        #expect(ready.object["status"] as? String == "ready", "\(ready.text)")
         _ = try shared.get("/v1/recipes")
         let metrics = try shared.get("/metrics")
         #expect(metrics.status == 200)
