@@ -1,6 +1,8 @@
+#define _GNU_SOURCE
 #include "CMicroHTTPD.h"
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 
 struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port, int loopback_only,
@@ -49,10 +51,21 @@ void *cmhd_connection_context(struct MHD_Connection *connection) {
     return info == NULL ? NULL : info->socket_context;
 }
 
-int cmhd_duplicate_socket(struct MHD_Connection *connection) {
+int cmhd_connection_socket(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (info == NULL || info->connect_fd < 0) return -1;
-    return fcntl(info->connect_fd, F_DUPFD_CLOEXEC, 0);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+int cmhd_duplicate_socket(struct MHD_Connection *connection) {
+    int fd = cmhd_connection_socket(connection);
+    return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+}
+
+int cmhd_peer_closed(int socket) {
+    if (socket < 0) return 0;
+    struct pollfd entry = {.fd = socket, .events = POLLRDHUP};
+    if (poll(&entry, 1, 0) != 1) return 0;
+    return (entry.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
 int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t size) {
@@ -70,9 +83,8 @@ int cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t 
 }
 
 int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, size_t size) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (info == NULL) return 0;
-    int fd = info->connect_fd;
+    int fd = cmhd_connection_socket(connection);
+    if (fd < 0) return 0;
     size_t sent = 0;
     while (sent < size) {
         ssize_t n = send(fd, (const char *)bytes + sent, size - sent, MSG_NOSIGNAL);

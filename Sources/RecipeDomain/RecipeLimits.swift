@@ -32,8 +32,8 @@ public enum RecipeLimits {
     /// Largest ingredient amount; keeps scaled amounts far from `Double`'s exact-integer range.
     public static let maxIngredientAmount: Double = 1_000_000
     /// Smallest ingredient amount: the least that every view shows as more than nothing
-    /// (amounts are shown to two decimals, `Quantities.decimalText`); `5e-324` was taken
-    /// and shown as "0". Smaller quantities are written in a smaller unit (1 g, not 0.001 kg).
+    /// (amounts are shown to two decimals, `Quantities.decimalText`), so no amount shows as "0".
+    /// Smaller quantities are written in a smaller unit (1 g, not 0.001 kg).
     public static let minIngredientAmount = 0.01
     /// The one statement of the amount rule, for the fold and the record decoder:
     /// from `minIngredientAmount` to `maxIngredientAmount`. Written so that NaN fails

@@ -67,8 +67,8 @@ public struct AccessTokens: Sendable, Equatable {
                 plainLines.append(index + 1)
                 entry = Entry(hash: TokenHash.sha256(Array(words[0].utf8)), actor: words[1], role: .writer)
             }
-            // One spelling per actor, as every record and grant must name it (`ActorName`):
-            // `jose\u{301}` beside `jos\u{E9}` was a second actor to the file, the same to the fold.
+            // One spelling per actor, as every record and grant must name it (`ActorName`): two
+            // spellings of one name would be two actors here and one to the fold.
             if let problem = ActorName.problem(entry.actor) {
                 throw AccessTokensError(message: "\(place): \(problem)")
             }
