@@ -41,105 +41,54 @@ public enum RecordLimits {
         return violation(in: envelope.command)
     }
 
-    /// The first field of `command`'s data that breaks a record-level limit, or nil.
+    /// The first field of `command`'s data that breaks a record-level limit, or nil: each
+    /// field against the bound its kind's description gives it (`FieldSpec.Bound`).
+    /// How many items a list holds is the fold's (`limitExceeded`), as for the single adds;
+    /// the record size bounds the record.
     public static func violation(in command: RecipeCommand) -> WireError? {
-        switch command {
-        case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .ingredientRemoved, .instructionRemoved,
-             .tagRemoved:
-            return nil
-        case .titleChanged(let title):
-            return maxLength(title, RecipeLimits.maxTitleLength, "data.title")
-        case .servingsChanged(let servings):
-            return range(servings, RecipeLimits.servings, "data.servings")
-        case .imageChanged(let url):
-            return url.flatMap { maxLength($0, RecipeLimits.maxImageURLLength, "data.url") }
-        case .ingredientAdded(let line, let ingredientID):
-            return violation(in: line, at: "data")
-                ?? ingredientID.flatMap { maxLength($0, RecipeLimits.maxIdentifierLength, "data.ingredientId") }
-        case .ingredientUpdated(_, let changes):
-            return changes.name.flatMap { maxLength($0, RecipeLimits.maxIngredientNameLength, "data.name") }
-                ?? changes.amount.newValue.flatMap { self.amount($0, "data.amount") }
-                ?? changes.amountMax.newValue.flatMap { self.amount($0, "data.amountMax") }
-                ?? changes.unit.newValue.flatMap { maxLength($0, RecipeLimits.maxUnitLength, "data.unit") }
-                ?? changes.note.newValue.flatMap { maxLength($0, RecipeLimits.maxIngredientNoteLength, "data.note") }
-                ?? changes.section.newValue.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "data.section") }
-                ?? changes.text.newValue.flatMap { maxLength($0, RecipeLimits.maxIngredientTextLength, "data.text") }
-        case .instructionAdded(let description, let position, let instructionID, let section):
-            return maxLength(description, RecipeLimits.maxDescriptionLength, "data.description")
-                ?? position.flatMap { range($0, 1...(RecipeLimits.maxInstructions + 1), "data.position") }
-                ?? instructionID.flatMap { maxLength($0, RecipeLimits.maxIdentifierLength, "data.instructionId") }
-                ?? section.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "data.section") }
-        case .instructionUpdated(_, let description, let section):
-            return description.flatMap { maxLength($0, RecipeLimits.maxDescriptionLength, "data.description") }
-                ?? section.newValue.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "data.section") }
-        case .instructionMoved(_, let position):
-            return range(position, 1...RecipeLimits.maxInstructions, "data.position")
-        case .tagAdded(let text), .tagChanged(_, let text):
-            return maxLength(text, RecipeLimits.maxTagTextLength, "data.text")
-        case .accessGranted(let grantee, _), .accessRevoked(let grantee):
-            return actorName(grantee, "data.grantee")
-        case .ownershipTransferred(let newOwner):
-            return actorName(newOwner, "data.newOwner")
-        case .descriptionChanged(let description):
-            return description.flatMap { maxLength($0, RecipeLimits.maxRecipeDescriptionLength, "data.description") }
-        case .yieldChanged(let yield):
-            return yield.flatMap { maxLength($0, RecipeLimits.maxYieldLength, "data.yield") }
-        case .timesChanged(let prepTime, let cookTime, let totalTime):
-            return prepTime.newValue.flatMap { maxLength($0, RecipeLimits.maxDurationLength, "data.prepTime") }
-                ?? cookTime.newValue.flatMap { maxLength($0, RecipeLimits.maxDurationLength, "data.cookTime") }
-                ?? totalTime.newValue.flatMap { maxLength($0, RecipeLimits.maxDurationLength, "data.totalTime") }
-        case .sourceChanged(let url):
-            return url.flatMap { maxLength($0, RecipeLimits.maxSourceURLLength, "data.url") }
-        case .draftContentSet(let draft):
-            return violation(in: draft)
-        }
+        let description = CommandDescription.all[command.kind.ordinal]
+        return violation(in: description.values(of: command), description.fields) { "data" }
     }
 
-    /// An ingredient line's fields, named under `prefix` (`data`, `data.ingredients[2]`).
-    private static func violation(in line: IngredientLine, at prefix: @autoclosure () -> String) -> WireError? {
-        maxLength(line.name, RecipeLimits.maxIngredientNameLength, "\(prefix()).name")
-            ?? line.amount.flatMap { amount($0, "\(prefix()).amount") }
-            ?? line.amountMax.flatMap { amount($0, "\(prefix()).amountMax") }
-            ?? line.unit.flatMap { maxLength($0, RecipeLimits.maxUnitLength, "\(prefix()).unit") }
-            ?? line.note.flatMap { maxLength($0, RecipeLimits.maxIngredientNoteLength, "\(prefix()).note") }
-            ?? line.section.flatMap { maxLength($0, RecipeLimits.maxSectionLength, "\(prefix()).section") }
-            ?? line.text.flatMap { maxLength($0, RecipeLimits.maxIngredientTextLength, "\(prefix()).text") }
-    }
-
-    /// Every field of the whole content by the bound of the command that sets it
-    /// alone. How many items there are is the fold's (`limitExceeded`), as for the
-    /// single adds; the record size bounds the record.
-    private static func violation(in draft: DraftContent) -> WireError? {
-        if let problem = maxLength(draft.title, RecipeLimits.maxTitleLength, "data.title")
-            ?? draft.servings.flatMap({ range($0, RecipeLimits.servings, "data.servings") })
-            ?? draft.image.flatMap({ maxLength($0, RecipeLimits.maxImageURLLength, "data.image") })
-            ?? draft.description.flatMap({ maxLength($0, RecipeLimits.maxRecipeDescriptionLength, "data.description") })
-            ?? draft.yield.flatMap({ maxLength($0, RecipeLimits.maxYieldLength, "data.yield") })
-            ?? draft.prepTime.flatMap({ maxLength($0, RecipeLimits.maxDurationLength, "data.prepTime") })
-            ?? draft.cookTime.flatMap({ maxLength($0, RecipeLimits.maxDurationLength, "data.cookTime") })
-            ?? draft.totalTime.flatMap({ maxLength($0, RecipeLimits.maxDurationLength, "data.totalTime") })
-            ?? draft.sourceUrl.flatMap({ maxLength($0, RecipeLimits.maxSourceURLLength, "data.sourceUrl") }) {
-            return problem
-        }
-        for (index, item) in draft.ingredients.enumerated() {
-            let prefix = { "data.ingredients[\(index)]" }
-            if let problem = item.id.flatMap({ maxLength($0, RecipeLimits.maxIdentifierLength, "\(prefix()).ingredientId") })
-                ?? violation(in: item.line, at: prefix()) {
-                return problem
+    /// The first member of an object (`data`, or an item of one of its lists) that breaks its bound.
+    private static func violation(in values: [DataValue], _ fields: [FieldSpec], at place: () -> String) -> WireError? {
+        for index in values.indices {
+            let field = fields[index]
+            func path() -> String { "\(place()).\(field.name)" }
+            switch values[index] {
+            case .string(let text):
+                if let problem = violation(of: text, field.bound, path()) { return problem }
+            case .integer(let value):
+                switch field.bound {
+                case .range(let bounds): if let problem = range(value, bounds, path()) { return problem }
+                case .atLeast(let least): if let problem = range(value, least...Int.max, path()) { return problem }
+                default: break
+                }
+            case .number(let value):
+                if field.bound == .amount, let problem = amount(value, path()) { return problem }
+            case .strings(let texts):
+                guard case .strings(let bound) = field.items else { break }
+                for (item, text) in texts.enumerated() {
+                    if let problem = violation(of: text, bound, "\(path())[\(item)]") { return problem }
+                }
+            case .objects(let items):
+                guard case .objects(_, let itemFields) = field.items else { break }
+                for (item, members) in items.enumerated() {
+                    if let problem = violation(in: members, itemFields, at: { "\(path())[\(item)]" }) { return problem }
+                }
+            case .absent, .null, .boolean, .time:
+                break
             }
-        }
-        for (index, item) in draft.instructions.enumerated() {
-            let prefix = { "data.instructions[\(index)]" }
-            if let problem = item.id.flatMap({ maxLength($0, RecipeLimits.maxIdentifierLength, "\(prefix()).instructionId") })
-                ?? maxLength(item.description, RecipeLimits.maxDescriptionLength, "\(prefix()).description")
-                ?? item.section.flatMap({ maxLength($0, RecipeLimits.maxSectionLength, "\(prefix()).section") }) {
-                return problem
-            }
-        }
-        for (index, tag) in draft.tags.enumerated() {
-            if let problem = maxLength(tag, RecipeLimits.maxTagTextLength, "data.tags[\(index)]") { return problem }
         }
         return nil
+    }
+
+    private static func violation(of text: String, _ bound: FieldSpec.Bound, _ field: @autoclosure () -> String) -> WireError? {
+        switch bound {
+        case .maxLength(let limit): maxLength(text, limit, field())
+        case .actorName: actorName(text, field())
+        default: nil
+        }
     }
 
     // MARK: - Checks

@@ -8,14 +8,10 @@ import RecipeDomain
 // `RecipeCommand`, so one place per version holds all it takes to read it, and
 // when the domain's command changes the compiler points at every reader to adjust.
 //
-// Adding version 2 of a command:
-// 1. Schemas/commands/<Command>.v2.schema.json, and its line in envelope.schema.json.
-// 2. A `DataFormat(.<kind>, version: 2, …)` in a new file DataFormats+V2.swift,
-//    listed in `DataFormats.standard` below.
-// 3. The encoder's case for the command writes the v2 shape (it always writes
-//    the newest version); the v1 reader stays, so old records keep decoding.
-// A version the table lacks is `unsupportedVersion`, never guessed at. The tests
-// ask for the rest (schema files, golden records…); docs/extending.md lists it all.
+// A new version of a command changes its `CommandDescription` (the newest version,
+// which the encoder writes) and moves the version it replaces, as a `DataFormat`, to
+// `DataFormats.older`, so old records keep decoding. A version the table lacks is
+// `unsupportedVersion`, never guessed at; docs/extending.md lists the rest.
 
 /// How to read one version of one command's `data`.
 struct DataFormat: Sendable {
@@ -41,8 +37,8 @@ struct DataFormat: Sendable {
 
 /// The upcasting table: every data version the decoder reads, per command.
 struct DataFormats: Sendable {
-    /// Today's table. A new version's formats are appended here.
-    static let standard = DataFormats(version1 + version2)
+    /// Today's table: the older versions and the described ones.
+    static let standard = DataFormats(older + current)
 
     /// Indexed by `kind.ordinal`, then by version - 1; nil for a missing version.
     private let table: [[DataFormat?]]

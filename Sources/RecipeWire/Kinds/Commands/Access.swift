@@ -1,0 +1,45 @@
+import RecipeDomain
+
+// MARK: - Access
+//
+// Who may act on a recipe: grants and its owner.
+
+extension CommandDescription {
+    static let accessGranted = CommandDescription(
+        .accessGranted, summary: ". Shares the recipe with an actor as editor or viewer, replacing an earlier grant; only its owner or an admin may.",
+        fields: [
+            .string("grantee", .actorName,
+                "The actor shared with (a token's actor); at most 128 characters. An actor name (ActorName): in Unicode NFC (jose\\u0301 is invalid, naming jos\\u00e9), without spaces, control characters or '#'."),
+            .string("role", .oneOf(["editor", "viewer"]),
+                "editor: may edit, save and discard drafts; viewer: may see it under --private."),
+        ],
+        read: { data throws(WireError) in
+            let role = try data.string("role")
+            guard let accessRole = AccessRole(rawValue: role) else {
+                throw .invalid("data.role", "must be editor or viewer, not \(quoted(role))")
+            }
+            return .accessGranted(grantee: try data.string("grantee"), role: accessRole)
+        },
+        values: { command in
+            guard case .accessGranted(let grantee, let role) = command else { return nil }
+            return [.string(grantee), .string(role.rawValue)]
+        })
+
+    static let accessRevoked = CommandDescription(
+        .accessRevoked, summary: ". Takes back what was granted to an actor; only the recipe's owner or an admin may.",
+        fields: [
+            .string("grantee", .actorName,
+                "The actor whose grant ends; at most 128 characters. An actor name (ActorName): in Unicode NFC (jose\\u0301 is invalid, naming jos\\u00e9), without spaces, control characters or '#'."),
+        ],
+        read: { data throws(WireError) in .accessRevoked(grantee: try data.string("grantee")) },
+        values: { command in guard case .accessRevoked(let grantee) = command else { return nil }; return [.string(grantee)] })
+
+    static let ownershipTransferred = CommandDescription(
+        .ownershipTransferred, summary: ". Makes another actor the recipe's owner; the previous owner keeps no access. Only the owner or an admin may.",
+        fields: [
+            .string("newOwner", .actorName,
+                "The actor who owns the recipe from now on; at most 128 characters. An actor name (ActorName): in Unicode NFC (jose\\u0301 is invalid, naming jos\\u00e9), without spaces, control characters or '#'."),
+        ],
+        read: { data throws(WireError) in .ownershipTransferred(newOwner: try data.string("newOwner")) },
+        values: { command in guard case .ownershipTransferred(let newOwner) = command else { return nil }; return [.string(newOwner)] })
+}

@@ -1,0 +1,62 @@
+import RecipeDomain
+
+// MARK: - DraftContentSet
+//
+// The whole content of a draft in one command.
+
+extension CommandDescription {
+    static let draftContentSet = CommandDescription(
+        .draftContentSet, summary: ". Replaces the whole content of the draft (opening one if none is open), so that an import or an app's \"save everything\" is one record. Each field follows the rule of the command that sets it alone; a member absent means the content has none. Steps take their order from their place. Counts (at most 200 ingredients, 200 instructions, 50 tags), ids given twice, tags and durations are checked by the fold; the first problem rejects the whole command.",
+        fields: [
+            .string("title", .maxLength(RecipeLimits.maxTitleLength),
+                "At most 200 characters (RecipeLimits.maxTitleLength); may be empty while drafting."),
+            .optionalInteger("servings", .range(RecipeLimits.servings),
+                "The number of people the amounts are for, 1 to 100 (RecipeLimits.servings)."),
+            .optionalString("image", .maxLength(RecipeLimits.maxImageURLLength),
+                "An http(s) URL of a picture, at most 2048 characters; its form is checked by the fold."),
+            .optionalString("description", .maxLength(RecipeLimits.maxRecipeDescriptionLength),
+                "At most 5000 characters. Must not be blank (checked by the fold)."),
+            .optionalString("yield", .maxLength(RecipeLimits.maxYieldLength),
+                "What the recipe makes, at most 200 characters. Must not be blank (checked by the fold)."),
+            .optionalString("prepTime", .maxLength(RecipeLimits.maxDurationLength),
+                "An ISO 8601 duration (checked by the fold)."),
+            .optionalString("cookTime", .maxLength(RecipeLimits.maxDurationLength),
+                "An ISO 8601 duration (checked by the fold)."),
+            .optionalString("totalTime", .maxLength(RecipeLimits.maxDurationLength),
+                "An ISO 8601 duration (checked by the fold)."),
+            .optionalString("sourceUrl", .maxLength(RecipeLimits.maxSourceURLLength),
+                "An http(s) URL of where the recipe comes from, at most 2048 characters; its form is checked by the fold."),
+            .array("ingredients", of: .objects(definition: "ingredient", [
+                .optionalString("ingredientId", .maxLength(RecipeLimits.maxIdentifierLength),
+                    "The item's id, to keep ids stable across saves; at most 128 characters. Absent: derived from the command id and the item's place (`<command id>:i<n>`, n from 1)."),
+                .string("name", .maxLength(RecipeLimits.maxIngredientNameLength),
+                    "What it is; at most 200 characters (RecipeLimits.maxIngredientNameLength). Must not be blank (checked by the fold)."),
+                .optionalNumber("amount", .amount,
+                    "How much, in `unit`s: from 0.01 (RecipeLimits.minIngredientAmount: the least shown as more than 0) to 1000000 (RecipeLimits.maxIngredientAmount). Absent: the line has no quantity (\"salt, to taste\"), and scaling leaves it as it is."),
+                .optionalNumber("amountMax", .amount,
+                    "The upper end of a range (\"2–3 cloves\"): greater than 0, at most 1000000; needs `amount` and must not be below it (checked by the fold)."),
+                .optionalString("unit", .maxLength(RecipeLimits.maxUnitLength),
+                    "The unit (g, cup, clove, or the cook's own word); at most 200 characters (RecipeLimits.maxUnitLength). v1 called it `metric`. Absent for counted things written without one (\"2 eggs\"). Must not be blank (checked by the fold)."),
+                .optionalString("note", .maxLength(RecipeLimits.maxIngredientNoteLength),
+                    "How it is prepared, or anything else said of it (\"finely chopped\"); at most 500 characters (RecipeLimits.maxIngredientNoteLength). Must not be blank (checked by the fold)."),
+                .optionalString("section", .maxLength(RecipeLimits.maxSectionLength),
+                    "The heading the line stands under (\"For the sauce\"); at most 200 characters (RecipeLimits.maxSectionLength). Must not be blank (checked by the fold)."),
+                .optionalString("text", .maxLength(RecipeLimits.maxIngredientTextLength),
+                    "The line as written, kept for display and export; at most 1000 characters (RecipeLimits.maxIngredientTextLength). Must not be blank (checked by the fold)."),
+            ]),
+                "The ingredient lines, in order; IngredientAdded v2's fields each."),
+            .array("instructions", of: .objects(definition: "instruction", [
+                .optionalString("instructionId", .maxLength(RecipeLimits.maxIdentifierLength),
+                    "The step's id, to keep ids stable across saves; at most 128 characters. Absent: derived from the command id and the step's place (`<command id>:s<n>`, n from 1)."),
+                .string("description", .maxLength(RecipeLimits.maxRecipeDescriptionLength),
+                    "What to do; at most 5000 characters. Must not be blank (checked by the fold)."),
+                .optionalString("section", .maxLength(RecipeLimits.maxSectionLength),
+                    "The heading the line stands under (\"For the sauce\"); at most 200 characters (RecipeLimits.maxSectionLength). Must not be blank (checked by the fold)."),
+            ]),
+                "The steps, in order."),
+            .array("tags", of: .strings(.maxLength(RecipeLimits.maxTagTextLength)),
+                "Each a TagAdded text holding one tag (`@vegan`, `@source(grand-mère)`), at most 2048 characters (RecipeLimits.maxTagTextLength)."),
+        ],
+        read: DraftContent.read,
+        values: { command in guard case .draftContentSet(let draft) = command else { return nil }; return draft.values })
+}

@@ -1,0 +1,77 @@
+import RecipeDomain
+
+// MARK: - Instructions
+//
+// Steps added, changed, removed and moved.
+
+extension CommandDescription {
+    static let instructionAdded = CommandDescription(
+        .instructionAdded, version: 2, summary: " (content version 2). Appends a step, or inserts it at `position`, optionally under a section heading. Without `instructionId` the step's id is the command id.",
+        fields: [
+            .string("description", .maxLength(RecipeLimits.maxDescriptionLength),
+                "What to do; at most 5000 characters (RecipeLimits.maxDescriptionLength). Must not be blank (checked by the fold)."),
+            .optionalInteger("position", .range(1...(RecipeLimits.maxInstructions + 1)),
+                "Where to insert it, 1 to the number of steps + 1 (checked by the fold); at most 201 here (RecipeLimits.maxInstructions + 1). Absent: at the end."),
+            .optionalString("instructionId", .maxLength(RecipeLimits.maxIdentifierLength),
+                "An explicit id for the new step; at most 128 characters (RecipeLimits.maxIdentifierLength)."),
+            .optionalString("section", .maxLength(RecipeLimits.maxSectionLength),
+                "The heading the line stands under (\"For the sauce\"); at most 200 characters (RecipeLimits.maxSectionLength). Must not be blank (checked by the fold)."),
+        ],
+        read: { data throws(WireError) in
+            .instructionAdded(
+                description: try data.string("description"),
+                position: try data.optionalInteger("position"),
+                instructionID: try data.optionalString("instructionId"),
+                section: try data.optionalString("section"))
+        },
+        values: { command in
+            guard case .instructionAdded(let description, let position, let instructionID, let section) = command else { return nil }
+            return [.string(description), .optional(position), .optional(instructionID), .optional(section)]
+        })
+
+    static let instructionUpdated = CommandDescription(
+        .instructionUpdated, version: 2, summary: " (content version 2). Rewrites a step, or moves it under another section heading or out of any (`section`: null). A member absent keeps the field; at least one must change (checked by the fold).",
+        fields: [
+            .string("instructionId",
+                "The step to change; an unknown id is rejected by the fold (`unknownInstruction`)."),
+            .optionalString("description", .maxLength(RecipeLimits.maxDescriptionLength),
+                "A new description; at most 5000 characters. Cannot be removed."),
+            .clearableString("section", .maxLength(RecipeLimits.maxSectionLength),
+                "The heading the line stands under (\"For the sauce\"); at most 200 characters (RecipeLimits.maxSectionLength). Must not be blank (checked by the fold). null removes it; absent keeps it."),
+        ],
+        read: { data throws(WireError) in
+            .instructionUpdated(
+                instructionID: try data.string("instructionId"),
+                description: try data.optionalString("description"),
+                section: try data.clearableString("section"))
+        },
+        values: { command in
+            guard case .instructionUpdated(let instructionID, let description, let section) = command else { return nil }
+            return [.string(instructionID), .optional(description), .update(section)]
+        })
+
+    static let instructionRemoved = CommandDescription(
+        .instructionRemoved, summary: ". Removes a step; the ones after it move up.",
+        fields: [
+            .string("instructionId",
+                "The step to remove."),
+        ],
+        read: { data throws(WireError) in .instructionRemoved(instructionID: try data.string("instructionId")) },
+        values: { command in guard case .instructionRemoved(let instructionID) = command else { return nil }; return [.string(instructionID)] })
+
+    static let instructionMoved = CommandDescription(
+        .instructionMoved, summary: ". Moves a step to `position`; the ones between shift.",
+        fields: [
+            .string("instructionId",
+                "The step to move."),
+            .integer("position", .range(1...RecipeLimits.maxInstructions),
+                "The new position, 1 to n (checked by the fold); never more than RecipeLimits.maxInstructions."),
+        ],
+        read: { data throws(WireError) in
+            .instructionMoved(instructionID: try data.string("instructionId"), position: try data.integer("position"))
+        },
+        values: { command in
+            guard case .instructionMoved(let instructionID, let position) = command else { return nil }
+            return [.string(instructionID), .integer(position)]
+        })
+}

@@ -1,0 +1,81 @@
+import RecipeDomain
+
+// MARK: - RecipeFields
+//
+// The recipe's own fields, each set by a command of its own.
+
+extension CommandDescription {
+    static let titleChanged = CommandDescription(
+        .titleChanged, summary: ". Sets the title; may be empty while drafting.",
+        fields: [
+            .string("title", .maxLength(RecipeLimits.maxTitleLength),
+                "At most 200 characters (RecipeLimits.maxTitleLength)."),
+        ],
+        read: { data throws(WireError) in .titleChanged(title: try data.string("title")) },
+        values: { command in guard case .titleChanged(let title) = command else { return nil }; return [.string(title)] })
+
+    static let servingsChanged = CommandDescription(
+        .servingsChanged, summary: ". Sets the number of servings the amounts are for.",
+        fields: [
+            .integer("servings", .range(RecipeLimits.servings),
+                "1 to 100 (RecipeLimits.servings)."),
+        ],
+        read: { data throws(WireError) in .servingsChanged(servings: try data.integer("servings")) },
+        values: { command in guard case .servingsChanged(let servings) = command else { return nil }; return [.integer(servings)] })
+
+    static let imageChanged = CommandDescription(
+        .imageChanged, summary: ". Sets the picture to an http(s) URL, or removes it with null. `url` is required so that leaving it out cannot remove a picture by accident.",
+        fields: [
+            .nullableString("url", .maxLength(RecipeLimits.maxImageURLLength),
+                "An http or https URL of at most 2048 characters (RecipeLimits.maxImageURLLength), or null to remove the picture. Its form is checked by the fold (rejection `invalid`)."),
+        ],
+        read: { data throws(WireError) in .imageChanged(url: try data.nullableString("url")) },
+        values: { command in guard case .imageChanged(let url) = command else { return nil }; return [.nullable(url)] })
+
+    static let descriptionChanged = CommandDescription(
+        .descriptionChanged, summary: ". Sets what the recipe is, in a few sentences, or removes it with null. `description` is required so that leaving it out cannot remove one by accident.",
+        fields: [
+            .nullableString("description", .maxLength(RecipeLimits.maxRecipeDescriptionLength),
+                "At most 5000 characters (RecipeLimits.maxRecipeDescriptionLength), or null to remove it. Must not be blank (checked by the fold)."),
+        ],
+        read: { data throws(WireError) in .descriptionChanged(description: try data.nullableString("description")) },
+        values: { command in guard case .descriptionChanged(let description) = command else { return nil }; return [.nullable(description)] })
+
+    static let yieldChanged = CommandDescription(
+        .yieldChanged, summary: ". Sets what the recipe makes, as text (\"12 muffins\"), beside `servings`, which stays the number scaling uses; null removes it.",
+        fields: [
+            .nullableString("yield", .maxLength(RecipeLimits.maxYieldLength),
+                "At most 200 characters (RecipeLimits.maxYieldLength), or null to remove it. Must not be blank (checked by the fold)."),
+        ],
+        read: { data throws(WireError) in .yieldChanged(yield: try data.nullableString("yield")) },
+        values: { command in guard case .yieldChanged(let yield) = command else { return nil }; return [.nullable(yield)] })
+
+    static let timesChanged = CommandDescription(
+        .timesChanged, summary: ". Sets, removes (null) or keeps (absent) each of the three times; at least one must be given (checked by the fold).",
+        fields: [
+            .clearableString("prepTime", .maxLength(RecipeLimits.maxDurationLength),
+                "The preparation time as an ISO 8601 duration (PT30M, PT1H30M, P1D, P1DT2H: days or weeks, hours, minutes, seconds, whole numbers; checked by the fold, rejection `invalid`); at most 32 characters (RecipeLimits.maxDurationLength). null removes it; absent keeps it."),
+            .clearableString("cookTime", .maxLength(RecipeLimits.maxDurationLength),
+                "The cooking time as an ISO 8601 duration (PT30M, PT1H30M, P1D, P1DT2H: days or weeks, hours, minutes, seconds, whole numbers; checked by the fold, rejection `invalid`); at most 32 characters (RecipeLimits.maxDurationLength). null removes it; absent keeps it."),
+            .clearableString("totalTime", .maxLength(RecipeLimits.maxDurationLength),
+                "The total time as an ISO 8601 duration (PT30M, PT1H30M, P1D, P1DT2H: days or weeks, hours, minutes, seconds, whole numbers; checked by the fold, rejection `invalid`); at most 32 characters (RecipeLimits.maxDurationLength). null removes it; absent keeps it."),
+        ],
+        read: { data throws(WireError) in
+            .timesChanged(
+                prepTime: try data.clearableString("prepTime"), cookTime: try data.clearableString("cookTime"),
+                totalTime: try data.clearableString("totalTime"))
+        },
+        values: { command in
+            guard case .timesChanged(let prepTime, let cookTime, let totalTime) = command else { return nil }
+            return [.update(prepTime), .update(cookTime), .update(totalTime)]
+        })
+
+    static let sourceChanged = CommandDescription(
+        .sourceChanged, summary: ". Sets the http(s) URL the recipe comes from, or removes it with null. `url` is required so that leaving it out cannot remove it by accident.",
+        fields: [
+            .nullableString("url", .maxLength(RecipeLimits.maxSourceURLLength),
+                "An http or https URL of at most 2048 characters (RecipeLimits.maxSourceURLLength), or null to remove it. Its form is checked by the fold (rejection `invalid`)."),
+        ],
+        read: { data throws(WireError) in .sourceChanged(url: try data.nullableString("url")) },
+        values: { command in guard case .sourceChanged(let url) = command else { return nil }; return [.nullable(url)] })
+}

@@ -1,0 +1,36 @@
+import RecipeDomain
+
+// MARK: - Tags
+//
+// Tags added, changed and removed.
+
+extension CommandDescription {
+    static let tagAdded = CommandDescription(
+        .tagAdded, summary: ". Adds the one tag written in `text`: `@name` or `@name(payload)`.",
+        fields: [
+            .string("text", .maxLength(RecipeLimits.maxTagTextLength),
+                "Must hold exactly one tag (checked by the fold, `invalidTag`); at most 2048 characters (RecipeLimits.maxTagTextLength)."),
+        ],
+        read: { data throws(WireError) in .tagAdded(text: try data.string("text")) },
+        values: { command in guard case .tagAdded(let text) = command else { return nil }; return [.string(text)] })
+
+    static let tagChanged = CommandDescription(
+        .tagChanged, summary: ". Replaces the tag called `name` by the one tag written in `text`.",
+        fields: [
+            .string("name",
+                "The tag to replace, with or without its @; matched ignoring case."),
+            .string("text", .maxLength(RecipeLimits.maxTagTextLength),
+                "Must hold exactly one tag; at most 2048 characters."),
+        ],
+        read: { data throws(WireError) in .tagChanged(name: try data.string("name"), text: try data.string("text")) },
+        values: { command in guard case .tagChanged(let name, let text) = command else { return nil }; return [.string(name), .string(text)] })
+
+    static let tagRemoved = CommandDescription(
+        .tagRemoved, summary: ". Removes the tag called `name`.",
+        fields: [
+            .string("name",
+                "The tag to remove, with or without its @; matched ignoring case."),
+        ],
+        read: { data throws(WireError) in .tagRemoved(name: try data.string("name")) },
+        values: { command in guard case .tagRemoved(let name) = command else { return nil }; return [.string(name)] })
+}
