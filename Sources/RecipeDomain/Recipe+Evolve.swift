@@ -35,9 +35,8 @@ extension Recipe {
             grants.removeAll { $0.actor == newOwner }
         case .ownerAssigned(let newOwner):
             owner = newOwner
-        case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
-             .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
-             .tagRemoved, .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .contentSet:
+        default:
+            // Every other event edits the content (`RecipeContent.apply` lists each).
             guard hasOpenDraft else { return }
             workingContent.apply(event)
         }

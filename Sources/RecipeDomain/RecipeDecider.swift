@@ -91,9 +91,8 @@ public enum RecipeDecider {
         case .accessGranted(let grantee, let role): return accessGranted(grantee: grantee, role: role, state)
         case .accessRevoked(let grantee): return accessRevoked(grantee: grantee, state)
         case .ownershipTransferred(let newOwner): return ownershipTransferred(newOwner: newOwner, state)
-        case .titleChanged, .servingsChanged, .imageChanged, .ingredientAdded, .ingredientUpdated, .ingredientRemoved,
-             .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
-             .tagRemoved, .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .draftContentSet:
+        default:
+            // Every other command is an edit (`decideEdit` lists each).
             break
         }
         // The edits change the content; with no open draft they edit the copy an

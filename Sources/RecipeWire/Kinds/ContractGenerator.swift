@@ -20,6 +20,12 @@ public enum ContractGenerator {
         public let path: String
         public let name: String
         public let text: String
+
+        public init(path: String, name: String, text: String) {
+            self.path = path
+            self.name = name
+            self.text = text
+        }
     }
 
     public static var files: [File] {
@@ -111,7 +117,7 @@ public enum ContractGenerator {
             }
         }
         members.append(("description", .string(field.doc)))
-        if field.field.type == .string {
+        if field.field.type == .string, !field.bound.isOneOf {
             members.append(("pattern", .string(field.bound == .actorName ? actorNamePattern : textPattern)))
         }
         return .object(members)
@@ -170,7 +176,8 @@ public enum ContractGenerator {
     static var openAPICommands: String {
         var text = "    Command:\n      description: |\n"
         text += "        One command: `type` names it, `data` follows that command's schema (the same files that\n"
-        text += "        describe the records on the log). Commands without data may leave `data` out.\n      oneOf:\n"
+        text += "        describe the records on the log). Commands without data may leave `data` out: the gateway\n"
+        text += "        reads a missing `data` as `{}` (which the fold rejects where a change must change something).\n      oneOf:\n"
         for description in CommandDescription.all { text += "        - $ref: '#/components/schemas/\(description.kind.rawValue)'\n" }
         text += "    # One schema per command, alike but for `type` and `data`: `additionalProperties: false`\n"
         text += "    # does not see through allOf, and the tools generating requests do not follow\n"

@@ -25,6 +25,10 @@ public struct FieldSpec: Sendable {
         case oneOf([String])
         /// An RFC 3339 date-time.
         case time
+
+        var isOneOf: Bool {
+            if case .oneOf = self { true } else { false }
+        }
     }
 
     /// What an array holds.
