@@ -14,7 +14,7 @@ struct PartitionSnapshot: Equatable {
     /// or of how events fold into a recipe's state (`Recipe+Evolve.swift`): a snapshot of
     /// another format, or made under other rules, is not read, and the decisions are read from
     /// the start once. (Format 1 was JSON, in `<topic>-<partition>.snapshot.json`.)
-    static let currentFormat = 2
+    static let currentFormat = 3
 
     /// The first bytes of a snapshot file.
     static let magic = Array("RLSNAP".utf8)

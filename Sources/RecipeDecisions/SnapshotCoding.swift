@@ -211,6 +211,10 @@ extension SnapshotWriter {
                      content.totalTime, content.sourceUrl] {
             optional(text) { $0.string($1) }
         }
+        optional(content.nutrition) { writer, nutrition in
+            for nutrient in Nutrition.Nutrient.allCases { writer.optional(nutrition.amounts[nutrient]) { $0.number($1) } }
+            writer.optional(nutrition.servingSize) { $0.string($1) }
+        }
         list(content.ingredients) { writer, ingredient in
             writer.string(ingredient.id)
             writer.string(ingredient.name)
@@ -271,6 +275,14 @@ extension SnapshotReader {
         let (image, description, yield) = (try optionalString(), try optionalString(), try optionalString())
         let (prepTime, cookTime, totalTime) = (try optionalString(), try optionalString(), try optionalString())
         let sourceUrl = try optionalString()
+        let nutrition = try optional { reader throws(Malformed) in
+            var nutrition = Nutrition()
+            for nutrient in Nutrition.Nutrient.allCases {
+                nutrition.amounts[nutrient] = try reader.optional { reader throws(Malformed) in try reader.number() }
+            }
+            nutrition.servingSize = try reader.optionalString()
+            return nutrition
+        }
         let ingredients = try list { reader throws(Malformed) in
             Ingredient(
                 id: try reader.string(), name: try reader.string(),
@@ -288,7 +300,7 @@ extension SnapshotReader {
         }
         return RecipeContent(
             title: title, servings: servings, image: image, description: description, yield: yield,
-            prepTime: prepTime, cookTime: cookTime, totalTime: totalTime, sourceUrl: sourceUrl,
+            prepTime: prepTime, cookTime: cookTime, totalTime: totalTime, sourceUrl: sourceUrl, nutrition: nutrition,
             ingredients: ingredients, instructions: instructions, tags: tags)
     }
 }

@@ -100,8 +100,13 @@ extension RecipeContent {
             self.totalTime = totalTime
         case .sourceChanged(let url):
             sourceUrl = url
+        case .nutritionChanged(let nutrition):
+            self.nutrition = nutrition
         case .contentSet(let content):
+            // The fields a whole content carries; nutrition has a command of its own and stays.
+            let nutrition = self.nutrition
             self = content
+            self.nutrition = nutrition
 
         case .draftOpened, .versionCommitted, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
              .ownershipTransferred, .ownerAssigned:

@@ -44,6 +44,8 @@ public enum RecipeCommand: Sendable, Hashable {
     case timesChanged(prepTime: FieldUpdate<String>, cookTime: FieldUpdate<String>, totalTime: FieldUpdate<String>)
     /// Sets the http(s) URL the recipe comes from; `nil` removes it.
     case sourceChanged(url: String?)
+    /// Sets, clears or keeps each nutrient per serving and the serving size; at least one must change.
+    case nutritionChanged(NutritionChanges)
     /// Replaces the whole content of the draft in one command. Indirect: the content is
     /// several times the size of every other case, and each command would carry its room.
     indirect case draftContentSet(DraftContent)
@@ -84,6 +86,7 @@ public enum RecipeCommand: Sendable, Hashable {
         case yieldChanged = "YieldChanged"
         case timesChanged = "TimesChanged"
         case sourceChanged = "SourceChanged"
+        case nutritionChanged = "NutritionChanged"
         case draftContentSet = "DraftContentSet"
         case recipeSaved = "RecipeSaved"
         case draftDiscarded = "DraftDiscarded"
@@ -110,7 +113,7 @@ public enum RecipeCommand: Sendable, Hashable {
                  .instructionAdded, .instructionUpdated, .instructionRemoved, .instructionMoved, .tagAdded, .tagChanged,
                  .tagRemoved:
                 true
-            case .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .draftContentSet:
+            case .descriptionChanged, .yieldChanged, .timesChanged, .sourceChanged, .draftContentSet, .nutritionChanged:
                 true
             }
         }
@@ -136,6 +139,7 @@ public enum RecipeCommand: Sendable, Hashable {
         case .yieldChanged: .yieldChanged
         case .timesChanged: .timesChanged
         case .sourceChanged: .sourceChanged
+        case .nutritionChanged: .nutritionChanged
         case .draftContentSet: .draftContentSet
         case .recipeSaved: .recipeSaved
         case .draftDiscarded: .draftDiscarded

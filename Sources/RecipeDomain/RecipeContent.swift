@@ -19,6 +19,9 @@ public struct RecipeContent: Sendable, Hashable {
     public var totalTime: String?
     /// An http(s) URL of where the recipe comes from.
     public var sourceUrl: String?
+    /// Per serving, as stated; nil when nothing is (`NutritionChanged`). Not part of
+    /// `DraftContentSet`: the whole content a command replaces keeps it.
+    public var nutrition: Nutrition?
     /// In the order they were added; ids unique.
     public var ingredients: [Ingredient]
     /// Sorted by `order`, which runs 1...n; ids unique.
@@ -36,6 +39,7 @@ public struct RecipeContent: Sendable, Hashable {
         cookTime: String? = nil,
         totalTime: String? = nil,
         sourceUrl: String? = nil,
+        nutrition: Nutrition? = nil,
         ingredients: [Ingredient] = [],
         instructions: [Instruction] = [],
         tags: [Tag] = []
@@ -49,6 +53,7 @@ public struct RecipeContent: Sendable, Hashable {
         self.cookTime = cookTime
         self.totalTime = totalTime
         self.sourceUrl = sourceUrl
+        self.nutrition = nutrition
         self.ingredients = ingredients
         self.instructions = instructions
         self.tags = tags

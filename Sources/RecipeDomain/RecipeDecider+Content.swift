@@ -33,6 +33,25 @@ extension RecipeDecider {
             totalTime: totalTime.applied(to: content.totalTime)))
     }
 
+    /// Each amount set is finite, not negative and at most its nutrient's maximum; the serving
+    /// size is not blank and not too long; something changes.
+    static func nutritionChanged(_ changes: NutritionChanges, _ content: RecipeContent) -> Result<RecipeEvent, Rejection> {
+        if changes.keepsAll {
+            return .failure(Rejection(.invalid, "A nutrition change must set or remove at least one nutrient or the serving size."))
+        }
+        for nutrient in Nutrition.Nutrient.allCases {
+            guard case .set(let amount) = changes.update(of: nutrient) else { continue }
+            guard amount.isFinite, amount >= 0, amount <= nutrient.maximum else {
+                return .failure(Rejection(.invalid, "\(nutrient.rawValue) must be from 0 to \(Int(nutrient.maximum)) \(nutrient.unit) per serving."))
+            }
+        }
+        if case .set(let size) = changes.servingSize,
+           let rejection = FieldRules.optionalText(size, "Serving size", limit: RecipeLimits.maxServingSizeLength) {
+            return .failure(rejection)
+        }
+        return .success(.nutritionChanged(changes.applied(to: content.nutrition)))
+    }
+
     static func sourceChanged(_ url: String?) -> Result<RecipeEvent, Rejection> {
         if let url, let rejection = FieldRules.sourceURL(url) { return .failure(rejection) }
         return .success(.sourceChanged(url))

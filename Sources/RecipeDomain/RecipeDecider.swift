@@ -144,6 +144,8 @@ public enum RecipeDecider {
             return timesChanged(prepTime: prepTime, cookTime: cookTime, totalTime: totalTime, content)
         case .sourceChanged(let url):
             return sourceChanged(url)
+        case .nutritionChanged(let changes):
+            return nutritionChanged(changes, content)
         case .draftContentSet(let draft):
             return draftContentSet(draft, envelope)
         case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,

@@ -41,6 +41,8 @@ public enum RecipeEvent: Sendable, Hashable {
     /// The three times as they are after the change.
     case timesChanged(prepTime: String?, cookTime: String?, totalTime: String?)
     case sourceChanged(String?)
+    /// The nutrition as it is after the change; nil when none is left.
+    case nutritionChanged(Nutrition?)
     /// The draft's whole content was replaced by this one.
     case contentSet(RecipeContent)
     /// The draft became version `number` and was closed.
@@ -81,6 +83,7 @@ public enum RecipeEvent: Sendable, Hashable {
         case yieldChanged = "YieldChanged"
         case timesChanged = "TimesChanged"
         case sourceChanged = "SourceChanged"
+        case nutritionChanged = "NutritionChanged"
         case contentSet = "ContentSet"
         case versionCommitted = "VersionCommitted"
         case draftDiscarded = "DraftDiscarded"
@@ -111,6 +114,7 @@ public enum RecipeEvent: Sendable, Hashable {
         case .yieldChanged: .yieldChanged
         case .timesChanged: .timesChanged
         case .sourceChanged: .sourceChanged
+        case .nutritionChanged: .nutritionChanged
         case .contentSet: .contentSet
         case .versionCommitted: .versionCommitted
         case .draftDiscarded: .draftDiscarded

@@ -71,6 +71,15 @@ public enum RecipeLimits {
     /// Longest command id, and longest explicit ingredient or instruction id.
     public static let maxIdentifierLength = 128
 
+    /// Most energy one serving may state, in kcal.
+    public static let maxCaloriesPerServing: Double = 50_000
+    /// Most of a nutrient counted in grams one serving may state.
+    public static let maxGramsPerServing: Double = 10_000
+    /// Most of a nutrient counted in milligrams (sodium, cholesterol) one serving may state.
+    public static let maxMilligramsPerServing: Double = 1_000_000
+    /// Longest serving size text ("1 slice (80 g)").
+    public static let maxServingSizeLength = 200
+
     /// Guests a recipe can be scaled for.
     public static let guests: ClosedRange<Int> = 1...1000
 }

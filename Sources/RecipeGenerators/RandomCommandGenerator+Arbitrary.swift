@@ -43,6 +43,10 @@ extension RandomCommandGenerator {
                 prepTime: arbitraryUpdate { $0.arbitraryDuration() }, cookTime: arbitraryUpdate { $0.arbitraryDuration() },
                 totalTime: arbitraryUpdate { $0.arbitraryDuration() })
         case .sourceChanged: return .sourceChanged(url: random.chance(0.2) ? nil : arbitraryURL())
+        case .nutritionChanged:
+            var amounts: [Nutrition.Nutrient: FieldUpdate<Double>] = [:]
+            for nutrient in Nutrition.Nutrient.allCases { amounts[nutrient] = arbitraryUpdate { $0.arbitraryAmount() } }
+            return .nutritionChanged(NutritionChanges(amounts: amounts, servingSize: arbitraryUpdate { $0.arbitraryText() }))
         case .draftContentSet: return .draftContentSet(arbitraryDraftContent())
         case .recipeSaved: return .recipeSaved
         case .draftDiscarded: return .draftDiscarded

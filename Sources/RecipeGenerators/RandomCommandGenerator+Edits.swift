@@ -33,6 +33,7 @@ extension RandomCommandGenerator {
         case .timesChanged: return timesChanged(broken)
         case .sourceChanged:
             return .sourceChanged(url: broken ? random.pick(Vocabulary.badURLs) : random.pick(Vocabulary.imageURLs))
+        case .nutritionChanged: return nutritionChanged(broken)
         case .draftContentSet: return draftContentSet(content, broken)
         case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
              .ownershipTransferred:
@@ -48,7 +49,7 @@ extension RandomCommandGenerator {
         case .titleChanged: 9
         case .servingsChanged: 5
         case .imageChanged: 3
-        case .ingredientAdded: 22
+        case .ingredientAdded: 21
         case .ingredientUpdated: 10
         case .ingredientRemoved: 5
         case .instructionAdded: 13
@@ -63,6 +64,7 @@ extension RandomCommandGenerator {
         case .timesChanged: 2
         case .sourceChanged: 1
         case .draftContentSet: 1
+        case .nutritionChanged: 1
         case .draftStarted, .recipeSaved, .draftDiscarded, .recipeDeleted, .accessGranted, .accessRevoked,
              .ownershipTransferred: 0
         }
@@ -168,6 +170,18 @@ extension RandomCommandGenerator {
         let prep = choose(&self), cook = choose(&self)
         let total = prep == .keep && cook == .keep ? .set(random.pick(Vocabulary.durations)) : choose(&self)
         return .timesChanged(prepTime: prep, cookTime: cook, totalTime: total)
+    }
+
+    /// A label's worth of nutrients per serving, some cleared; a broken one states a negative amount.
+    private mutating func nutritionChanged(_ broken: Bool) -> RecipeCommand {
+        if broken { return .nutritionChanged(NutritionChanges(amounts: [.fat: .set(-Double(random.int(in: 1...20)))])) }
+        var amounts: [Nutrition.Nutrient: FieldUpdate<Double>] = [:]
+        for nutrient in Nutrition.Nutrient.allCases where random.chance(0.6) {
+            amounts[nutrient] = random.chance(0.1) ? .clear : .set(Double(random.int(in: 0...Int(nutrient.maximum) / 50)) / 10)
+        }
+        if amounts.isEmpty { amounts[.calories] = .set(Double(random.int(in: 50...900))) }
+        return .nutritionChanged(NutritionChanges(
+            amounts: amounts, servingSize: random.chance(0.5) ? .set(random.pick(Vocabulary.yields)) : .keep))
     }
 
     /// The whole content, as an import or an app's "save everything" would send it:

@@ -166,6 +166,12 @@ extension EventFormats {
             EventFormat(kind, version: 1, fields: [.nullableString("url")]) { data throws(WireError) in
                 .sourceChanged(try data.nullableString("url"))
             }
+        case .nutritionChanged:
+            EventFormat(kind, version: 1, fields: nutritionFields.map(\.field)) { data throws(WireError) in
+                var nutrition = Nutrition(servingSize: try data.optionalString("servingSize"))
+                for nutrient in Nutrition.Nutrient.allCases { nutrition.amounts[nutrient] = try data.optionalFiniteNumber(nutrient.key) }
+                return .nutritionChanged(nutrition.isEmpty ? nil : nutrition)
+            }
         case .contentSet:
             EventFormat(kind, version: 1, fields: contentFields) { data throws(WireError) in
                 .contentSet(try readContent(data))
@@ -208,6 +214,11 @@ extension EventFormats {
         .string("ingredientId"), .string("name"), .optionalNumber("amount"), .optionalNumber("amountMax"),
         .optionalString("unit"), .optionalString("note"), .optionalString("section"), .optionalString("text"),
     ]
+
+    /// What one serving holds after a change: each nutrient stated, the serving size; none when cleared.
+    static let nutritionFields: [FieldSpec] = Nutrition.Nutrient.allCases.map { nutrient in
+        .optionalNumber(nutrient.key, "\(nutrient.words) per serving, in \(nutrient.unit); absent when not stated.")
+    } + [.optionalString("servingSize", "The serving the amounts are for, in words; absent when not stated.")]
 
     static let tagFields: [DataField] = [.string("name"), .optionalString("payload")]
 

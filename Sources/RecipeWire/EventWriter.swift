@@ -91,6 +91,11 @@ enum EventWriter {
         case .sourceChanged(let url):
             writer.key("url", first: true)
             writeNullable(url, to: &writer)
+        case .nutritionChanged(let nutrition):
+            let values = Nutrition.Nutrient.allCases.map { DataValue.optional(nutrition?.amounts[$0]) }
+                + [.optional(nutrition?.servingSize)]
+            writer.data(values, EventFormats.nutritionFields)
+            return
         case .contentSet(let content):
             writeContent(content, to: &writer)
         case .versionCommitted(let number, let savedAt, let savedBy):

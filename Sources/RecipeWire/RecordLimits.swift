@@ -66,6 +66,9 @@ public enum RecordLimits {
                 }
             case .number(let value):
                 if field.bound == .amount, let problem = amount(value, path()) { return problem }
+                if case .measure(let range) = field.bound, !(value.isFinite && range.contains(value)) {
+                    return .invalid(path(), "must be a number from \(PrettyJSON.number(range.lowerBound).indented(0)) to \(PrettyJSON.number(range.upperBound).indented(0))")
+                }
             case .strings(let texts):
                 guard case .strings(let bound) = field.items else { break }
                 for (item, text) in texts.enumerated() {

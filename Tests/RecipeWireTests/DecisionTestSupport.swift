@@ -122,6 +122,7 @@ enum DecisionGoldenCases {
         case .yieldChanged: .yieldChanged(nil)
         case .timesChanged: .timesChanged(prepTime: "PT20M", cookTime: nil, totalTime: "PT1H30M")
         case .sourceChanged: .sourceChanged("https://example.com/recipes/42?lang=fr")
+        case .nutritionChanged: .nutritionChanged(Nutrition(amounts: [.calories: 240, .fat: 9.5, .sodium: 480], servingSize: "1 slice"))
         case .contentSet:
             .contentSet(RecipeContent(
                 title: "Shakshuka", servings: 2, image: "https://img.example.com/s.jpg", description: "Eggs in a spiced sauce.",

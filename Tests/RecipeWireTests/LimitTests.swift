@@ -12,55 +12,23 @@ struct LimitTests {
     /// `exclusiveMinimum`…), and their values.
     typealias Bounds = [String: Double]
 
-    /// The bounds every field of `kind`'s data must have, from `RecipeLimits`. Every
-    /// kind is listed, so a new kind does not compile until its bounds are stated
-    /// (`[:]` for data without any). Fields left out are unbounded on purpose: ids
-    /// and tag names that are only looked up (see `RecordLimits`).
+    /// The bounds every field of `kind`'s data has at its newest version, as its description
+    /// states them (`FieldSpec.Bound`, in terms of `RecipeLimits`). Fields without one are
+    /// unbounded on purpose: ids and tag names that are only looked up (see `RecordLimits`).
     static func bounds(of kind: RecipeCommand.Kind) -> [String: Bounds] {
-        let identifier: Bounds = ["maxLength": Double(RecipeLimits.maxIdentifierLength)]
-        let name: Bounds = ["maxLength": Double(RecipeLimits.maxIngredientNameLength)]
-        let unit: Bounds = ["maxLength": Double(RecipeLimits.maxUnitLength)]
-        let note: Bounds = ["maxLength": Double(RecipeLimits.maxIngredientNoteLength)]
-        let section: Bounds = ["maxLength": Double(RecipeLimits.maxSectionLength)]
-        let lineText: Bounds = ["maxLength": Double(RecipeLimits.maxIngredientTextLength)]
-        let duration: Bounds = ["maxLength": Double(RecipeLimits.maxDurationLength)]
-        let recipeDescription: Bounds = ["maxLength": Double(RecipeLimits.maxRecipeDescriptionLength)]
-        let yield: Bounds = ["maxLength": Double(RecipeLimits.maxYieldLength)]
-        let amount: Bounds = ["minimum": RecipeLimits.minIngredientAmount, "maximum": RecipeLimits.maxIngredientAmount]
-        let description: Bounds = ["maxLength": Double(RecipeLimits.maxDescriptionLength)]
-        let tagText: Bounds = ["maxLength": Double(RecipeLimits.maxTagTextLength)]
-        switch kind {
-        case .titleChanged: return ["title": ["maxLength": Double(RecipeLimits.maxTitleLength)]]
-        case .servingsChanged:
-            return ["servings": ["minimum": Double(RecipeLimits.servings.lowerBound), "maximum": Double(RecipeLimits.servings.upperBound)]]
-        case .imageChanged: return ["url": ["maxLength": Double(RecipeLimits.maxImageURLLength)]]
-        case .ingredientAdded:
-            return ["name": name, "amount": amount, "amountMax": amount, "unit": unit, "note": note, "section": section,
-                    "text": lineText, "ingredientId": identifier]
-        case .ingredientUpdated:
-            return ["name": name, "amount": amount, "amountMax": amount, "unit": unit, "note": note, "section": section,
-                    "text": lineText]
-        case .instructionAdded:
-            return ["description": description, "instructionId": identifier, "section": section,
-                    "position": ["minimum": 1, "maximum": Double(RecipeLimits.maxInstructions + 1)]]
-        case .instructionUpdated: return ["description": description, "section": section]
-        case .descriptionChanged: return ["description": recipeDescription]
-        case .yieldChanged: return ["yield": yield]
-        case .timesChanged: return ["prepTime": duration, "cookTime": duration, "totalTime": duration]
-        case .sourceChanged: return ["url": ["maxLength": Double(RecipeLimits.maxSourceURLLength)]]
-        case .draftContentSet:
-            return ["title": ["maxLength": Double(RecipeLimits.maxTitleLength)],
-                    "servings": ["minimum": Double(RecipeLimits.servings.lowerBound), "maximum": Double(RecipeLimits.servings.upperBound)],
-                    "image": ["maxLength": Double(RecipeLimits.maxImageURLLength)], "description": recipeDescription,
-                    "yield": yield, "prepTime": duration, "cookTime": duration, "totalTime": duration,
-                    "sourceUrl": ["maxLength": Double(RecipeLimits.maxSourceURLLength)]]
-        case .instructionMoved: return ["position": ["minimum": 1, "maximum": Double(RecipeLimits.maxInstructions)]]
-        case .tagAdded, .tagChanged: return ["text": tagText]
-        case .accessGranted, .accessRevoked: return ["grantee": identifier]
-        case .ownershipTransferred: return ["newOwner": identifier]
-        case .draftStarted, .ingredientRemoved, .instructionRemoved, .tagRemoved, .recipeSaved, .draftDiscarded, .recipeDeleted:
-            return [:]
+        var bounds: [String: Bounds] = [:]
+        for field in CommandDescription.all[RecipeCommand.Kind.allCases.firstIndex(of: kind)!].fields {
+            switch field.bound {
+            case .maxLength(let limit): bounds[field.name] = ["maxLength": Double(limit)]
+            case .actorName: bounds[field.name] = ["maxLength": Double(RecipeLimits.maxIdentifierLength)]
+            case .range(let range): bounds[field.name] = ["minimum": Double(range.lowerBound), "maximum": Double(range.upperBound)]
+            case .atLeast(let least): bounds[field.name] = ["minimum": Double(least)]
+            case .amount: bounds[field.name] = ["minimum": RecipeLimits.minIngredientAmount, "maximum": RecipeLimits.maxIngredientAmount]
+            case .measure(let range): bounds[field.name] = ["minimum": range.lowerBound, "maximum": range.upperBound]
+            case .none, .oneOf, .time: break
+            }
         }
+        return bounds
     }
 
     /// The bounds of the versions before the current one, frozen as they were written.

@@ -182,6 +182,13 @@ enum LimitOracle {
             return nil
         case .sourceChanged(let url):
             return url.map { tooLong($0, RecipeLimits.maxSourceURLLength) } == true ? "data.url" : nil
+        case .nutritionChanged(let changes):
+            for nutrient in Nutrition.Nutrient.allCases {
+                if let amount = changes.update(of: nutrient).newValue, !(0...nutrient.maximum).contains(amount) {
+                    return "data.\(nutrient.rawValue)"
+                }
+            }
+            return changes.servingSize.newValue.map { tooLong($0, RecipeLimits.maxServingSizeLength) } == true ? "data.servingSize" : nil
         case .draftContentSet(let draft):
             if tooLong(draft.title, RecipeLimits.maxTitleLength) { return "data.title" }
             if let servings = draft.servings, !RecipeLimits.servings.contains(servings) { return "data.servings" }

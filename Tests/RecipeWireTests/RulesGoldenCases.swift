@@ -96,6 +96,15 @@ enum RulesGoldenCases {
             command(.accessGranted(grantee: "bob\u{0}x", role: .viewer), to: tagged, by: "jos\u{E9}"), // invalid: NUL in the grantee
             command(.ingredientAdded(name: "salt", amount: .leastNonzeroMagnitude, metric: "g", ingredientID: nil), to: tagged, by: "jos\u{E9}"), // invalid: amount 5e-324
             command(.tagAdded(text: "@x(payload with ) paren)"), to: tagged, by: "jos\u{E9}"), // invalidTag: ")" closes nothing
+            // NutritionChanged (a new kind: no earlier log holds one, the version stays).
+            command(.nutritionChanged(NutritionChanges(amounts: [.calories: .set(240), .fat: .set(9)], servingSize: .set("1 slice"))),
+                    to: tagged, by: "jos\u{E9}"), // accepted
+            command(.nutritionChanged(NutritionChanges(amounts: [.fat: .clear, .sodium: .set(480)])), to: tagged, by: "jos\u{E9}"), // accepted
+            command(.nutritionChanged(NutritionChanges()), to: tagged, by: "jos\u{E9}"), // invalid: changes nothing
+            command(.nutritionChanged(NutritionChanges(servingSize: .set(" "))), to: tagged, by: "jos\u{E9}"), // invalid: blank size
+            command(.tagAdded(text: "@quick"), to: tagged, by: "jos\u{E9}"), // accepted
+            command(.tagChanged(name: "quick", text: "@fast"), to: tagged, by: "jos\u{E9}"), // accepted
+            command(.draftContentSet(DraftContent(title: "Soup", tags: ["@fast"])), to: tagged, by: "jos\u{E9}"), // accepted: nutrition stays
         ]
     }
 

@@ -96,6 +96,9 @@ enum GoldenCases {
         case .yieldChanged: envelope(.yieldChanged(yield: "one 23 cm loaf"))
         case .timesChanged: envelope(.timesChanged(prepTime: .set("PT20M"), cookTime: .clear, totalTime: .set("PT1H30M")))
         case .sourceChanged: envelope(.sourceChanged(url: "https://example.com/recipes/42?lang=fr"))
+        case .nutritionChanged:
+            envelope(.nutritionChanged(NutritionChanges(
+                amounts: [.calories: .set(240), .fat: .set(9.5), .sugar: .clear, .sodium: .set(480)], servingSize: .set("1 slice (80 g)"))))
         case .draftContentSet:
             envelope(.draftContentSet(DraftContent(
                 title: "Shakshuka", servings: 2, image: "https://img.example.com/s.jpg", description: "Eggs poached in a spiced sauce.",

@@ -25,6 +25,7 @@ extension Contract {
         "YieldChanged.v1.schema.json": PackageResources.YieldChanged_v1_schema_json,
         "TimesChanged.v1.schema.json": PackageResources.TimesChanged_v1_schema_json,
         "SourceChanged.v1.schema.json": PackageResources.SourceChanged_v1_schema_json,
+        "NutritionChanged.v1.schema.json": PackageResources.NutritionChanged_v1_schema_json,
         "DraftContentSet.v1.schema.json": PackageResources.DraftContentSet_v1_schema_json,
         "RecipeSaved.v1.schema.json": PackageResources.RecipeSaved_v1_schema_json,
         "DraftDiscarded.v1.schema.json": PackageResources.DraftDiscarded_v1_schema_json,

@@ -65,6 +65,7 @@ public struct CommandDescription: Sendable {
         case .yieldChanged: .yieldChanged
         case .timesChanged: .timesChanged
         case .sourceChanged: .sourceChanged
+        case .nutritionChanged: .nutritionChanged
         case .draftContentSet: .draftContentSet
         case .recipeSaved: .recipeSaved
         case .draftDiscarded: .draftDiscarded

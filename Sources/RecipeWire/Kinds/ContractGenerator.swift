@@ -133,6 +133,7 @@ public enum ContractGenerator {
         case .amount:
             [("minimum", .number(RecipeLimits.minIngredientAmount)), ("maximum", .integer(Int(RecipeLimits.maxIngredientAmount)))]
         case .oneOf(let words): [("enum", .array(words.map(PrettyJSON.string)))]
+        case .measure(let range): [("minimum", .number(range.lowerBound)), ("maximum", .number(range.upperBound))]
         }
     }
 
@@ -220,8 +221,24 @@ public enum ContractGenerator {
 
         """
 
+    /// Every type the decoder reads, then every member name of their data (each once, first seen first).
     static var fuzzTypes: String {
-        typeVersions.map { "\"\\\"\(WireFormat.typeName($0.kind, version: $0.version))\\\"\"\n" }.joined()
+        var seen: Set<String> = []
+        var names: [String] = []
+        for (kind, version) in typeVersions {
+            for field in WireFormat.dataFields(of: kind, version: version) ?? [] {
+                for name in [field.name] + itemNames(kind, field.name) where seen.insert(name).inserted { names.append(name) }
+            }
+        }
+        return typeVersions.map { "\"\\\"\(WireFormat.typeName($0.kind, version: $0.version))\\\"\"\n" }.joined()
+            + names.map { "\"\\\"\($0)\\\":\"\n" }.joined()
+    }
+
+    /// The member names of the objects a list field of `kind`'s newest data holds.
+    private static func itemNames(_ kind: RecipeCommand.Kind, _ field: String) -> [String] {
+        let description = CommandDescription.all[kind.ordinal]
+        guard let spec = description.fields.first(where: { $0.name == field }), case .objects(_, let items) = spec.items else { return [] }
+        return items.map(\.name)
     }
 
     /// The schema files of Schemas/commands/ the server embeds, by name.

@@ -19,6 +19,8 @@ public struct FieldSpec: Sendable {
         case atLeast(Int)
         /// An amount: finite, `RecipeLimits.isAllowedAmount`.
         case amount
+        /// A finite number in this range.
+        case measure(ClosedRange<Double>)
         /// An actor's name in its one spelling (`ActorName`).
         case actorName
         /// One of these words.
