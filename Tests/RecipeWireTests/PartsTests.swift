@@ -1,6 +1,7 @@
 import Foundation
 import RecipeDomain
 import RecipeGenerators
+import RecipeJSON
 @testable import RecipeWire
 import Testing
 
@@ -158,7 +159,7 @@ struct JSONPartsTests {
                     let written = WireTestSupport.text(writer.bytes)
                     #expect(written == escapedOneByOne(text), "\(text.debugDescription)")
                     let read = try writer.bytes.withUnsafeBytes { bytes in
-                        var scanner = JSONScanner(bytes)
+                        var scanner = JSONScanner(bytes, maxNestingDepth: WireFormat.maxNestingDepth)
                         var tape = JSONTapeWriter(capacity: 4)
                         return tape[try scanner.value(depth: 0, onto: &tape)].text(in: bytes)
                     }
@@ -175,7 +176,7 @@ struct JSONPartsTests {
                     let json = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "a"), count: position) + bad
                         + Array(repeating: UInt8(ascii: "b"), count: length - position - 1) + [UInt8(ascii: "\"")]
                     let refused = json.withUnsafeBytes { bytes in
-                        var scanner = JSONScanner(bytes)
+                        var scanner = JSONScanner(bytes, maxNestingDepth: WireFormat.maxNestingDepth)
                         var tape = JSONTapeWriter(capacity: 4)
                         return (try? scanner.value(depth: 0, onto: &tape)) == nil
                     }
@@ -211,12 +212,12 @@ struct JSONPartsTests {
         let json = Array(#"{"id":1,"revision":2,"ingredientId":3,"ingredientIdx":4,"ingredientIX":8,"\u0069d":5,"amountMax":6,"ab":7}"#.utf8)
         let fields: [DataField] = [field("id"), field("revision"), field("ingredientId"), field("amountMax"), field("ab"), field("a")]
         try json.withUnsafeBytes { bytes in
-            var scanner = JSONScanner(bytes)
+            var scanner = JSONScanner(bytes, maxNestingDepth: WireFormat.maxNestingDepth)
             var writer = JSONTapeWriter(capacity: 4)
             _ = try scanner.value(depth: 1, onto: &writer)
             let tape = JSONTape(bytes: bytes, tokens: writer.tokens)
             var matches: [[String]] = []
-            try tape.forEachMember(ofObject: 0) { key, _ in
+            tape.forEachMember(ofObject: 0) { key, _ in
                 matches.append(fields.filter { $0.isKey(tape[key], in: bytes) }.map(\.name))
             }
             #expect(matches == [["id"], ["revision"], ["ingredientId"], [], [], ["id"], ["amountMax"], ["ab"]])
@@ -233,7 +234,7 @@ struct JSONPartsTests {
         let json = Array(#" {"a" : [1, {"b":null}, []], "c":"x\n"} "#.utf8)
         try json.withUnsafeBytes { bytes in
             try withUnsafeTemporaryAllocation(of: JSONToken.self, capacity: 3) { lent in
-                var scanner = JSONScanner(bytes)
+                var scanner = JSONScanner(bytes, maxNestingDepth: WireFormat.maxNestingDepth)
                 var writer = JSONTapeWriter(startingIn: lent)
                 #expect(try scanner.value(depth: 1, onto: &writer) == 0)
                 try scanner.expectEnd()
@@ -242,10 +243,10 @@ struct JSONPartsTests {
                 #expect(writer.tokens.map(\.next) == [10, 2, 8, 4, 7, 6, 7, 8, 9, 10])
                 let tape = JSONTape(bytes: bytes, tokens: writer.tokens)
                 var members: [String] = []
-                try tape.forEachMember(ofObject: 0) { key, value in members.append("\(tape.text(key))=\(tape[value].kind)") }
+                tape.forEachMember(ofObject: 0) { key, value in members.append("\(tape.text(key))=\(tape[value].kind)") }
                 #expect(members == ["a=array", "c=string"])
                 var elements: [JSONToken.Kind] = []
-                try tape.forEachElement(ofArray: 2) { elements.append(tape[$0].kind) }
+                tape.forEachElement(ofArray: 2) { elements.append(tape[$0].kind) }
                 #expect(elements == [.number, .object, .array])
                 #expect(tape.text(9) == "x\n")
                 #expect(tape[5].text(in: tape.bytes, equals: "b"))
@@ -260,7 +261,7 @@ struct JSONPartsTests {
         let json = [UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: " "), count: count - 6) + Array(#""é"]"#.utf8)
         #expect(json.count == count)
         try json.withUnsafeBytes { bytes in
-            var scanner = JSONScanner(bytes)
+            var scanner = JSONScanner(bytes, maxNestingDepth: WireFormat.maxNestingDepth)
             var tape = JSONTapeWriter(capacity: 4)
             let array = try scanner.value(depth: 1, onto: &tape)
             #expect(tape.count == 2 && tape[array].kind == .array && tape[array].next == 2 && tape[array].end == count)

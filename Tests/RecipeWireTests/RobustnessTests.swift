@@ -1,6 +1,7 @@
 import Foundation
 import RecipeDomain
 import RecipeGenerators
+import RecipeJSON
 @testable import RecipeWire
 import Testing
 
@@ -45,9 +46,9 @@ struct RobustnessTests {
                      String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)] {
             var bytes = Array(text.utf8)
             bytes.withUnsafeMutableBytes { buffer in
-                var scanner = JSONScanner(UnsafeRawBufferPointer(buffer))
+                var scanner = JSONScanner(UnsafeRawBufferPointer(buffer), maxNestingDepth: WireFormat.maxNestingDepth)
                 var tape = JSONTapeWriter(capacity: 4)
-                #expect(throws: WireError.self) { try scanner.value(depth: 1, onto: &tape) }
+                #expect(throws: JSONSyntaxError.self) { try scanner.value(depth: 1, onto: &tape) }
             }
         }
     }
