@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "RecipeDomain"),
         // The JSON engine: the strict scanner and its tape, the canonical writer, `JSONValue`; no dependencies.
         .target(name: "RecipeJSON"),
+        // The record formats, a folder each: Commands/ (recipes.edits), Decisions/ (recipes.decisions), Documents/
+        // (the detail document, recipes.committed), Topics/; Records/ holds what both records share.
         .target(name: "RecipeWire", dependencies: ["RecipeDomain", "RecipeJSON"]),
         // Seeded commands (SplitMix64, RandomCommandGenerator) for tests and benchmarks; no program users run links it.
         .target(name: "RecipeGenerators", dependencies: ["RecipeDomain"]),
