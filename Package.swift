@@ -92,6 +92,7 @@ let package = Package(
         .testTarget(name: "KafkaTests", dependencies: ["Kafka", "RecipeTestSupport"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain", "RecipeGenerators"]),
         .testTarget(name: "RecipeGeneratorsTests", dependencies: ["RecipeGenerators", "RecipeDomain"]),
+        .testTarget(name: "RecipeJSONTests", dependencies: ["RecipeJSON", "RecipeGenerators"]),
         .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeJSON", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"],
                     exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire",
