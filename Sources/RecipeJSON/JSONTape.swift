@@ -53,7 +53,7 @@ public struct JSONTape {
 /// kibibyte on its stack holds the 64 tokens of most records), moved to the heap when a
 /// record has more. An array per record, allocated and freed, was 5 % of decoding a
 /// decision. A JSON value takes at least two bytes with its separator, so the largest
-/// record the decoders read (a decision, 4 MiB) lays down at most about two million
+/// decision (`DecisionFormat.maxRecordSize`, 4 MiB) lays down at most about two million
 /// tokens, 32 MiB, only while it is read.
 public struct JSONTapeWriter: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<JSONToken>
