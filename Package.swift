@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Kafka", targets: ["Kafka"]),
         .library(name: "RecipeDomain", targets: ["RecipeDomain"]),
+        .library(name: "RecipeJSON", targets: ["RecipeJSON"]),
         .library(name: "RecipeWire", targets: ["RecipeWire"]),
         .library(name: "RecipeWriteSide", targets: ["RecipeWriteSide"]),
         .library(name: "RecipeDecisions", targets: ["RecipeDecisions"]),
@@ -49,31 +50,35 @@ let package = Package(
 
         .target(name: "Kafka", dependencies: ["CRdKafka"]),
         .target(name: "RecipeDomain"),
-        .target(name: "RecipeWire", dependencies: ["RecipeDomain"]),
+        // The JSON engine: the strict scanner and its tape, the canonical writer, `JSONValue`; no dependencies.
+        .target(name: "RecipeJSON"),
+        // The record formats, a folder each: Commands/ (recipes.edits), Decisions/ (recipes.decisions), Documents/
+        // (the detail document, recipes.committed), Topics/; Records/ holds what both records share.
+        .target(name: "RecipeWire", dependencies: ["RecipeDomain", "RecipeJSON"]),
         // Seeded commands (SplitMix64, RandomCommandGenerator) for tests and benchmarks; no program users run links it.
         .target(name: "RecipeGenerators", dependencies: ["RecipeDomain"]),
         // Producers' side of the edits log: input made into commands, checked with the record decoder, appended.
-        .target(name: "RecipeWriteSide", dependencies: ["Kafka", "RecipeDomain", "RecipeWire"]),
+        .target(name: "RecipeWriteSide", dependencies: ["Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire"]),
         // The decider stage: edits in, one decision per command out (recipes.decisions).
         .target(name: "RecipeDecisions", dependencies: ["Kafka", "RecipeDomain", "RecipeWire"]),
-        .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "CSQLite"]),
+        .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "CSQLite"]),
         // The API's contract is served from the binary: Contract/ links to Schemas/ (one copy of each file).
         // So is the web console (Console/: plain HTML, CSS and JavaScript, served at / and /console/).
-        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeProjection",
+        .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "RecipeWriteSide", "RecipeProjection",
                                                 "RecipeSchemaOrg", "RecipeDecisions"],
                 resources: [.embedInCode("Contract"), .embedInCode("Console")]),
         // Replay and audit tooling that asks the log itself; `audit redecide` judges with the decider's own CommandJudge.
-        .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "RecipeDecisions", "RecipeProjection"]),
+        .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "RecipeDecisions", "RecipeProjection"]),
         // schema.org Recipe JSON-LD in and out (pages, files), around its own plain values.
-        .target(name: "RecipeSchemaOrg", dependencies: ["RecipeDomain", "RecipeWire"]),
+        .target(name: "RecipeSchemaOrg", dependencies: ["RecipeDomain", "RecipeJSON", "RecipeWire"]),
         // One process's wiring: the edits producer, the projector's thread (and a decider's), the read model and the HTTP server.
         .target(name: "RecipeProcess", dependencies: ["Kafka", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP"]),
         // Argument parsing and command dispatch, shared by the two programs; no business rules.
         .target(name: "RecipeCLI"),
         .executableTarget(
             name: "recipes",
-            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP",
-                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "CTCMalloc"]
+            dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection",
+                           "RecipeHTTP", "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "CTCMalloc"]
         ),
         // The benchmarks, apart from the program users run: only they link the raw C baseline and the generators.
         .executableTarget(
@@ -87,16 +92,17 @@ let package = Package(
         .testTarget(name: "KafkaTests", dependencies: ["Kafka", "RecipeTestSupport"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain", "RecipeGenerators"]),
         .testTarget(name: "RecipeGeneratorsTests", dependencies: ["RecipeGenerators", "RecipeDomain"]),
-        .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"],
+        .testTarget(name: "RecipeJSONTests", dependencies: ["RecipeJSON", "RecipeGenerators"]),
+        .testTarget(name: "RecipeWireTests", dependencies: ["RecipeWire", "RecipeJSON", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"],
                     exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "RecipeDecisionsTests", dependencies: ["RecipeDecisions", "RecipeProjection", "RecipeAudit", "Kafka", "RecipeWire",
                                                                  "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"],
                     exclude: ["Golden"]),
-        .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeWire", "RecipeGenerators",
+        .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeJSON", "RecipeWire", "RecipeGenerators",
                                                                  "RecipeTestSupport"],
                     exclude: ["recipe-export.schema.json", "Pages"]),
         .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProcess", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "Kafka",
-                                                            "RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
+                                                            "RecipeJSON", "RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
         .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeDecisions", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
                                                                    "RecipeGenerators", "RecipeTestSupport"]),

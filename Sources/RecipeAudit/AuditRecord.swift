@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import RecipeDomain
+import RecipeJSON
 import RecipeProjection
 import RecipeWire
 

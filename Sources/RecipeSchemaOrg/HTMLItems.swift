@@ -1,3 +1,4 @@
+import RecipeJSON
 import RecipeWire
 
 // MARK: - Microdata and RDFa items of an HTML page

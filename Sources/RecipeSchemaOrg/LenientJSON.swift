@@ -1,3 +1,4 @@
+import RecipeJSON
 import RecipeWire
 
 // MARK: - JSON as recipe pages write it

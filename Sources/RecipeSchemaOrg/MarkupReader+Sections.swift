@@ -1,4 +1,5 @@
 import Foundation
+import RecipeJSON
 import RecipeWire
 
 // MARK: - A recipe without a card: its parts under headings, or in elements named for them

@@ -1,5 +1,6 @@
 import Foundation
 import RecipeDomain
+import RecipeJSON
 import RecipeWire
 
 // MARK: - Reading a recipe card, or the lists under a page's headings

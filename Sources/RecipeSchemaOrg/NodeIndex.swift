@@ -1,3 +1,4 @@
+import RecipeJSON
 import RecipeWire
 
 // MARK: - The nodes of a document

@@ -1,3 +1,4 @@
+import RecipeJSON
 import RecipeWire
 
 // MARK: - A recipe read from a page's own markup

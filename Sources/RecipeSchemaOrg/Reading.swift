@@ -1,3 +1,4 @@
+import RecipeJSON
 import RecipeWire
 
 // MARK: - A document's recipes, and its main one

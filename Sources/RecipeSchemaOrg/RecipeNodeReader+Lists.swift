@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeJSON
 import RecipeWire
 
 // MARK: - Tags, ingredients and steps

@@ -1,4 +1,5 @@
 import Foundation
+import RecipeJSON
 import RecipeWire
 
 // MARK: - Import

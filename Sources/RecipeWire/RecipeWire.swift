@@ -10,8 +10,8 @@
 // - `RecordLimits.violation(in:)`: what a reader would reject, for producers.
 // - `RecipeTopics`, `RecordKey`: topic names (with a prefix) and keys.
 // - `WireFormat`: header name and value, size and depth caps, type names.
-// - `JSONWriter`, `RFC3339`: the canonical JSON and time writers (and time
-//   parser) the records use, for other canonical output (read models, HTTP).
+// - `RFC3339`: the time writer and parser the records use. The JSON engine
+//   (`JSONScanner`, `JSONWriter`, `JSONValue`) is the RecipeJSON module.
 // - `DecisionRecord`, `DecisionEncoder`, `DecisionDecoder`, `DecisionFormat`: the
 //   record format of the decisions topic (one decision per command, its events as
 //   facts; Schemas/decisions/, Schemas/events/). Not yet written by any stage.

@@ -3,6 +3,7 @@ import Kafka
 import RecipeAudit
 import RecipeCLI
 import RecipeDomain
+import RecipeJSON
 import RecipeProjection
 import RecipeWire
 

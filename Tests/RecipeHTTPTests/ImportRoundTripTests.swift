@@ -1,6 +1,7 @@
 import Foundation
 import RecipeDomain
 import RecipeGenerators
+import RecipeJSON
 import RecipeProjection
 import RecipeWire
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import RecipeDomain
+import RecipeJSON
 import RecipeWire
 @testable import RecipeSchemaOrg
 import RecipeTestSupport

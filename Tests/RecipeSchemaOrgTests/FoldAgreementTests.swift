@@ -1,6 +1,7 @@
 import Foundation
 import RecipeDomain
 import RecipeGenerators
+import RecipeJSON
 @testable import RecipeSchemaOrg
 import RecipeWire
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import RecipeDomain
 import RecipeGenerators
+import RecipeJSON
 @testable import RecipeWire
 import Testing
 

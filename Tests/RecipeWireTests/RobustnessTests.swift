@@ -40,18 +40,6 @@ struct RobustnessTests {
         }
     }
 
-    @Test func theScannerRefusesDeepNestingAtAnySize() {
-        for text in [String(repeating: "[", count: 100_000), String(repeating: #"{"a":"#, count: 100_000),
-                     String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)] {
-            var bytes = Array(text.utf8)
-            bytes.withUnsafeMutableBytes { buffer in
-                var scanner = JSONScanner(UnsafeRawBufferPointer(buffer))
-                var tape = JSONTapeWriter(capacity: 4)
-                #expect(throws: WireError.self) { try scanner.value(depth: 1, onto: &tape) }
-            }
-        }
-    }
-
     // MARK: - Inputs
 
     /// Golden records, random encoded records and the hand-written one.

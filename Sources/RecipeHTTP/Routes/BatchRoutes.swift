@@ -1,5 +1,6 @@
 import Kafka
 import RecipeDomain
+import RecipeJSON
 import RecipeWire
 import RecipeWriteSide
 

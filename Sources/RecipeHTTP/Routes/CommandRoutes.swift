@@ -1,6 +1,7 @@
 import Kafka
 import RecipeDecisions
 import RecipeDomain
+import RecipeJSON
 import RecipeProjection
 import RecipeSchemaOrg
 import RecipeWire

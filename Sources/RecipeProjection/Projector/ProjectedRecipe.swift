@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeJSON
 import RecipeWire
 
 /// A recipe as the projector keeps it between decisions: the fold's state plus

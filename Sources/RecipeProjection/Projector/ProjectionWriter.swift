@@ -1,5 +1,6 @@
 import Kafka
 import RecipeDomain
+import RecipeJSON
 import RecipeWire
 
 /// Folds batches of decisions into the store, one SQLite transaction per batch:

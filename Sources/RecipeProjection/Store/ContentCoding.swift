@@ -1,5 +1,6 @@
 import Foundation
 import RecipeDomain
+import RecipeJSON
 import RecipeWire
 
 /// How recipe content is kept in the store: the JSON shape of the HTTP API's

@@ -1,4 +1,5 @@
 import Foundation
+import RecipeJSON
 import RecipeWire
 
 /// Compares two stores row by row over every table of the canonical dump:

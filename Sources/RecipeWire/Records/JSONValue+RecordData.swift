@@ -1,4 +1,5 @@
 import Foundation
+import RecipeJSON
 
 extension JSONValue {
     /// The `data` member of a record (nil when it is absent or null, or when the record is not
@@ -21,7 +22,7 @@ extension JSONValue {
     static func scannedData(ofRecord bytes: [UInt8]) -> JSONValue?? {
         guard bytes.count <= DecisionFormat.maxRecordSize else { return nil }
         return bytes.withUnsafeBytes { buffer -> JSONValue?? in
-            var scanner = JSONScanner(buffer)
+            var scanner = JSONScanner(buffer, maxNestingDepth: WireFormat.maxNestingDepth)
             var writer = JSONTapeWriter(capacity: 64)
             do {
                 let root = try scanner.value(depth: 1, onto: &writer)
@@ -30,7 +31,7 @@ extension JSONValue {
                 guard tape[root].kind == .object else { return .some(nil) }
                 var data: Int?
                 var repeated = false
-                try tape.forEachMember(ofObject: root) { key, value in
+                tape.forEachMember(ofObject: root) { key, value in
                     guard tape[key].text(in: buffer, equals: "data") else { return }
                     repeated = repeated || data != nil
                     data = value
@@ -63,7 +64,7 @@ extension JSONValue {
         case .array:
             var items: [JSONValue] = []
             var certain = true
-            try? tape.forEachElement(ofArray: index) { element in
+            tape.forEachElement(ofArray: index) { element in
                 guard certain, let item = certainValue(at: element, on: tape) else { return certain = false }
                 items.append(item)
             }
@@ -71,7 +72,7 @@ extension JSONValue {
         case .object:
             var members: [String: JSONValue] = [:]
             var certain = true
-            try? tape.forEachMember(ofObject: index) { key, value in
+            tape.forEachMember(ofObject: index) { key, value in
                 guard certain, let member = certainValue(at: value, on: tape),
                       members.updateValue(member, forKey: tape.text(key)) == nil
                 else { return certain = false }

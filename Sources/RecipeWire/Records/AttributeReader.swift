@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeJSON
 
 // MARK: - Attribute reader
 
@@ -20,7 +21,7 @@ struct AttributeReader {
         // 64 tokens on the stack (1 KiB, as much as the standard library puts there
         // without asking how deep the stack is) hold most records.
         try withUnsafeTemporaryAllocation(of: JSONToken.self, capacity: 64) { stack throws(WireError) -> Value in
-            var scanner = JSONScanner(bytes)
+            var scanner = JSONScanner(bytes, maxNestingDepth: WireFormat.maxNestingDepth)
             var tape = JSONTapeWriter(startingIn: stack)
             let attributes = try EnvelopeAttributes(scanning: &scanner, onto: &tape)
             return try body(AttributeReader(attributes: attributes, tape: JSONTape(bytes: bytes, tokens: tape.tokens),

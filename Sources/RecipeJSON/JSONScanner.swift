@@ -6,17 +6,21 @@
 // `data` then index instead of scanning the bytes again at every level of nesting.
 // Whatever it accepts is valid JSON — strict grammar, UTF-8 checked byte by byte,
 // escapes and surrogate pairs checked — so tokens can be converted later without
-// checking again. Containers deeper than `WireFormat.maxNestingDepth` are refused,
+// checking again. Containers deeper than the caller's `maxNestingDepth` are refused,
 // which bounds the recursion, so no input can exhaust the stack; the caller bounds
 // the input size.
+//
+// Its callers, the record decoders of other modules, call it per token and per byte:
+// what they reach is `@inlinable`, compiled into them as if it were their own code;
+// only the building of an error (bad input) is a call.
 
 /// A value found in the buffer, not yet converted.
-struct JSONToken {
-    enum Kind: UInt8 {
+public struct JSONToken: Sendable {
+    public enum Kind: UInt8, Sendable {
         case string, number, object, array, bool, null
 
         /// How messages name it.
-        var article: String {
+        public var article: String {
             switch self {
             case .string: "a string"
             case .number: "a number"
@@ -28,26 +32,27 @@ struct JSONToken {
         }
     }
 
-    let kind: Kind
+    public let kind: Kind
     /// String: holds a backslash escape. Number: a plain integer (no fraction or
     /// exponent). Bool: true.
-    let flag: Bool
+    public let flag: Bool
     // Offsets in 32 bits: a scanner reads at most one record (`JSONScanner.init`
     // checks), which keeps a token at 16 bytes, half what 64-bit offsets would take:
     // 64 of them fit the kibibyte of stack a decoder lends its tape.
-    private let start32: Int32
-    private let end32: Int32
-    private let next32: Int32
+    @usableFromInline let start32: Int32
+    @usableFromInline let end32: Int32
+    @usableFromInline let next32: Int32
 
     /// String: the first byte after the opening quote. Others: the first byte.
-    var start: Int { Int(start32) }
+    @inlinable public var start: Int { Int(start32) }
     /// String: the closing quote. Others: one past the last byte.
-    var end: Int { Int(end32) }
+    @inlinable public var end: Int { Int(end32) }
     /// On a tape, the index of the token after this value and all it holds: a
     /// container's members or elements are the tokens up to it. 0 off a tape.
-    var next: Int { Int(next32) }
+    @inlinable public var next: Int { Int(next32) }
 
-    init(kind: Kind, start: Int, end: Int, flag: Bool, next: Int) {
+    @inlinable
+    public init(kind: Kind, start: Int, end: Int, flag: Bool, next: Int) {
         self.kind = kind
         self.flag = flag
         start32 = Int32(truncatingIfNeeded: start)
@@ -56,24 +61,34 @@ struct JSONToken {
     }
 }
 
-struct JSONScanner {
-    let bytes: UnsafeRawBufferPointer
-    private(set) var offset = 0
+public struct JSONScanner {
+    public let bytes: UnsafeRawBufferPointer
+    /// How deep containers may nest: the value `value(depth:onto:)` is first called with
+    /// is at `depth` 1 (or more), and a container deeper than this is refused.
+    public let maxNestingDepth: Int
+    /// Where the next byte to read is.
+    @usableFromInline var offset = 0
     /// Where the first escape of a C0 control character other than tab and newline
     /// (`\u0000`, `\b`, `\r`…) starts, if any: valid JSON, but no string of a record
-    /// may hold one (`AttributeReader.controlCharacterError`). Raw ones are bad JSON.
-    private(set) var firstControlEscape: Int?
+    /// may hold one (RecipeWire's `controlCharacterError`). Raw ones are bad JSON.
+    @inlinable public var firstControlEscape: Int? { firstControlEscapeOffset }
+    @usableFromInline var firstControlEscapeOffset: Int?
 
-    /// `bytes` may be at most one record long (a decision's cap, `DecisionFormat.maxRecordSize`,
-    /// is the larger), which keeps every offset of a token within 32 bits.
-    init(_ bytes: UnsafeRawBufferPointer) {
-        precondition(bytes.count <= DecisionFormat.maxRecordSize, "the scanner reads one record at most")
+    /// The largest input: every offset of a token must fit in 32 bits.
+    @inlinable public static var maxInputSize: Int { Int(Int32.max) }
+
+    /// `bytes` may be at most `maxInputSize` long (callers read one record, a few MiB at most).
+    @inlinable
+    public init(_ bytes: UnsafeRawBufferPointer, maxNestingDepth: Int) {
+        precondition(bytes.count <= Self.maxInputSize, "the scanner reads at most 2 GiB")
         self.bytes = bytes
+        self.maxNestingDepth = maxNestingDepth
     }
 
     // MARK: - Structure
 
-    mutating func skipWhitespace() {
+    @inlinable
+    public mutating func skipWhitespace() {
         while offset < bytes.count {
             switch bytes[offset] {
             case 0x20, 0x0A, 0x0D, 0x09: offset &+= 1
@@ -83,10 +98,11 @@ struct JSONScanner {
     }
 
     /// Consumes `{` (after whitespace) as a container at `depth`.
-    mutating func openObject(depth: Int) throws(WireError) {
+    @inlinable
+    public mutating func openObject(depth: Int) throws(JSONSyntaxError) {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "{") else { throw syntaxError("expected an object") }
-        guard depth <= WireFormat.maxNestingDepth else { throw tooDeep() }
+        guard depth <= maxNestingDepth else { throw tooDeep() }
         offset &+= 1
     }
 
@@ -95,7 +111,8 @@ struct JSONScanner {
     /// is due. Told the name most likely next (records list their members in a known
     /// order), a key that is `expected` as written, without escapes, is matched where
     /// it lies instead of scanned then compared (`isExpected`).
-    mutating func nextKey(first: inout Bool, expecting expected: StaticString?) throws(WireError) -> (key: JSONToken, isExpected: Bool)? {
+    @inlinable
+    public mutating func nextKey(first: inout Bool, expecting expected: StaticString?) throws(JSONSyntaxError) -> (key: JSONToken, isExpected: Bool)? {
         guard try memberStart(first: &first) else { return nil }
         if let expected, let key = key(writtenAs: expected) {
             try colon()
@@ -108,7 +125,8 @@ struct JSONScanner {
 
     /// The key whose opening quote is under `offset` when it is `name` as written, with
     /// `offset` after its closing quote; nil otherwise.
-    private mutating func key(writtenAs name: StaticString) -> JSONToken? {
+    @inlinable
+    mutating func key(writtenAs name: StaticString) -> JSONToken? {
         let start = offset &+ 1, count = name.utf8CodeUnitCount
         // `name` is a plain ASCII name: equal bytes then a quote are that string, whole.
         guard start &+ count < bytes.count, bytes[start &+ count] == UInt8(ascii: "\""),
@@ -121,7 +139,8 @@ struct JSONScanner {
 
     /// Steps to the next member: true with the offset on its key's opening quote, false
     /// once the closing `}` is consumed.
-    private mutating func memberStart(first: inout Bool) throws(WireError) -> Bool {
+    @inlinable
+    mutating func memberStart(first: inout Bool) throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         guard offset < bytes.count else { throw syntaxError("unexpected end inside an object") }
         if bytes[offset] == UInt8(ascii: "}") {
@@ -141,7 +160,8 @@ struct JSONScanner {
         return true
     }
 
-    private mutating func colon() throws(WireError) {
+    @inlinable
+    mutating func colon() throws(JSONSyntaxError) {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw syntaxError("expected : after a member name") }
         offset &+= 1
@@ -150,8 +170,8 @@ struct JSONScanner {
     /// Scans one value at `depth` onto `tape` with all it holds and returns its index.
     /// A container's token comes first, its `next` the index after its last member or
     /// element; an object's members follow as key, value, key, value….
-    @discardableResult
-    mutating func value(depth: Int, onto tape: inout JSONTapeWriter) throws(WireError) -> Int {
+    @inlinable @discardableResult
+    public mutating func value(depth: Int, onto tape: inout JSONTapeWriter) throws(JSONSyntaxError) -> Int {
         skipWhitespace()
         guard offset < bytes.count else { throw syntaxError("expected a value") }
         let index = tape.count, start = offset
@@ -169,7 +189,7 @@ struct JSONScanner {
             }
             tape[index] = JSONToken(kind: .object, start: start, end: offset, flag: false, next: tape.count)
         case UInt8(ascii: "["):
-            guard depth <= WireFormat.maxNestingDepth else { throw tooDeep() }
+            guard depth <= maxNestingDepth else { throw tooDeep() }
             offset &+= 1
             tape.append(JSONToken(kind: .array, start: start, end: start, flag: false, next: 0)) // completed below
             try elements(depth: depth, onto: &tape)
@@ -192,13 +212,15 @@ struct JSONScanner {
     }
 
     /// Only whitespace may follow the top-level value.
-    mutating func expectEnd() throws(WireError) {
+    @inlinable
+    public mutating func expectEnd() throws(JSONSyntaxError) {
         skipWhitespace()
         guard offset == bytes.count else { throw syntaxError("unexpected bytes after the record") }
     }
 
     /// The elements of an array at `depth` whose `[` is consumed, through its `]`.
-    private mutating func elements(depth: Int, onto tape: inout JSONTapeWriter) throws(WireError) {
+    @inlinable
+    mutating func elements(depth: Int, onto tape: inout JSONTapeWriter) throws(JSONSyntaxError) {
         skipWhitespace()
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
             offset &+= 1
@@ -216,7 +238,8 @@ struct JSONScanner {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(WireError) {
+    @inlinable
+    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let count = word.utf8CodeUnitCount
         guard bytes.count &- offset >= count else { throw syntaxError("expected a value") }
         for index in 0..<count where bytes[offset &+ index] != word.utf8Start[index] {
@@ -228,7 +251,8 @@ struct JSONScanner {
     // MARK: - Numbers
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    private mutating func number(next: Int) throws(WireError) -> JSONToken {
+    @inlinable
+    mutating func number(next: Int) throws(JSONSyntaxError) -> JSONToken {
         let start = offset
         var plainInteger = true
         if bytes[offset] == UInt8(ascii: "-") { offset &+= 1 }
@@ -254,17 +278,20 @@ struct JSONScanner {
         return JSONToken(kind: .number, start: start, end: offset, flag: plainInteger, next: next)
     }
 
-    private mutating func skipDigits() {
+    @inlinable
+    mutating func skipDigits() {
         while offset < bytes.count, isDigit(bytes[offset]) { offset &+= 1 }
     }
 
-    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+    @inlinable
+    func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
     // MARK: - Strings
 
     /// A string starting at the opening quote under `offset`; leaves `offset` after
     /// the closing quote.
-    private mutating func string(next: Int) throws(WireError) -> JSONToken {
+    @inlinable
+    mutating func string(next: Int) throws(JSONSyntaxError) -> JSONToken {
         offset &+= 1
         let start = offset
         var escaped = false
@@ -300,17 +327,18 @@ struct JSONScanner {
     }
 
     /// The escape whose backslash is under `offset`.
-    private mutating func escape() throws(WireError) {
+    @inlinable
+    mutating func escape() throws(JSONSyntaxError) {
         guard offset &+ 1 < bytes.count else { throw syntaxError("unterminated string") }
         switch bytes[offset &+ 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "n"), UInt8(ascii: "t"):
             offset &+= 2
         case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "r"):
-            if firstControlEscape == nil { firstControlEscape = offset }
+            if firstControlEscapeOffset == nil { firstControlEscapeOffset = offset }
             offset &+= 2
         case UInt8(ascii: "u"):
             let unit = try hex4(at: offset &+ 2)
-            if unit < 0x20, unit != 0x09, unit != 0x0A, firstControlEscape == nil { firstControlEscape = offset }
+            if unit < 0x20, unit != 0x09, unit != 0x0A, firstControlEscapeOffset == nil { firstControlEscapeOffset = offset }
             offset &+= 6
             switch unit {
             case 0xD800...0xDBFF:
@@ -330,7 +358,8 @@ struct JSONScanner {
         }
     }
 
-    private func hex4(at index: Int) throws(WireError) -> UInt16 {
+    @inlinable
+    func hex4(at index: Int) throws(JSONSyntaxError) -> UInt16 {
         guard index &+ 4 <= bytes.count else { throw syntaxError("unterminated \\u escape") }
         var unit: UInt16 = 0
         for position in index..<(index &+ 4) {
@@ -340,7 +369,8 @@ struct JSONScanner {
         return unit
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    @inlinable
+    public static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
@@ -351,7 +381,8 @@ struct JSONScanner {
 
     /// One well-formed UTF-8 sequence (Unicode 15, table 3-7): no overlong forms,
     /// no surrogates, nothing above U+10FFFF.
-    private mutating func utf8Sequence(lead: UInt8) throws(WireError) {
+    @inlinable
+    mutating func utf8Sequence(lead: UInt8) throws(JSONSyntaxError) {
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF
         switch lead {
@@ -376,11 +407,29 @@ struct JSONScanner {
     // MARK: - Errors
 
     /// Built only when the input is bad, so valid records pay for no strings.
-    func syntaxError(_ reason: String) -> WireError {
-        .malformed("Not valid JSON at byte \(offset): \(reason).")
+    @usableFromInline
+    func syntaxError(_ reason: StaticString) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset, reason: "\(reason)")
     }
 
-    private func tooDeep() -> WireError {
-        .malformed("Not valid JSON at byte \(offset): nested deeper than \(WireFormat.maxNestingDepth) levels.")
+    @usableFromInline
+    func tooDeep() -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset, reason: "nested deeper than \(maxNestingDepth) levels")
     }
+}
+
+/// Why the bytes are not JSON, and where.
+public struct JSONSyntaxError: Error, Sendable, Hashable {
+    /// The offset of the byte where the scanner stopped.
+    public let offset: Int
+    /// What was expected or found there, e.g. `expected , or ] after an element`.
+    public let reason: String
+
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
+    /// `Not valid JSON at byte 12: expected a value.`
+    public var message: String { "Not valid JSON at byte \(offset): \(reason)." }
 }

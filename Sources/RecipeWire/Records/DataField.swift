@@ -1,3 +1,5 @@
+import RecipeJSON
+
 // MARK: - Data field
 
 /// One member a command's `data` may have at one data version: its name, its JSON

@@ -7,18 +7,25 @@
 /// level: an event's strings four times, a `ContentSet`'s ingredients five.
 ///
 /// Borrowed, like the bytes it points into: valid only inside the decoder's call.
-struct JSONTape {
-    let bytes: UnsafeRawBufferPointer
-    let tokens: UnsafeBufferPointer<JSONToken>
+public struct JSONTape {
+    public let bytes: UnsafeRawBufferPointer
+    public let tokens: UnsafeBufferPointer<JSONToken>
 
-    subscript(index: Int) -> JSONToken { tokens[index] }
+    @inlinable
+    public init(bytes: UnsafeRawBufferPointer, tokens: UnsafeBufferPointer<JSONToken>) {
+        self.bytes = bytes
+        self.tokens = tokens
+    }
+
+    @inlinable public subscript(index: Int) -> JSONToken { tokens[index] }
 
     /// The text of the string token at `index`.
-    func text(_ index: Int) -> String { tokens[index].text(in: bytes) }
+    @inlinable public func text(_ index: Int) -> String { tokens[index].text(in: bytes) }
 
     /// Calls `body` with the key's and the value's index of each member of the object at
     /// `index`, in order.
-    func forEachMember(ofObject index: Int, _ body: (_ key: Int, _ value: Int) throws(WireError) -> Void) throws(WireError) {
+    @inlinable
+    public func forEachMember<Failure: Error>(ofObject index: Int, _ body: (_ key: Int, _ value: Int) throws(Failure) -> Void) throws(Failure) {
         var key = index &+ 1
         let end = tokens[index].next
         while key < end {
@@ -29,7 +36,8 @@ struct JSONTape {
     }
 
     /// Calls `body` with the index of each element of the array at `index`, in order.
-    func forEachElement(ofArray index: Int, _ body: (_ element: Int) throws(WireError) -> Void) throws(WireError) {
+    @inlinable
+    public func forEachElement<Failure: Error>(ofArray index: Int, _ body: (_ element: Int) throws(Failure) -> Void) throws(Failure) {
         var element = index &+ 1
         let end = tokens[index].next
         while element < end {
@@ -47,54 +55,62 @@ struct JSONTape {
 /// decision. A JSON value takes at least two bytes with its separator, so the largest
 /// decision (`DecisionFormat.maxRecordSize`, 4 MiB) lays down at most about two million
 /// tokens, 32 MiB, only while it is read.
-struct JSONTapeWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<JSONToken>
-    private var capacity: Int
-    private var ownsBase: Bool
-    private(set) var count = 0
+public struct JSONTapeWriter: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<JSONToken>
+    @usableFromInline var capacity: Int
+    @usableFromInline var ownsBase: Bool
+    @usableFromInline var written = 0
+
+    /// How many tokens are laid down.
+    @inlinable public var count: Int { written }
 
     /// Starts in `buffer`, which must outlive the writer.
-    init(startingIn buffer: UnsafeMutableBufferPointer<JSONToken>) {
+    @inlinable
+    public init(startingIn buffer: UnsafeMutableBufferPointer<JSONToken>) {
         base = buffer.baseAddress!
         capacity = buffer.count
         ownsBase = false
     }
 
     /// Starts on the heap (tests, and readers outside the decoders).
-    init(capacity: Int) {
+    @inlinable
+    public init(capacity: Int) {
         self.capacity = max(capacity, 1)
         base = .allocate(capacity: self.capacity)
         ownsBase = true
     }
 
+    @inlinable
     deinit {
         if ownsBase { base.deallocate() }
     }
 
     /// The tokens laid down, valid while the writer lives and lays no more.
-    var tokens: UnsafeBufferPointer<JSONToken> { UnsafeBufferPointer(start: base, count: count) }
+    @inlinable public var tokens: UnsafeBufferPointer<JSONToken> { UnsafeBufferPointer(start: base, count: written) }
 
-    mutating func append(_ token: JSONToken) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: token)
-        count &+= 1
+    @inlinable
+    public mutating func append(_ token: JSONToken) {
+        if written == capacity { grow() }
+        (base + written).initialize(to: token)
+        written &+= 1
     }
 
     /// A token already laid down, e.g. a container's, completed once its end is known.
-    subscript(index: Int) -> JSONToken {
+    @inlinable public subscript(index: Int) -> JSONToken {
         get {
-            precondition(index >= 0 && index < count)
+            precondition(index >= 0 && index < written)
             return base[index]
         }
         set {
-            precondition(index >= 0 && index < count)
+            precondition(index >= 0 && index < written)
             base[index] = newValue
         }
     }
 
-    private mutating func grow() {
+    @usableFromInline
+    mutating func grow() {
         let larger = UnsafeMutablePointer<JSONToken>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: count)
+        larger.moveInitialize(from: base, count: written)
         if ownsBase { base.deallocate() }
         base = larger
         capacity *= 2

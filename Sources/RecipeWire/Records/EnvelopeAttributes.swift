@@ -1,3 +1,5 @@
+import RecipeJSON
+
 // MARK: - Envelope attributes
 
 /// The top-level members of a record, found in one pass: each attribute the decoder
@@ -30,14 +32,16 @@ struct EnvelopeAttributes {
     /// bad JSON, a top level that is not an object, an attribute given twice, or an
     /// extension whose name is not a CloudEvents attribute name.
     init(scanning scanner: inout JSONScanner, onto tape: inout JSONTapeWriter) throws(WireError) {
-        try scanner.openObject(depth: 1)
+        try Self.syntax { () throws(JSONSyntaxError) in try scanner.openObject(depth: 1) }
         var first = true
         var extensions: [[UInt8]] = []
         // Canonical records list the attributes in order; guessing the next one
         // first makes matching a single comparison for them.
         var expected = 0
-        while let (key, isExpected) = try scanner.nextKey(first: &first, expecting: expected < Name.spellings.count ? Name.spellings[expected] : nil) {
-            let value = try scanner.value(depth: 2, onto: &tape)
+        while let (key, isExpected) = try Self.syntax({ () throws(JSONSyntaxError) in
+            try scanner.nextKey(first: &first, expecting: expected < Name.spellings.count ? Name.spellings[expected] : nil)
+        }) {
+            let value = try Self.syntax { () throws(JSONSyntaxError) in try scanner.value(depth: 2, onto: &tape) }
             if let index = isExpected ? expected : Self.match(key, scanner.bytes, hint: expected) {
                 guard indexes[index] < 0 else {
                     let name = Name.spellings[index]
@@ -61,7 +65,17 @@ struct EnvelopeAttributes {
                 extensions.append(name)
             }
         }
-        try scanner.expectEnd()
+        try Self.syntax { () throws(JSONSyntaxError) in try scanner.expectEnd() }
+    }
+
+    /// A step of the scanner, its syntax errors thrown as `malformed`.
+    @inline(__always)
+    private static func syntax<Value>(_ step: () throws(JSONSyntaxError) -> Value) throws(WireError) -> Value {
+        do throws(JSONSyntaxError) {
+            return try step()
+        } catch {
+            throw .malformed(error)
+        }
     }
 
     /// The attribute `key` names, looked for from `hint` on first: a record that leaves

@@ -1,3 +1,5 @@
+import RecipeJSON
+
 // MARK: - Which decisions count
 
 /// How a decision is named by the one decided after it: the decider that wrote it

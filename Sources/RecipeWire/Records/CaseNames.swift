@@ -1,3 +1,5 @@
+import RecipeJSON
+
 // MARK: - Names of cases
 
 /// The cases of a `String`-backed enum by the bytes of their names, for readers that

@@ -1,5 +1,6 @@
 import Foundation
 import RecipeDomain
+import RecipeJSON
 
 // The detail document: a committed version of a recipe as `GET /v1/recipes/{id}` serves
 // it, and as `recipes.committed` carries it (`CommittedRecipe`). Here, below the read

@@ -6,19 +6,22 @@
 
 extension JSONToken {
     /// The text of a string token found in `bytes`.
-    func text(in bytes: UnsafeRawBufferPointer) -> String {
+    @inlinable
+    public func text(in bytes: UnsafeRawBufferPointer) -> String {
         withText(in: bytes) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether a string token's text is exactly `literal`.
-    func text(in bytes: UnsafeRawBufferPointer, equals literal: StaticString) -> Bool {
+    @inlinable
+    public func text(in bytes: UnsafeRawBufferPointer, equals literal: StaticString) -> Bool {
         let expected = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         return withText(in: bytes) { JSONScanner.same($0, expected) }
     }
 
     /// Calls `body` with the UTF-8 of a string token's text: its bytes where they lie,
     /// or an unescaped copy only when it holds an escape (which no producer of ours writes).
-    func withText<Result>(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    @inlinable
+    public func withText<Result>(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
         guard flag else { return body(raw) }
         return JSONScanner.unescaped(raw).withUnsafeBytes(body)
@@ -26,7 +29,9 @@ extension JSONToken {
 }
 
 extension JSONScanner {
-    static func same(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+    /// Whether the two byte strings are equal.
+    @inlinable
+    public static func same(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var index = 0
         while index &+ 8 <= lhs.count {
@@ -42,7 +47,8 @@ extension JSONScanner {
     }
 
     /// Resolves the escapes of a string the scanner has already checked.
-    fileprivate static func unescaped(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
+    @usableFromInline
+    static func unescaped(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(raw.count)
         var index = 0

@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeJSON
 
 // MARK: - Control characters in a record's strings
 
@@ -33,12 +34,11 @@ extension AttributeReader {
         let token = tape[index]
         guard token.start <= offset, offset < token.end else { return nil }
         var found: String?
-        // The bodies below throw nothing: `try?` only meets the walks' signatures.
         switch token.kind {
         case .string:
             return path
         case .object:
-            try? tape.forEachMember(ofObject: index) { key, value in
+            tape.forEachMember(ofObject: index) { key, value in
                 guard found == nil else { return }
                 let keyToken = tape[key]
                 if keyToken.start <= offset, offset < keyToken.end {
@@ -49,7 +49,7 @@ extension AttributeReader {
             }
         case .array:
             var position = 0
-            try? tape.forEachElement(ofArray: index) { element in
+            tape.forEachElement(ofArray: index) { element in
                 if found == nil { found = self.path(of: element, containing: offset, at: "\(path)[\(position)]") }
                 position += 1
             }

@@ -28,9 +28,11 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     deinit { start.deallocate() }
 
     /// What has been written so far (a copy).
+    @inlinable
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
     /// The bytes written so far, in place, for as long as `body` runs.
+    @inlinable
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: start, count: count))
     }
@@ -78,11 +80,13 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// Bytes written as they are.
+    @inlinable
     public mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
     /// A string's UTF-8 bytes written as they are, unescaped: for text known to need no escape.
+    @inlinable
     public mutating func append(utf8 text: String) {
         var text = text
         text.withUTF8 { append($0) }
@@ -144,6 +148,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// U+000C and U+000D as `\b \t \n \f \r`; every other control character below
     /// U+0020 as `\u00xx` (lowercase hex). Everything else, `/`, DEL and all
     /// non-ASCII included, is written as its UTF-8 bytes.
+    @inlinable
     public mutating func string(_ text: String) {
         append(UInt8(ascii: "\""))
         escaped(text)
@@ -152,6 +157,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// `text` escaped as `string(_:)` escapes it, without the quotes: for a JSON string
     /// written in parts (`raw("\"")`, parts, `raw("\"")`) rather than built first.
+    @inlinable
     public mutating func escaped(_ text: String) {
         // In place when the string is native (always, but for bridged ones): no copy, no retain.
         if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
@@ -160,7 +166,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         }
     }
 
-    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    @inlinable
+    mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
         var runStart = 0
         var index = 0
@@ -183,7 +190,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         append(UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
     }
 
-    private mutating func appendEscape(_ byte: UInt8) {
+    @usableFromInline
+    mutating func appendEscape(_ byte: UInt8) {
         append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): append(byte)
@@ -203,6 +211,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     // MARK: - Numbers
 
     /// Decimal digits, with a minus when negative.
+    @inlinable
     public mutating func integer(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
@@ -229,6 +238,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// JSON (`0.3333333333333333`, `1e-07`, `1e+300`). JSON cannot write NaN or
     /// infinity: they become `null`, which no reader accepts as an amount, so a
     /// producer that skipped `RecordLimits` learns at once.
+    @inlinable
     public mutating func number(_ value: Double) {
         guard value.isFinite else {
             raw("null")

@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeJSON
 
 // MARK: - Wire error
 
@@ -45,6 +46,11 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static func malformed(_ message: String, field: String? = nil) -> WireError {
         WireError(.malformed, message, field: field)
+    }
+
+    /// Bad JSON: the scanner's error, as the records' `malformed`.
+    static func malformed(_ syntax: JSONSyntaxError) -> WireError {
+        WireError(.malformed, syntax.message)
     }
 
     static func missing(_ field: String) -> WireError {

@@ -5,14 +5,14 @@
 // value, taken from an exact fast path when it applies and from the standard
 // library's conversion otherwise.
 
-enum JSONNumber {
+public enum JSONNumber {
     /// Integers whose magnitude is at most this are exact in a `Double`, in
     /// JavaScript and in every JSON reader; integer fields stay within it.
-    static let maxSafeInteger = 9_007_199_254_740_991 // 2^53 - 1
+    @inlinable public static var maxSafeInteger: Int { 9_007_199_254_740_991 } // 2^53 - 1
 
     /// The `Double` nearest to the number's decimal value; ±infinity when its
     /// magnitude is too large (`1e999`), ±0 when too small.
-    static func double(_ raw: UnsafeRawBufferPointer) -> Double {
+    public static func double(_ raw: UnsafeRawBufferPointer) -> Double {
         if let exact = exactDouble(raw) { return exact }
         // Rare: many digits or a large exponent. The standard library rounds
         // correctly; the text is already known to be a valid JSON number.
@@ -21,13 +21,14 @@ enum JSONNumber {
 
     /// An integer-valued number as `Int`. Like JSON Schema's `integer`, `4.0` and
     /// `4e0` count as integers.
-    enum IntegerValue: Equatable {
+    public enum IntegerValue: Equatable {
         case value(Int)
         case notInteger
         case outOfRange
     }
 
-    static func integer(_ raw: UnsafeRawBufferPointer, isPlainInteger: Bool) -> IntegerValue {
+    @inlinable
+    public static func integer(_ raw: UnsafeRawBufferPointer, isPlainInteger: Bool) -> IntegerValue {
         if isPlainInteger, raw.count <= 17 {
             // At most 16 digits after an optional minus: no overflow possible.
             var index = 0, negative = false
