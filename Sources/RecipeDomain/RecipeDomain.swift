@@ -8,11 +8,12 @@
 // Where to start
 // - `RecipeID`: the one form of a recipe's name (ASCII, compared by bytes).
 // - `RecipeCommand` + `CommandEnvelope`: what comes from the log.
-// - `RecipeDecider.decide / evolve / fold`, and `Recipe.apply` for hot loops.
+// - `RecipeDecider.decide / evolve / fold`: the rules and the fold; `RecipeJudge`,
+//   the one door through which the sources ask them (in place, for hot loops).
 // - `Recipe`, `RecipeContent`, `RecipeVersion`, `RecipeDraft`: the state.
 // - `RecipeEvent`: what an accepted command changed, from `decide` to `evolve`:
 //   facts that fold with no rule (`Recipe.record(_:ofCommand:)`), the content of
-//   RecipeWire's decision records. Projectors still decide as they fold, and
+//   RecipeWire's decision records. Projectors fold them with no rule and
 //   build read models from the resulting `Recipe`.
 // - `RecipeDecider.rulesVersion`: raised with every change of a decision.
 // - `Rejection` / `RejectionCode`: why not. `RecipeLimits`: every bound.

@@ -9,7 +9,7 @@ import RecipeDomain
 ///
 /// ```swift
 /// switch RecordDecoder().decode(key: record.key, value: record.value) {
-/// case .success(let decoded): recipe.apply(decoded.envelope)
+/// case .success(let decoded): RecipeJudge.decide(decoded.envelope, recipe: &recipe)
 /// case .failure(let error): rejections.add(partition, offset, error.code, error.message)
 /// }
 /// ```
