@@ -101,8 +101,7 @@ public struct DecisionEncoder: Sendable {
         writer.integer(decision.rulesVersion)
         writeOptional(decision.decider, "decider", to: &writer)
         if let follows = decision.follows {
-            // `DecisionLink.description`, written in parts: building the text first cost 1,500 of the 13,000
-            // instructions encoding a decision took.
+            // `DecisionLink.description`, written in parts, with no text built for it.
             writer.key("follows")
             writer.raw("\"")
             writer.escaped(follows.decider)
