@@ -106,8 +106,7 @@ public final class Projector: Sendable {
         // Prefetch. The consumer's queue counts the records and bytes of all its
         // partitions together, and librdkafka 2.0.2 looks at a full queue again only
         // about once a second, so it must hold a second of reading or a catch-up
-        // stalls: at the defaults (100,000 records, 64 MiB) a replay waited a third
-        // of its time, then capped near 64 MiB/s. 128 MiB is about 350,000 records
+        // stalls (docs/benchmarks.md, "Figures moved out of comments"). 128 MiB is about 350,000 records
         // of the usual size; the queue is that full only while catching up.
         if config["queued.min.messages"] == nil { config["queued.min.messages"] = String(1_000_000) }
         if config["queued.max.messages.kbytes"] == nil { config["queued.max.messages.kbytes"] = String(128 << 10) }
