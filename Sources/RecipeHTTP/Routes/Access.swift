@@ -1,7 +1,7 @@
 import Foundation
 import RecipeDomain
 import RecipeProjection
-import Synchronization
+import Threads
 
 /// Who is asking, as the gateway knows it: the token's actor and role, or the
 /// anonymous actor with no role when the server runs without tokens.
@@ -139,7 +139,7 @@ extension Access {
 final class RateLimiter: Sendable {
     let perSecond: Double
     let burst: Double
-    private let buckets = Mutex<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
+    private let buckets = Locked<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
 
     init(perSecond: Double, burst: Int) {
         precondition(perSecond > 0 && burst >= 1)

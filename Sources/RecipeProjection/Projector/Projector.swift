@@ -1,6 +1,6 @@
 import Foundation
 import Kafka
-import Synchronization
+import Threads
 
 /// Consumes the decisions topic and keeps a store's read models current: it folds
 /// the effective decisions (`EffectiveDecisions`) as they were recorded, with no rule.
@@ -69,7 +69,7 @@ public final class Projector: Sendable {
     private let topic: String
     private let batchSize: Int
     /// What `checkLog()` found, for `run` to check again (and record) without asking the brokers twice.
-    private let checkedLog = Mutex<LogState?>(nil)
+    private let checkedLog = Locked<LogState?>(nil)
 
     /// - Parameter batchSize: records per transaction at most. A transaction
     ///   takes what was judged while the previous one committed (see
@@ -323,8 +323,9 @@ public enum ProjectorError: Error, CustomStringConvertible, Sendable {
 /// The non-Sendable writer behind a lock, so a Sendable projector can reach
 /// it: one thread uses it at a time.
 final class LockedWriter: @unchecked Sendable {
+    /// Not Sendable: used only while holding `lock` (hence `@unchecked`), or by the commit thread alone.
     private let writer: ProjectionWriter
-    private let lock = NSLock()
+    private let lock = Locked(())
     private let commits: CommitSignal
 
     init(_ writer: ProjectionWriter, commits: CommitSignal) {
@@ -333,7 +334,7 @@ final class LockedWriter: @unchecked Sendable {
     }
 
     func withLock<T>(_ body: (ProjectionWriterAccess) throws -> T) rethrows -> T {
-        try lock.withLock { try body(ProjectionWriterAccess(writer: writer)) }
+        try lock.withLock { _ in try body(ProjectionWriterAccess(writer: writer)) }
     }
 
     /// Commits a judged batch without the lock: for the commit thread, which
@@ -349,24 +350,17 @@ struct ProjectionWriterAccess {
 }
 
 /// A flag set from any thread (a signal handler's queue, a test) to stop a loop.
-public final class StopSignal: @unchecked Sendable {
-    private let flag = Atomic<Bool>(false)
-    private let condition = NSCondition()
+public final class StopSignal: Sendable {
+    private let flag = Locked(false)
     public init() {}
-    public var isSet: Bool { flag.load(ordering: .acquiring) }
+    public var isSet: Bool { flag.withLock { $0 } }
 
     public func set() {
-        condition.withLock {
-            flag.store(true, ordering: .releasing)
-            condition.broadcast()
-        }
+        flag.withLock { $0 = true }
     }
 
     /// Waits until the flag is set or `timeout` passes: a pause that a stop cuts short.
     public func wait(timeout: Duration) {
-        let deadline = Date(timeIntervalSinceNow: timeout.seconds)
-        condition.withLock {
-            while !isSet, condition.wait(until: deadline) {}
-        }
+        flag.wait(until: { $0 }, deadline: .now + timeout)
     }
 }

@@ -1,0 +1,2 @@
+// RecipeDecisions reaches `TwoThreads` through RecipeWire until it imports Threads itself.
+@_exported import enum Threads.TwoThreads
