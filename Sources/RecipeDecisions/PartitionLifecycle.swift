@@ -1,9 +1,9 @@
 import Kafka
 
 /// Where each partition a decider holds stands, from taking it to letting it go: a value the
-/// decider's thread alone changes. Each transition says what the decider is to do (read back,
-/// pause, keep a snapshot, take a partition again); the decider does it with its clients, so
-/// the lifecycle is tested without a broker. docs/architecture.md, "Partition lifecycle".
+/// decider's thread alone changes. Its transitions return what the decider is to do (fetch or
+/// pause a partition's read-back, keep a snapshot), or say it (`lost`: take these again, `toPause`);
+/// the decider does it with its clients, so the lifecycle is tested without a broker. docs/architecture.md, "Partition lifecycle".
 ///
 /// A transition that cannot happen in a partition's phase (deciding a partition not taken,
 /// stopping one already deciding) is a fault in the decider: it throws, and the decider stops.
@@ -25,13 +25,6 @@ struct PartitionLifecycle {
         case gap(end: Int64)
         /// The read-back consumer fetches the gap (resumed and sought), paused again once read.
         case fetching(end: Int64)
-
-        var end: Int64? {
-            switch self {
-            case .current: nil
-            case .gap(let end), .fetching(let end): end
-            }
-        }
     }
 
     /// A deciding partition held still for a snapshot until its decisions on the way are read
