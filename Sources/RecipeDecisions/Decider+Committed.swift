@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeDomain
 import RecipeWire
+import Threads
 
 /// The committed topic: reading its partitions when taking them, and writing the documents of
 /// decisions known to count (docs/architecture.md, "The committed topic").

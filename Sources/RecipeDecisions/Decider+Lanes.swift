@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeDomain
 import RecipeWire
+import Threads
 
 /// Deciding a poll's records: grouped by partition, each partition decided on one of two
 /// threads, its decisions handed to the producer as one batch.

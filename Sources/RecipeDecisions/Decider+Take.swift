@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import RecipeDomain
 import RecipeWire
+import Threads
 
 /// Taking partitions (an assignment, or one found lost): checking the topics, reading the
 /// partitions' decisions (`rebuild`), stopping those it cannot go on with.

@@ -1,5 +1,5 @@
 import Kafka
-import Synchronization
+import Threads
 
 /// What a decider is doing with each partition it holds, as of a moment: what `/readyz` and
 /// `/metrics` show, and what the read side's waits (`after=`, `?wait=true`) check so that they
@@ -83,13 +83,13 @@ public struct DeciderState: Sendable, Equatable {
 
 /// A decider's `DeciderState`, written by its thread and read by any other.
 public final class DeciderStatus: Sendable {
-    private let state = Mutex(DeciderState())
+    private let state = Locked(DeciderState())
 
     public init() {}
 
-    public var current: DeciderState { state.withLock { $0 } }
+    public var current: DeciderState { state.withLock(wake: .nobody) { $0 } }
 
     func update(_ body: (inout DeciderState) -> Void) {
-        state.withLock { body(&$0) }
+        state.withLock(wake: .nobody) { body(&$0) }
     }
 }

@@ -1,2 +1,0 @@
-// RecipeDecisions reaches `TwoThreads` through RecipeWire until it imports Threads itself.
-@_exported import enum Threads.TwoThreads
