@@ -80,3 +80,26 @@ extension CommandDescription {
         read: { data throws(WireError) in .ingredientRemoved(ingredientID: try data.string("ingredientId")) },
         values: { command in guard case .ingredientRemoved(let ingredientID) = command else { return nil }; return [.string(ingredientID)] })
 }
+
+extension EventDescription {
+    static let ingredientAdded = EventDescription(
+        .ingredientAdded, summary: ". An ingredient appended to the draft, as it is.",
+        fields: ingredientFields,
+        read: { data throws(WireError) in .ingredientAdded(try readIngredient(data)) },
+        values: { event in guard case .ingredientAdded(let ingredient) = event else { return nil }; return ingredient.values })
+
+    static let ingredientUpdated = EventDescription(
+        .ingredientUpdated,
+        summary: ". An ingredient of the draft, as it is after the update (replacing the one of its id).",
+        fields: ingredientFields,
+        read: { data throws(WireError) in .ingredientUpdated(try readIngredient(data)) },
+        values: { event in guard case .ingredientUpdated(let ingredient) = event else { return nil }; return ingredient.values })
+
+    static let ingredientRemoved = EventDescription(
+        .ingredientRemoved, summary: ". An ingredient left the draft.",
+        fields: [
+            .string("ingredientId", "The ingredient removed."),
+        ],
+        read: { data throws(WireError) in .ingredientRemoved(id: try data.string("ingredientId")) },
+        values: { event in guard case .ingredientRemoved(let id) = event else { return nil }; return [.string(id)] })
+}
