@@ -15,7 +15,25 @@ enum EventWriter {
         writer.integer(description.version)
         writer.raw("\"")
         writer.key("data")
-        writer.data(description.values(of: event), description.fields)
+        writeData(event, description, to: &writer)
         writer.raw("}")
+    }
+
+    /// The event's `data` object, as `JSONWriter.data(_:_:)` writes the same values: each
+    /// member as the description gives it, with no list of them in between.
+    private static func writeData(_ event: RecipeEvent, _ description: EventDescription, to writer: inout JSONWriter) {
+        let fields = description.fields
+        var index = 0
+        var first = true
+        let described = description.values(event) { value in
+            defer { index &+= 1 }
+            if case .absent = value { return }
+            writer.key(fields[index].field.key, first: first)
+            first = false
+            writer.write(value, fields[index])
+        }
+        precondition(described, "\(event.kind) described as \(description.kind)")
+        assert(index == fields.count, "\(description.kind): \(index) values for \(fields.count) fields")
+        writer.raw(first ? "{}" : "}")
     }
 }

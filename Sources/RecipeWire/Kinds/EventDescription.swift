@@ -19,11 +19,13 @@ public struct EventDescription: Sendable {
     public let summary: String
     public let fields: [FieldSpec]
     let read: EventFormat.Reader
-    /// The event's members in the order of `fields`; nil for an event of another kind.
-    let values: @Sendable (RecipeEvent) -> [DataValue]?
+    /// Gives the event's members to `put` one by one, in the order of `fields` (an absent
+    /// one as `.absent`); false, having given none, for an event of another kind. Given
+    /// rather than returned as an array: the writer puts each straight into the bytes.
+    let values: @Sendable (RecipeEvent, _ put: (DataValue) -> Void) -> Bool
 
     init(_ kind: RecipeEvent.Kind, version: Int = 1, summary: String, fields: [FieldSpec],
-         read: @escaping EventFormat.Reader, values: @escaping @Sendable (RecipeEvent) -> [DataValue]?) {
+         read: @escaping EventFormat.Reader, values: @escaping @Sendable (RecipeEvent, _ put: (DataValue) -> Void) -> Bool) {
         self.kind = kind
         self.version = version
         self.summary = summary
@@ -34,13 +36,6 @@ public struct EventDescription: Sendable {
 
     /// The reader of the version written.
     var format: EventFormat { EventFormat(kind, version: version, fields: fields.map(\.field), read: read) }
-
-    /// `event`'s members, in the order of `fields`.
-    func values(of event: RecipeEvent) -> [DataValue] {
-        guard let values = values(event) else { preconditionFailure("\(event.kind) described as \(kind)") }
-        assert(values.count == fields.count, "\(kind): \(values.count) values for \(fields.count) fields")
-        return values
-    }
 
     /// Every kind's description, in `allCases` order (so `all[kind.ordinal]` is `kind`'s).
     public static let all: [EventDescription] = RecipeEvent.Kind.allCases.map(describing)

@@ -58,9 +58,11 @@ extension EventDescription {
             }
             return .accessGranted(AccessGrant(actor: try data.string("actor"), role: accessRole))
         },
-        values: { event in
-            guard case .accessGranted(let grant) = event else { return nil }
-            return [.string(grant.actor), .string(grant.role.rawValue)]
+        values: { event, put in
+            guard case .accessGranted(let grant) = event else { return false }
+            put(.string(grant.actor))
+            put(.string(grant.role.rawValue))
+            return true
         })
 
     static let accessRevoked = EventDescription(
@@ -69,7 +71,11 @@ extension EventDescription {
             .string("actor", "Who holds no grant any more."),
         ],
         read: { data throws(WireError) in .accessRevoked(actor: try data.string("actor")) },
-        values: { event in guard case .accessRevoked(let actor) = event else { return nil }; return [.string(actor)] })
+        values: { event, put in
+            guard case .accessRevoked(let actor) = event else { return false }
+            put(.string(actor))
+            return true
+        })
 
     static let ownershipTransferred = EventDescription(
         .ownershipTransferred, summary: ". The recipe was given to another actor.",
@@ -77,9 +83,10 @@ extension EventDescription {
             .string("newOwner", "Who owns the recipe now; it holds no grant beside that."),
         ],
         read: { data throws(WireError) in .ownershipTransferred(newOwner: try data.string("newOwner")) },
-        values: { event in
-            guard case .ownershipTransferred(let newOwner) = event else { return nil }
-            return [.string(newOwner)]
+        values: { event, put in
+            guard case .ownershipTransferred(let newOwner) = event else { return false }
+            put(.string(newOwner))
+            return true
         })
 
     static let ownerAssigned = EventDescription(
@@ -89,5 +96,9 @@ extension EventDescription {
             .string("owner", "Who owns the recipe: the actor of its first accepted command."),
         ],
         read: { data throws(WireError) in .ownerAssigned(owner: try data.string("owner")) },
-        values: { event in guard case .ownerAssigned(let owner) = event else { return nil }; return [.string(owner)] })
+        values: { event, put in
+            guard case .ownerAssigned(let owner) = event else { return false }
+            put(.string(owner))
+            return true
+        })
 }

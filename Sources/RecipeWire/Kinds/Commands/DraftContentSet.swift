@@ -66,5 +66,9 @@ extension EventDescription {
         .contentSet, summary: ". The draft's whole content, replaced by this one (DraftContentSet).",
         fields: contentFields,
         read: { data throws(WireError) in .contentSet(try readContent(data)) },
-        values: { event in guard case .contentSet(let content) = event else { return nil }; return content.values })
+        values: { event, put in
+            guard case .contentSet(let content) = event else { return false }
+            content.members(put)
+            return true
+        })
 }

@@ -90,9 +90,13 @@ extension EventDescription {
                 id: try data.string("instructionId"), description: try data.string("description"),
                 order: try data.integer("order"), section: try data.optionalString("section")))
         },
-        values: { event in
-            guard case .instructionAdded(let step) = event else { return nil }
-            return [.string(step.id), .string(step.description), .integer(step.order), .optional(step.section)]
+        values: { event, put in
+            guard case .instructionAdded(let step) = event else { return false }
+            put(.string(step.id))
+            put(.string(step.description))
+            put(.integer(step.order))
+            put(.optional(step.section))
+            return true
         })
 
     static let instructionUpdated = EventDescription(
@@ -107,9 +111,12 @@ extension EventDescription {
                 id: try data.string("instructionId"), description: try data.string("description"),
                 section: try data.optionalString("section"))
         },
-        values: { event in
-            guard case .instructionUpdated(let id, let description, let section) = event else { return nil }
-            return [.string(id), .string(description), .optional(section)]
+        values: { event, put in
+            guard case .instructionUpdated(let id, let description, let section) = event else { return false }
+            put(.string(id))
+            put(.string(description))
+            put(.optional(section))
+            return true
         })
 
     static let instructionRemoved = EventDescription(
@@ -118,7 +125,11 @@ extension EventDescription {
             .string("instructionId", "The step removed; later steps move up."),
         ],
         read: { data throws(WireError) in .instructionRemoved(id: try data.string("instructionId")) },
-        values: { event in guard case .instructionRemoved(let id) = event else { return nil }; return [.string(id)] })
+        values: { event, put in
+            guard case .instructionRemoved(let id) = event else { return false }
+            put(.string(id))
+            return true
+        })
 
     static let instructionMoved = EventDescription(
         .instructionMoved, summary: ". A step moved in the draft's method.",
@@ -129,8 +140,10 @@ extension EventDescription {
         read: { data throws(WireError) in
             .instructionMoved(id: try data.string("instructionId"), position: try data.integer("position"))
         },
-        values: { event in
-            guard case .instructionMoved(let id, let position) = event else { return nil }
-            return [.string(id), .integer(position)]
+        values: { event, put in
+            guard case .instructionMoved(let id, let position) = event else { return false }
+            put(.string(id))
+            put(.integer(position))
+            return true
         })
 }

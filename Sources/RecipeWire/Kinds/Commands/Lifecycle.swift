@@ -44,9 +44,11 @@ extension EventDescription {
         read: { data throws(WireError) in
             .draftOpened(baseVersion: try data.integer("baseVersion"), implicit: try data.boolean("implicit"))
         },
-        values: { event in
-            guard case .draftOpened(let baseVersion, let implicit) = event else { return nil }
-            return [.integer(baseVersion), .boolean(implicit)]
+        values: { event, put in
+            guard case .draftOpened(let baseVersion, let implicit) = event else { return false }
+            put(.integer(baseVersion))
+            put(.boolean(implicit))
+            return true
         })
 
     static let versionCommitted = EventDescription(
@@ -59,9 +61,12 @@ extension EventDescription {
         read: { data throws(WireError) in
             .versionCommitted(number: try data.integer("number"), savedAt: try data.time("savedAt"), savedBy: try data.string("savedBy"))
         },
-        values: { event in
-            guard case .versionCommitted(let number, let savedAt, let savedBy) = event else { return nil }
-            return [.integer(number), .time(savedAt), .string(savedBy)]
+        values: { event, put in
+            guard case .versionCommitted(let number, let savedAt, let savedBy) = event else { return false }
+            put(.integer(number))
+            put(.time(savedAt))
+            put(.string(savedBy))
+            return true
         })
 
     static let draftDiscarded = EventDescription(
@@ -69,12 +74,18 @@ extension EventDescription {
         fields: [
         ],
         read: { _ throws(WireError) in .draftDiscarded },
-        values: { event in guard case .draftDiscarded = event else { return nil }; return [] })
+        values: { event, put in
+            guard case .draftDiscarded = event else { return false }
+            return true
+        })
 
     static let recipeDeleted = EventDescription(
         .recipeDeleted, summary: ". The recipe left the list; its versions stay.",
         fields: [
         ],
         read: { _ throws(WireError) in .recipeDeleted },
-        values: { event in guard case .recipeDeleted = event else { return nil }; return [] })
+        values: { event, put in
+            guard case .recipeDeleted = event else { return false }
+            return true
+        })
 }

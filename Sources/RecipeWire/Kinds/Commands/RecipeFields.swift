@@ -87,7 +87,11 @@ extension EventDescription {
             .string("title", "The new title."),
         ],
         read: { data throws(WireError) in .titleChanged(try data.string("title")) },
-        values: { event in guard case .titleChanged(let title) = event else { return nil }; return [.string(title)] })
+        values: { event, put in
+            guard case .titleChanged(let title) = event else { return false }
+            put(.string(title))
+            return true
+        })
 
     static let servingsChanged = EventDescription(
         .servingsChanged, summary: ". The draft's servings.",
@@ -95,7 +99,11 @@ extension EventDescription {
             .integer("servings", "The number of people the amounts are for."),
         ],
         read: { data throws(WireError) in .servingsChanged(try data.integer("servings")) },
-        values: { event in guard case .servingsChanged(let servings) = event else { return nil }; return [.integer(servings)] })
+        values: { event, put in
+            guard case .servingsChanged(let servings) = event else { return false }
+            put(.integer(servings))
+            return true
+        })
 
     static let imageChanged = EventDescription(
         .imageChanged, summary: ". The draft's picture.",
@@ -103,7 +111,11 @@ extension EventDescription {
             .nullableString("url", "The picture's URL; null: the picture was removed."),
         ],
         read: { data throws(WireError) in .imageChanged(try data.nullableString("url")) },
-        values: { event in guard case .imageChanged(let url) = event else { return nil }; return [.nullable(url)] })
+        values: { event, put in
+            guard case .imageChanged(let url) = event else { return false }
+            put(.nullable(url))
+            return true
+        })
 
     static let descriptionChanged = EventDescription(
         .descriptionChanged, summary: ". The draft's description.",
@@ -111,9 +123,10 @@ extension EventDescription {
             .nullableString("description", "The new description; null: removed."),
         ],
         read: { data throws(WireError) in .descriptionChanged(try data.nullableString("description")) },
-        values: { event in
-            guard case .descriptionChanged(let description) = event else { return nil }
-            return [.nullable(description)]
+        values: { event, put in
+            guard case .descriptionChanged(let description) = event else { return false }
+            put(.nullable(description))
+            return true
         })
 
     static let yieldChanged = EventDescription(
@@ -122,7 +135,11 @@ extension EventDescription {
             .nullableString("yield", "What the recipe makes; null: removed."),
         ],
         read: { data throws(WireError) in .yieldChanged(try data.nullableString("yield")) },
-        values: { event in guard case .yieldChanged(let yield) = event else { return nil }; return [.nullable(yield)] })
+        values: { event, put in
+            guard case .yieldChanged(let yield) = event else { return false }
+            put(.nullable(yield))
+            return true
+        })
 
     static let timesChanged = EventDescription(
         .timesChanged, summary: ". The draft's three times, as they are after the change.",
@@ -136,9 +153,12 @@ extension EventDescription {
                 prepTime: try data.nullableString("prepTime"), cookTime: try data.nullableString("cookTime"),
                 totalTime: try data.nullableString("totalTime"))
         },
-        values: { event in
-            guard case .timesChanged(let prepTime, let cookTime, let totalTime) = event else { return nil }
-            return [.nullable(prepTime), .nullable(cookTime), .nullable(totalTime)]
+        values: { event, put in
+            guard case .timesChanged(let prepTime, let cookTime, let totalTime) = event else { return false }
+            put(.nullable(prepTime))
+            put(.nullable(cookTime))
+            put(.nullable(totalTime))
+            return true
         })
 
     static let sourceChanged = EventDescription(
@@ -147,5 +167,9 @@ extension EventDescription {
             .nullableString("url", "Where the recipe comes from; null: removed."),
         ],
         read: { data throws(WireError) in .sourceChanged(try data.nullableString("url")) },
-        values: { event in guard case .sourceChanged(let url) = event else { return nil }; return [.nullable(url)] })
+        values: { event, put in
+            guard case .sourceChanged(let url) = event else { return false }
+            put(.nullable(url))
+            return true
+        })
 }

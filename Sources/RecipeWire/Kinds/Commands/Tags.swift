@@ -40,15 +40,21 @@ extension EventDescription {
         .tagAdded, summary: ". A tag added to the draft.",
         fields: tagFields,
         read: { data throws(WireError) in .tagAdded(try readTag(data)) },
-        values: { event in guard case .tagAdded(let tag) = event else { return nil }; return tag.values })
+        values: { event, put in
+            guard case .tagAdded(let tag) = event else { return false }
+            tag.members(put)
+            return true
+        })
 
     static let tagChanged = EventDescription(
         .tagChanged, summary: ". A tag of the draft replaced by this one.",
         fields: [.string("previousName", "The name of the tag replaced, as it was stored.")] + tagFields,
         read: { data throws(WireError) in .tagChanged(previousName: try data.string("previousName"), tag: try readTag(data)) },
-        values: { event in
-            guard case .tagChanged(let previousName, let tag) = event else { return nil }
-            return [.string(previousName)] + tag.values
+        values: { event, put in
+            guard case .tagChanged(let previousName, let tag) = event else { return false }
+            put(.string(previousName))
+            tag.members(put)
+            return true
         })
 
     static let tagRemoved = EventDescription(
@@ -57,5 +63,9 @@ extension EventDescription {
             .string("name", "The name of the tag removed, as it was stored."),
         ],
         read: { data throws(WireError) in .tagRemoved(name: try data.string("name")) },
-        values: { event in guard case .tagRemoved(let name) = event else { return nil }; return [.string(name)] })
+        values: { event, put in
+            guard case .tagRemoved(let name) = event else { return false }
+            put(.string(name))
+            return true
+        })
 }

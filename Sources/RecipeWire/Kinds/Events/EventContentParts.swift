@@ -93,28 +93,53 @@ extension EventDescription {
 }
 
 extension Ingredient {
-    /// The members of `EventDescription.ingredientFields`, in their order.
-    var values: [DataValue] {
-        [.string(id), .string(name), .optional(amount), .optional(amountMax), .optional(unit), .optional(note),
-         .optional(section), .optional(text)]
+    /// Gives the members of `EventDescription.ingredientFields` to `put`, in their order.
+    func members(_ put: (DataValue) -> Void) {
+        put(.string(id))
+        put(.string(name))
+        put(.optional(amount))
+        put(.optional(amountMax))
+        put(.optional(unit))
+        put(.optional(note))
+        put(.optional(section))
+        put(.optional(text))
     }
 }
 
 extension Tag {
-    /// The members of `EventDescription.tagFields`, in their order.
-    var values: [DataValue] { [.string(name), .optional(payload)] }
+    /// Gives the members of `EventDescription.tagFields` to `put`, in their order.
+    func members(_ put: (DataValue) -> Void) {
+        put(.string(name))
+        put(.optional(payload))
+    }
 }
 
 extension RecipeContent {
-    /// The members of `EventDescription.contentFields`, in their order; a step's order
-    /// is its place in the list (the fold keeps them 1...n).
-    var values: [DataValue] {
-        [
-            .string(title), .optional(servings), .optional(image), .optional(description), .optional(yield),
-            .optional(prepTime), .optional(cookTime), .optional(totalTime), .optional(sourceUrl),
-            .objects(ingredients.map(\.values)),
-            .objects(instructions.map { [.string($0.id), .string($0.description), .optional($0.section)] }),
-            .objects(tags.map(\.values)),
-        ]
+    /// Gives the members of `EventDescription.contentFields` to `put`, in their order; a
+    /// step's order is its place in the list (the fold keeps them 1...n).
+    func members(_ put: (DataValue) -> Void) {
+        put(.string(title))
+        put(.optional(servings))
+        put(.optional(image))
+        put(.optional(description))
+        put(.optional(yield))
+        put(.optional(prepTime))
+        put(.optional(cookTime))
+        put(.optional(totalTime))
+        put(.optional(sourceUrl))
+        put(.objects(ingredients.map { ingredient in DataValue.list(ingredient.members) }))
+        put(.objects(instructions.map { step in
+            [.string(step.id), .string(step.description), .optional(step.section)]
+        }))
+        put(.objects(tags.map { tag in DataValue.list(tag.members) }))
+    }
+}
+
+extension DataValue {
+    /// The members `give` gives, as a list (an item of `objects`).
+    static func list(_ give: ((DataValue) -> Void) -> Void) -> [DataValue] {
+        var list: [DataValue] = []
+        give { list.append($0) }
+        return list
     }
 }
