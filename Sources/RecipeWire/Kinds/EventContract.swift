@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeJSON
 
 // MARK: - Contract of events
 

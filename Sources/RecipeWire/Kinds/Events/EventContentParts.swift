@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeJSON
 
 // MARK: - Parts of content, as events carry them
 //
