@@ -48,48 +48,52 @@ let package = Package(
         // The raw librdkafka producer loop that `recipes-bench kafka` measures the wrapper against.
         .target(name: "CRdKafkaBaseline", dependencies: ["CRdKafka"]),
 
-        .target(name: "Kafka", dependencies: ["CRdKafka"]),
+        // The one lock (`Locked`), owned threads, a value computed on a thread, work on two threads.
+        .target(name: "Threads"),
+        .target(name: "Kafka", dependencies: ["CRdKafka", "Threads"]),
         .target(name: "RecipeDomain"),
         // The JSON engine: the strict scanner and its tape, the canonical writer, `JSONValue`; no dependencies.
         .target(name: "RecipeJSON"),
         // The record formats, a folder each: Commands/ (recipes.edits), Decisions/ (recipes.decisions), Documents/
         // (the detail document, recipes.committed), Topics/; Records/ holds what both records share.
-        .target(name: "RecipeWire", dependencies: ["RecipeDomain", "RecipeJSON"]),
+        .target(name: "RecipeWire", dependencies: ["RecipeDomain", "RecipeJSON", "Threads"]),
         // Seeded commands (SplitMix64, RandomCommandGenerator) for tests and benchmarks; no program users run links it.
         .target(name: "RecipeGenerators", dependencies: ["RecipeDomain"]),
         // Producers' side of the edits log: input made into commands, checked with the record decoder, appended.
-        .target(name: "RecipeWriteSide", dependencies: ["Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire"]),
+        .target(name: "RecipeWriteSide", dependencies: ["Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "Threads"]),
         // The decider stage: edits in, one decision per command out (recipes.decisions).
-        .target(name: "RecipeDecisions", dependencies: ["Kafka", "RecipeDomain", "RecipeWire"]),
-        .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "CSQLite"]),
+        .target(name: "RecipeDecisions", dependencies: ["Kafka", "RecipeDomain", "RecipeWire", "Threads"]),
+        .target(name: "RecipeProjection", dependencies: ["Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "CSQLite", "Threads"]),
         // The API's contract is served from the binary: Contract/ links to Schemas/ (one copy of each file).
         // So is the web console (Console/: plain HTML, CSS and JavaScript, served at / and /console/).
         .target(name: "RecipeHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "RecipeWriteSide", "RecipeProjection",
-                                                "RecipeSchemaOrg", "RecipeDecisions"],
+                                                "RecipeSchemaOrg", "RecipeDecisions", "Threads"],
                 resources: [.embedInCode("Contract"), .embedInCode("Console")]),
         // Replay and audit tooling that asks the log itself; `audit redecide` judges with the decider's own CommandJudge.
         .target(name: "RecipeAudit", dependencies: ["Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "RecipeDecisions", "RecipeProjection"]),
         // schema.org Recipe JSON-LD in and out (pages, files), around its own plain values.
         .target(name: "RecipeSchemaOrg", dependencies: ["RecipeDomain", "RecipeJSON", "RecipeWire"]),
         // One process's wiring: the edits producer, the projector's thread (and a decider's), the read model and the HTTP server.
-        .target(name: "RecipeProcess", dependencies: ["Kafka", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP"]),
+        .target(name: "RecipeProcess", dependencies: ["Kafka", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP",
+                                                   "Threads"]),
         // Argument parsing and command dispatch, shared by the two programs; no business rules.
         .target(name: "RecipeCLI"),
         .executableTarget(
             name: "recipes",
             dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeJSON", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection",
-                           "RecipeHTTP", "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "CTCMalloc"]
+                           "RecipeHTTP", "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "CTCMalloc", "Threads"]
         ),
         // The benchmarks, apart from the program users run: only they link the raw C baseline and the generators.
         .executableTarget(
             name: "recipes-bench",
             dependencies: ["RecipeCLI", "Kafka", "RecipeDomain", "RecipeWire", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "RecipeHTTP",
-                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "RecipeGenerators", "CRdKafkaBaseline", "CTCMalloc"]
+                           "RecipeProcess", "RecipeAudit", "RecipeSchemaOrg", "RecipeGenerators", "CRdKafkaBaseline", "CTCMalloc", "Threads"]
         ),
 
         // What the test suites share: running programs, waiting off the cooperative pool.
-        .target(name: "RecipeTestSupport", path: "Tests/Support"),
-        .testTarget(name: "KafkaTests", dependencies: ["Kafka", "RecipeTestSupport"]),
+        .target(name: "RecipeTestSupport", dependencies: ["Threads"], path: "Tests/Support"),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
+        .testTarget(name: "KafkaTests", dependencies: ["Kafka", "RecipeTestSupport", "Threads"]),
         .testTarget(name: "RecipeDomainTests", dependencies: ["RecipeDomain", "RecipeGenerators"]),
         .testTarget(name: "RecipeGeneratorsTests", dependencies: ["RecipeGenerators", "RecipeDomain"]),
         .testTarget(name: "RecipeJSONTests", dependencies: ["RecipeJSON", "RecipeGenerators"]),
@@ -105,7 +109,7 @@ let package = Package(
                                                             "RecipeJSON", "RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.
         .testTarget(name: "RecipeProjectionTests", dependencies: ["RecipeProjection", "RecipeDecisions", "RecipeAudit", "Kafka", "RecipeWire", "RecipeDomain",
-                                                                   "RecipeGenerators", "RecipeTestSupport"]),
+                                                                   "RecipeGenerators", "RecipeTestSupport", "Threads"]),
     ],
     swiftLanguageModes: [.v6]
 )

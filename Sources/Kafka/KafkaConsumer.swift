@@ -1,6 +1,6 @@
 import CRdKafka
 import Foundation
-import Synchronization
+import Threads
 
 /// Reads records from Kafka, either from partitions the caller assigns with
 /// offsets it chose, or as a member of a consumer group.
@@ -32,7 +32,7 @@ public final class KafkaConsumer: Sendable {
     private let client: RDKafkaClient
     private nonisolated(unsafe) let queue: OpaquePointer
     /// Serializes `poll` with `close`: a queue must not be destroyed while polled.
-    private let pollLock = Mutex(PollState())
+    private let pollLock = Locked(PollState())
     private struct PollState {
         var open = true
         /// Room for a poll's message pointers, kept from one poll to the next: allocated
@@ -43,7 +43,7 @@ public final class KafkaConsumer: Sendable {
     /// Whether records come with their headers.
     public let readsHeaders: Bool
     /// Where each partition's end was last found (with `enable.partition.eof=true`) since the last `assign`.
-    private let endsReached = Mutex<[KafkaTopicPartition: Int64]>([:])
+    private let endsReached = Locked<[KafkaTopicPartition: Int64]>([:])
 
     /// - Parameter groupID: the consumer group for `subscribe`. Without one, a
     ///   private group id is used, which only `assign` needs (librdkafka ties

@@ -5,17 +5,12 @@ import RecipeWire
 
 /// Decides every command of the edits topic again with this build's rules and
 /// names each one whose decision would differ from its recorded (effective)
-/// decision: what a change of the rules would change in a log already decided,
-/// known before the build that has it ships (`recipes audit redecide`).
+/// decision, before the build that has the change ships (`recipes audit redecide`).
 ///
-/// Each partition's edits and decisions are read side by side. The decisions go
-/// through `EffectiveDecisions`, and the effective ones' events are folded with no
-/// rule (`Recipe.record(_:ofCommand:)`): each recipe's state as recorded. A command
-/// with an effective decision is judged by the decider's own `CommandJudge` against
-/// the recorded state just before that decision; then the state moves on by the
-/// *recorded* events, not today's, so every command is judged against what was
-/// decided before it. (Re-running the log instead would let one changed outcome
-/// change every later one, and name commands no rule change touched.)
+/// The effective decisions' events fold with no rule into each recipe's recorded
+/// state. A command with an effective decision is judged by the decider's own
+/// `CommandJudge` against the recorded state just before it; the state then moves on
+/// by the *recorded* events, so one changed outcome does not change every later one.
 ///
 /// ```swift
 /// let report = try Redecider(kafka: config, topics: RecipeTopics()).run { done, total in print("\(done)/\(total)") }

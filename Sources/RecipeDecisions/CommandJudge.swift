@@ -4,8 +4,9 @@ import RecipeWire
 
 /// Decides one record of the edits topic: where it must be, whether it is a
 /// command, and what the rules say about it against its recipe's state, as a
-/// decision record. The one place that decides: the decider's use of the rules
-/// (and `audit redecide`'s, to compare); every other reader folds the decisions.
+/// decision record. The one place that decides a record: the decider's use of the
+/// rules (and `audit redecide`'s, to compare), through `RecipeJudge`, the rules' one
+/// door (RecipeDomain); every other reader folds the decisions.
 ///
 /// ```swift
 /// let judge = CommandJudge(partitionCount: 6)
@@ -53,7 +54,12 @@ public struct CommandJudge: Sendable {
         // In place: a recipe taken out and put back was copied whole on the way back in. (The id
         // apart: the default's closure would hold a copy of all that was decoded.)
         let recipeID = decoded.envelope.recipeID
-        return DecisionRecord(deciding: decoded.envelope, partition: record.partition, offset: record.offset,
-                              recipe: &recipes[recipeID, default: Recipe(id: recipeID)])
+        return decide(decoded.envelope, partition: record.partition, offset: record.offset,
+                      recipe: &recipes[recipeID, default: Recipe(id: recipeID)])
+    }
+
+    private func decide(_ envelope: borrowing CommandEnvelope, partition: Int32, offset: Int64, recipe: inout Recipe) -> DecisionRecord {
+        let decision = RecipeJudge.decide(envelope, recipe: &recipe)
+        return DecisionRecord(decision, of: envelope, revision: recipe.revision, partition: partition, offset: offset)
     }
 }

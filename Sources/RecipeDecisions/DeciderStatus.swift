@@ -1,5 +1,5 @@
 import Kafka
-import Synchronization
+import Threads
 
 /// What a decider is doing with each partition it holds, as of a moment: what `/readyz` and
 /// `/metrics` show, and what the read side's waits (`after=`, `?wait=true`) check so that they
@@ -83,62 +83,13 @@ public struct DeciderState: Sendable, Equatable {
 
 /// A decider's `DeciderState`, written by its thread and read by any other.
 public final class DeciderStatus: Sendable {
-    private let state = Mutex(DeciderState())
+    private let state = Locked(DeciderState())
 
     public init() {}
 
-    public var current: DeciderState { state.withLock { $0 } }
+    public var current: DeciderState { state.withLock(wake: .nobody) { $0 } }
 
     func update(_ body: (inout DeciderState) -> Void) {
-        state.withLock { body(&$0) }
-    }
-}
-
-/// The partitions a decider holds but cannot go on with: they wait, their commands undecided
-/// (paused in its edits consumer), until taken again (a restart, a rebalance), while the others go on.
-struct StoppedPartitions {
-    private(set) var held: [Int32: DeciderState.Partition] = [:]
-    /// Stopped partitions whose commands the edits consumer is still to pause.
-    private var toPause: Set<Int32> = []
-    private var endsAsked = ContinuousClock.now
-
-    /// Why each stopped.
-    var reasons: [Int32: String] {
-        held.compactMapValues { if case .stopped(let why) = $0.state { why } else { nil } }
-    }
-
-    mutating func stop(_ partition: Int32, why: String, decided: Int64, editsEnd: Int64?) {
-        held[partition] = DeciderState.Partition(state: .stopped(why: why), nextCommand: decided, editsEnd: editsEnd)
-        toPause.insert(partition)
-    }
-
-    /// Taken again and deciding, or no longer held.
-    mutating func remove(_ partition: Int32) {
-        held[partition] = nil
-        toPause.remove(partition)
-    }
-
-    /// Pauses the commands of the partitions stopped since the last call (not while taking
-    /// partitions: the edits consumer is assigned them after), and asks the brokers, at most
-    /// every second, for the end of their edits partitions, which no fetch tells any more.
-    mutating func pauseAndAskEnds(edits: KafkaConsumer, producer: KafkaProducer, topic: String) {
-        if !toPause.isEmpty, (try? edits.pause(toPause.map { KafkaTopicPartition(topic: topic, partition: $0) })) != nil { toPause = [] }
-        if !held.isEmpty, ContinuousClock.now - endsAsked >= .seconds(1) {
-            endsAsked = .now
-            for partition in held.keys {
-                let marks = try? producer.watermarks(KafkaTopicPartition(topic: topic, partition: partition), timeout: .milliseconds(500))
-                if let end = marks?.high { held[partition]!.editsEnd = end }
-            }
-        }
-    }
-
-    /// Brings `status` up to date with these and the partitions `deciding`, each with its next command.
-    func publish(to status: DeciderStatus, edits: KafkaConsumer, topic: String, deciding: [Int32: Int64]) {
-        var partitions = held
-        for (partition, next) in deciding {
-            partitions[partition] = DeciderState.Partition(state: .deciding, nextCommand: next,
-                                                           editsEnd: edits.lastSeenWatermarks(KafkaTopicPartition(topic: topic, partition: partition))?.high)
-        }
-        status.update { $0.partitions = partitions }
+        state.withLock(wake: .nobody) { body(&$0) }
     }
 }

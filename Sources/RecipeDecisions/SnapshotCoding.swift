@@ -3,8 +3,8 @@ import RecipeDomain
 // MARK: - A snapshot's bytes
 //
 // A snapshot is a local file that only a decider reads, so it has an encoding of its own
-// rather than JSON: a revoke writes snapshots inside the rebalance, and Foundation's JSON
-// took 2–3 s per 10,000 recipes each way. Integers are LEB128 varints (signed ones
+// rather than JSON: a revoke writes snapshots inside the rebalance, which Foundation's
+// JSON would hold up for seconds. Integers are LEB128 varints (signed ones
 // zigzagged), a string or a byte string is its count then its bytes, an optional is a 0 or
 // 1 byte before its value, a list its count then its items, a number its IEEE 754 bits
 // (8 bytes, little-endian). A file is `magic`, the format, the body, and an FNV-1a 64

@@ -12,10 +12,9 @@
 /// - no control character (C0, DEL, C1), no whitespace and no `#`: C APIs end text at a
 ///   NUL, and the tokens file splits its lines at spaces and comments at `#`.
 ///
-/// Case, compatibility forms (`ﬁ`, full-width letters) and look-alikes from other
-/// scripts are not folded: every layer keeps them apart alike, so they are different
-/// names, not aliases; whoever runs `recipes tokens add` chooses the names. Code points
-/// this build's Unicode leaves unassigned are taken as they are (NFC leaves them alone).
+/// Case, compatibility forms (`ﬁ`) and look-alikes are not folded: every layer keeps
+/// them apart alike, so they are different names, not aliases. Code points this build's
+/// Unicode leaves unassigned are taken as they are (NFC leaves them alone).
 public enum ActorName {
     /// The form, for messages.
     public static let form = "1 to \(RecipeLimits.maxIdentifierLength) characters in Unicode NFC, "

@@ -32,40 +32,13 @@ public struct ParsedIngredient: Sendable, Hashable {
     }
 }
 
-/// Reads an ingredient line into amount, range, unit, name and note.
-///
-/// The rules, in the order they apply:
-///
-/// 1. **Note after a comma.** The first comma outside parentheses ends the name;
-///    the rest is a note as written: "1 medium onion, chopped" → name "medium onion",
-///    note "chopped". A comma between two digits is a decimal comma ("1,5 dl").
-/// 2. **Notes in parentheses.** Each top-level "(…)" is taken out and its content
-///    becomes a note: "2 cups (480 ml) milk" → 2 cup milk, note "480 ml";
-///    "1 (14 oz) can tomatoes" → 1 can tomatoes, note "14 oz".
-/// 3. **Approximations.** "about", "approximately", "approx.", "around", "roughly",
-///    "nearly", "almost", "up to", "at least" before a quantity go to the note:
-///    "about 2 lbs chicken" → 2 lb chicken, note "about".
-/// 4. **The quantity** starts the line: a number and, for a range, "-", "–", "—",
-///    "to" or "or" and a second number. A number is digits ("2"), a decimal with a
-///    point or comma ("1.5", "1,5", ".5"), a fraction ("1/2", "1⁄2"), a vulgar fraction
-///    (½ ⅓ ⅔ ¼ ¾ ⅕…⅞), or a whole number with a fraction ("1½", "1 ½", "1 1/2", "1-1/2").
-///    It must be an amount the rules take (`RecipeLimits.isAllowedAmount`: 0.01 to 1,000,000); a range
-///    must not go down ("3-2" is no quantity), and one whose ends are equal is one amount.
-///    "a" or "an" before a known unit is one ("a pinch of salt" → 1 pinch salt).
-/// 5. **The unit** follows the quantity, glued ("250g", "2tbsp") or as the next word or
-///    two ("fl oz"), found by `CookingUnit.named` and stored by its symbol. A size word
-///    (large, small, heaping, level…) between quantity and unit goes to the note:
-///    "1 heaping tbsp sugar" → note "heaping". So does the size of a container before
-///    its counted unit, after an optional "x": "2 14-oz cans tomatoes" → 2 can tomatoes,
-///    note "14-oz"; "1 x 400 g tin beans" → note "400 g". A word that is not a known unit is part of
-///    the name ("2 egg yolks"), except right before "of": "3 ears of corn" → unit "ears".
-///    An "of" after the unit is dropped ("2 cups of flour" → name "flour").
-/// 6. **Trailing quantity.** A line that does not start with a quantity may give it
-///    after "of" ("Juice of 1 lime" → 1 lime, note "Juice of") or at its very end with a
-///    known unit ("Flour 250 g" → 250 g flour).
-/// 7. **Notes at the end of the name**: from a "for" on ("Oil for frying" → note
-///    "for frying"), and a closing "to taste", "as needed", "as required", "optional",
-///    "if desired", "to serve" or "to garnish".
+/// Reads an ingredient line into amount, range, unit, name and note, by seven rules in
+/// order (each with examples: docs/architecture.md, "Ingredient lines"): a note after the
+/// first comma outside parentheses; notes in parentheses; approximations ("about") to the
+/// note; the quantity first (a number, fraction or range the rules take,
+/// `RecipeLimits.isAllowedAmount`); the unit after it (`CookingUnit.named`, stored by its
+/// symbol), size words to the note; else a quantity after "of" or at the end; notes at
+/// the end of the name ("for frying", "to taste").
 ///
 /// Notes keep the order they have in the line. Letters are never changed: words keep
 /// the case they were written in. A line left without a name ("2 cups") cannot be read:

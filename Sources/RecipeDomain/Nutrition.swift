@@ -83,3 +83,19 @@ public struct NutritionChanges: Sendable, Hashable {
         return result.isEmpty ? nil : result
     }
 }
+
+// Described in the nutrients' order, so that equal values read alike (a dictionary's own
+// order depends on how it was built).
+extension Nutrition: CustomStringConvertible {
+    public var description: String {
+        let amounts = Nutrient.allCases.compactMap { nutrient in self.amounts[nutrient].map { "\(nutrient.rawValue): \($0)" } }
+        return "Nutrition(\(amounts.joined(separator: ", ")), servingSize: \(servingSize.map { "\"\($0)\"" } ?? "nil"))"
+    }
+}
+
+extension NutritionChanges: CustomStringConvertible {
+    public var description: String {
+        let amounts = Nutrition.Nutrient.allCases.compactMap { nutrient in self.amounts[nutrient].map { "\(nutrient.rawValue): \($0)" } }
+        return "NutritionChanges(\(amounts.joined(separator: ", ")), servingSize: \(servingSize))"
+    }
+}

@@ -48,8 +48,8 @@ public enum RecipeDecider {
 
     /// Decides and, if accepted, evolves: the whole effect of one command.
     ///
-    /// For hot loops prefer `Recipe.apply(_:)`, which changes the state in place
-    /// instead of copying it.
+    /// For hot loops prefer `RecipeJudge.decide(_:recipe:)`, which changes the state
+    /// in place instead of copying it.
     public static func fold(_ state: Recipe, _ envelope: CommandEnvelope) -> RecipeOutcome {
         switch decide(envelope, state) {
         case .accepted(let events):
@@ -159,25 +159,17 @@ public enum RecipeDecider {
 // MARK: - Applying in place
 
 extension Recipe {
-    /// Folds one command into this recipe in place: the same rules and result as
-    /// `RecipeDecider.fold`, without copying the state. Changes the recipe only
-    /// when the command is accepted.
+    /// Folds one command into this recipe in place: `RecipeJudge.decide(_:recipe:)`,
+    /// written on the recipe, for tests. The sources ask `RecipeJudge`.
     @discardableResult
     public mutating func apply(_ envelope: CommandEnvelope) -> RecipeDecision {
-        // Same order of checks as `RecipeDecider.decide`, hashing the id once.
-        let commandHash = CommandIDIndex.hash(envelope.commandID)
-        if appliedIndex.contains(envelope.commandID, hash: commandHash) { return .duplicate }
-        let decision = RecipeDecider.decideFresh(envelope, self)
-        if case .accepted(let events) = decision {
-            record(events, commandID: envelope.commandID, commandHash: commandHash)
-        }
-        return decision
+        RecipeJudge.decide(envelope, recipe: &self)
     }
 
     /// Folds in a command that was decided and accepted before, from its events
     /// alone: what a reader of decisions does, with no rule consulted. The events
     /// in order, then one more revision and the command id remembered, exactly
-    /// as `apply` does after deciding; so folding the accepted commands' events
+    /// as `RecipeJudge.decide` does after deciding; so folding the accepted commands' events
     /// from a new `Recipe(id:)` gives the recipe that deciding gave.
     public mutating func record(_ events: [RecipeEvent], ofCommand commandID: String) {
         record(events, commandID: commandID, commandHash: CommandIDIndex.hash(commandID))

@@ -9,8 +9,8 @@
 /// event reads from the state it is applied to is itself made of earlier facts
 /// (the version `draftOpened` copies, the draft `versionCommitted` commits), so
 /// an event needs no copy of it. The decision record (`DecisionRecord` in
-/// RecipeWire) carries them in a stored form; until the decider stage appends
-/// decisions to the log, projectors still decide each command as they fold it.
+/// RecipeWire) carries them on the decisions topic; projectors, replays and
+/// audits fold them and decide nothing.
 public enum RecipeEvent: Sendable, Hashable {
     /// A draft was opened from version `baseVersion` (0: a new recipe, empty draft),
     /// as a copy of that version's content. `implicit` when an edit opened it rather

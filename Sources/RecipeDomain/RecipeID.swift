@@ -6,11 +6,9 @@
 /// server and the CLI make for new recipes are of it.
 ///
 /// Why so narrow: each layer decides differently when two texts are one name. Swift's
-/// `String` equality is canonical equivalence (`crème` written with `è` equals `crème`
-/// written with `e` and a combining accent) while Kafka and SQLite compare bytes, and C
-/// APIs end text at a NUL (`R\0x` was `R` to the store and a recipe of its own to the
-/// fold). In this alphabet two ids are one recipe exactly when their bytes are equal,
-/// in every layer. Every way in makes one through `init(_:)` and refuses the rest:
+/// `String` equality is canonical equivalence while Kafka and SQLite compare bytes, and
+/// C APIs end text at a NUL. In this alphabet two ids are one recipe exactly when their
+/// bytes are equal, in every layer. Every way in makes one through `init(_:)` and refuses the rest:
 /// the HTTP path and batch `recipe`, the CLI, and the record decoder (a record whose key
 /// or `subject` is not an id is `malformed`, never folded).
 ///
@@ -31,7 +29,7 @@ public struct RecipeID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// `text` if it is an id, else `Invalid`, whose message names the form.
     public init(_ text: String) throws(Invalid) {
-        // Over the contiguous bytes: the generic walk of a `UTF8View` was 2–3 % of a replay's instructions.
+        // Over the contiguous bytes, not the generic walk of a `UTF8View`: every record read makes an id.
         var text = text
         guard text.withUTF8({ Self.isID($0) }) else { throw Invalid(text) }
         self.text = text

@@ -6,19 +6,10 @@
 //     name    = letter { letter | mark | digit | "_" | "-" }      (1...64 scalars)
 //     payload = any text in which "(" and ")" balance               (0...1000 scalars, trimmed)
 //
-// - letter: Unicode general category L* (Lu, Ll, Lt, Lm, Lo); mark: M* (so a
-//   decomposed "é" stays in the name); digit: Nd. Names therefore cover
-//   `@grand-mère`, `@日本`, `@low_carb2`, but not `@1st` or `@-x`.
-// - An "@" starts a tag only at the start of the text or after a character that
-//   cannot be part of a name, so "me@example.com" is not a tag.
-// - The name ends at the first character that cannot be in a name. If "(" follows
-//   right away, the payload runs to the matching ")"; nested pairs are part of it
-//   (`@note(see (p. 3))` has payload "see (p. 3)"). An "(" that is never closed makes
-//   the whole text invalid: the writer plainly meant a payload. So does a ")" that
-//   closes nothing (`@x(payload with ) paren)` is refused, not cut to "payload with").
-// - A payload is trimmed; an empty one is no payload (`@name()` is `@name`).
-// - Text inside a payload is not scanned for tags: `@note(ask @anna)` is one tag.
-// - Everything outside tags is ignored. Exactly one tag must be found.
+// An "@" starts a tag only where a name could not go on ("me@example.com" is none);
+// an unclosed "(" or a ")" that closes nothing makes the text invalid; text inside a
+// payload is not scanned for tags. Exactly one tag must be found. Each case, with
+// examples: docs/architecture.md, "The tag grammar".
 
 extension Tag {
     /// Whether a tag name may hold the character after its first: letters, marks, decimal digits, "_" and "-".

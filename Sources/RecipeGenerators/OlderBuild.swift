@@ -11,12 +11,10 @@ public enum OlderBuild {
     /// they take, the long title put back; and today's rejection of it. Nil when today's
     /// rules take the command (then the test has no rule change to show).
     public static func acceptedLongTitle(_ envelope: CommandEnvelope) -> (events: [RecipeEvent], today: Rejection)? {
-        var today = Recipe(id: envelope.recipeID)
-        guard case .rejected(let rejection) = today.apply(envelope) else { return nil }
-        var probe = Recipe(id: envelope.recipeID)
+        guard case .rejected(let rejection) = RecipeJudge.decide(envelope, against: Recipe(id: envelope.recipeID)) else { return nil }
         var short = envelope
         short.command = .titleChanged(title: "Pie")
-        guard case .accepted(let events) = probe.apply(short) else { return nil }
+        guard case .accepted(let events) = RecipeJudge.decide(short, against: Recipe(id: envelope.recipeID)) else { return nil }
         return (events.map { event in if case .titleChanged = event { .titleChanged(longTitle) } else { event } }, rejection)
     }
 }

@@ -186,7 +186,7 @@ public func commandStream(count: Int, recipes: Int, seed: UInt64) -> [CommandEnv
     while stream.count < count {
         let index = Int(generator.random.next() % UInt64(recipes))
         let envelope = generator.nextEnvelope(for: states[index])
-        _ = states[index].apply(envelope)
+        RecipeJudge.decide(envelope, recipe: &states[index])
         stream.append(envelope)
     }
     return stream

@@ -51,8 +51,8 @@ public struct JSONTape {
 
 /// Where the scanner lays a record's tokens down: first in a buffer the caller lends (a
 /// kibibyte on its stack holds the 64 tokens of most records), moved to the heap when a
-/// record has more. An array per record, allocated and freed, was 5 % of decoding a
-/// decision. A JSON value takes at least two bytes with its separator, so the largest
+/// record has more, so a record allocates no array of its own. A JSON value takes at
+/// least two bytes with its separator, so the largest
 /// decision (`DecisionFormat.maxRecordSize`, 4 MiB) lays down at most about two million
 /// tokens, 32 MiB, only while it is read.
 public struct JSONTapeWriter: ~Copyable {

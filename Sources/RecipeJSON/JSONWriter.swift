@@ -13,8 +13,8 @@
 /// ```
 public struct JSONWriter: ~Copyable, @unchecked Sendable {
     // Storage of its own, not an array: each append to an array checks that the array is
-    // unique and has room (40 instructions for a byte, 150 for a run), and a decision is
-    // about 150 appends. Noncopyable, the writer is the one owner of its bytes: an append
+    // unique and has room, and a decision is about 150 appends. Noncopyable, the writer
+    // is the one owner of its bytes: an append
     // is a bounds check and a store. (Sendable: nothing else holds `start`.)
     @usableFromInline var start: UnsafeMutablePointer<UInt8>
     @usableFromInline var count = 0

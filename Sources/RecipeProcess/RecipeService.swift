@@ -5,7 +5,7 @@ import RecipeHTTP
 import RecipeProjection
 import RecipeWire
 import RecipeWriteSide
-import Synchronization
+import Threads
 
 /// The whole pipeline in one process: the HTTP API that appends commands to the
 /// edits topic, a decider that decides them (on a thread of its own; optional), and
@@ -76,13 +76,11 @@ public final class RecipeService: Sendable {
     private let metrics: Metrics
     private let logEnds: LogEndSource
     private let stop = StopSignal()
-    private let projectorDone = DispatchSemaphore(value: 0)
+    private let projectorThread = OwnedThread(name: "recipes-projector")
     private let decider: Decider?
-    private let deciderDone = DispatchSemaphore(value: 0)
-    /// Left once the decider has started (`Decider.run`'s `started`) or stopped: what `waitUntilReady` waits for.
-    private let deciderStart = DispatchGroup()
+    private let deciderThread = OwnedThread(name: "recipes-decider")
     private let state: ProjectorStatus
-    private let lifecycle = Mutex(Lifecycle.created)
+    private let lifecycle = Locked(Lifecycle.created)
 
     private enum Lifecycle {
         case created
@@ -91,16 +89,20 @@ public final class RecipeService: Sendable {
     }
 
     private final class FirstProjector: Sendable {
-        let projector: Mutex<Projector?>
-        init(_ projector: Projector) { self.projector = Mutex(projector) }
+        let projector: Locked<Projector?>
+        init(_ projector: Projector) { self.projector = Locked(projector) }
         func take() -> Projector? { projector.withLock { $0.take() } }
     }
 
     /// The projector thread's state, shared with the readiness check.
     final class ProjectorStatus: Sendable {
-        let state: Mutex<ProjectorState>
-        init(_ state: ProjectorState) { self.state = Mutex(state) }
+        let state: Locked<ProjectorState>
+        init(_ state: ProjectorState) { self.state = Locked(state) }
         func withLock<T>(_ body: (inout ProjectorState) -> T) -> T { state.withLock { body(&$0) } }
+        /// Blocks until `ready` holds of the state; false when `deadline` passes first.
+        func wait(until ready: (ProjectorState) -> Bool, deadline: ContinuousClock.Instant) -> Bool {
+            state.wait(until: { ready($0) }, deadline: deadline)
+        }
     }
 
     struct ProjectorState {
@@ -111,7 +113,8 @@ public final class RecipeService: Sendable {
         /// The failure being retried, while it lasts.
         var retrying: String?
         var stopped = false
-        /// Its decider is reading the decisions of its partitions: commands wait for it.
+        /// Its decider is reading the decisions of its partitions: commands wait for it, and so
+        /// does `waitUntilReady`. False once it has started (`Decider.run`'s `started`) or stopped.
         var deciderStarting = false
     }
 
@@ -190,12 +193,11 @@ public final class RecipeService: Sendable {
     /// is named on stderr once, while it goes on with the others. `/readyz` says either.
     private func startDeciding() {
         guard let decider else { return }
-        let (stop, done, state, start) = (stop, deciderDone, state, deciderStart)
-        start.enter()
+        let (stop, state) = (stop, state)
         @Sendable func started() {
-            if state.withLock({ state in defer { state.deciderStarting = false }; return state.deciderStarting }) { start.leave() }
+            state.withLock { $0.deciderStarting = false }
         }
-        let thread = Thread {
+        deciderThread.start {
             do {
                 var named: [Int32: String] = [:]
                 try decider.run(until: { stop.isSet }, progressInterval: .seconds(1), progress: { progress in
@@ -208,16 +210,13 @@ public final class RecipeService: Sendable {
                 log("decider: stopped: \(error)")
             }
             started()
-            done.signal()
         }
-        thread.name = "recipes-decider"
-        thread.start()
     }
 
     private func startProjecting() {
-        let (supervisor, stop, done, state, metrics, commits) = (supervisor, stop, projectorDone, state, metrics, commits)
+        let (supervisor, stop, state, metrics, commits) = (supervisor, stop, state, metrics, commits)
         let interval = options.progressInterval
-        let thread = Thread {
+        projectorThread.start {
             supervisor.run(until: stop, progressInterval: interval, progress: { metrics.recordProgress($0) }) { status in
                 switch status {
                 case .running:
@@ -238,10 +237,7 @@ public final class RecipeService: Sendable {
             }
             commits.stop()
             state.withLock { $0.stopped = true }
-            done.signal()
         }
-        thread.name = "recipes-projector"
-        thread.start()
     }
 
     private static func readiness(_ state: ProjectorStatus, _ readModel: ReadModel, decider: DeciderState?) -> RecipeAPI.Readiness {
@@ -270,7 +266,7 @@ public final class RecipeService: Sendable {
         let lastRecords = targets.filter { $0.value > 0 }.mapValues { $0 - 1 }
         let deadline = ContinuousClock.now + timeout
         guard (try? api.readModel.waitUntilReached(lastRecords, deadline: deadline)) == true,
-              deciderStart.wait(timeout: .now() + max(0, (deadline - .now).seconds)) == .success else { return false }
+              state.wait(until: { !$0.deciderStarting }, deadline: deadline) else { return false }
         return Self.readiness(state, api.readModel, decider: decider?.status.current) == .ready
     }
 
@@ -287,9 +283,9 @@ public final class RecipeService: Sendable {
         }
         server?.stop()
         stop.set()
-        let deadline = DispatchTime.now() + .milliseconds(Int(timeout.milliseconds))
-        var stopped = server == nil || projectorDone.wait(timeout: deadline) == .success
-        if server != nil, decider != nil { stopped = deciderDone.wait(timeout: deadline) == .success && stopped }
+        let deadline = ContinuousClock.now + timeout
+        var stopped = server == nil || projectorThread.join(deadline: deadline)
+        if server != nil, decider != nil { stopped = deciderThread.join(deadline: deadline) && stopped }
         try? producer.shutdown(timeout: .seconds(10))
         logEnds.close()
         return stopped

@@ -9,16 +9,12 @@ import RecipeWire
 // have given (`{"@type": "Recipe", "name": …, "recipeIngredient": […]}`), so one reader
 // (`RecipeNodeReader`) reads every recipe by the same rules.
 //
-// Not an HTML parser either: one pass over the tags, keeping the open elements and the
-// items and properties they start. A property's value is what the HTML specification
-// says a browser gives it (`content`, else the element's URL attribute, `datetime`, else
-// its text, with block elements as line breaks); a property with `itemscope` or `typeof`
-// is an item of its own. End tags close what they close, and a few start tags close an
-// open element as HTML does (`<li>` an `<li>`, a block a `<p>`), so lists written
-// without end tags read right. Every element is pushed and popped once, and the text is
-// cleaned once as it is read (`PropertyText`), nested properties sharing it: linear. Each
-// byte scanned and each byte of a value copied is a step of the budget, so a page whose
-// nested properties would repeat their text past it is refused, not read for minutes.
+// Not an HTML parser: one pass over the tags, keeping the open elements and the items
+// and properties they start. A property's value is what HTML gives it (`content`, a URL
+// attribute, `datetime`, else its text); `itemscope` or `typeof` makes it an item. A few
+// start tags close an open element as HTML does (`<li>` an `<li>`). Linear: each element
+// is pushed and popped once, the text cleaned once (`PropertyText`), and each byte scanned
+// or copied is a step of the budget, so repeated nested text is refused, not read for minutes.
 
 enum HTMLItems {
     /// Whether the page may hold items at all: a cheap look before the full read.

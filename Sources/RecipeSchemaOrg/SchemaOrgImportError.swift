@@ -25,7 +25,7 @@ public enum SchemaOrgImportError: Error, Sendable, Hashable, CustomStringConvert
     case missingName(path: String)
     /// A name of the wrong JSON type.
     case wrongType(path: String, expected: String, found: String)
-    /// The domain's rules would refuse the recipe as read (`RecipeDecider`, as the fold
+    /// The domain's rules would refuse the recipe as read (`RecipeJudge`, as the decider
     /// decides it); the import appends nothing that would fail later.
     case refusedByRules(reason: String)
     /// Stopped before the end, as the caller asked (`shouldStop`): nothing of it was imported.

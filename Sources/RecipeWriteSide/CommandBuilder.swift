@@ -428,7 +428,7 @@ public struct CommandBuilder: Sendable {
 extension CommandBuilder {
     /// What the commands built together (a chunk of `send --stdin`, a batch) share: the time they
     /// are made at, written as text once, and the random bits of their ids, drawn for up to 256 ids
-    /// per system call (one call per id was 4 % of `send --stdin`'s samples).
+    /// per system call rather than one call per id.
     public struct Chunk: Sendable {
         public let time: Timestamp
         let timeText: String

@@ -1,6 +1,6 @@
 import Foundation
 import Kafka
-import Synchronization
+import Threads
 import RecipeDomain
 import RecipeWire
 #if canImport(Glibc)
@@ -95,7 +95,8 @@ public struct CommandStream: Sendable {
     /// calling thread, which this blocks until the last line is answered.
     public func send(readingFrom input: Int32, actor: String, report: Report) throws -> Summary {
         let chunks = LineChunks(descriptor: input, linesPerChunk: chunkLines, buffered: validating + 2)
-        var validations: [Validation] = []
+        // Each chunk validated on a thread of its own, a few ahead of the one being enqueued.
+        var validations: [Background<Validated>] = []
         var deliveries: [(Validated, KafkaPendingBatch)] = []
         var summary = Summary()
         let builder = self.builder, appender = self.appender, reportsAppended = self.reportsAppended
@@ -106,8 +107,8 @@ public struct CommandStream: Sendable {
             summary.failed += validated.failures.count + results.count - appended
             report(outcomes)
         }
-        func enqueueOldest() {
-            let validated = validations.removeFirst().value()
+        func enqueueOldest() throws {
+            let validated = try validations.removeFirst().value()
             deliveries.append((validated, appender.producer.enqueue(validated.messages)))
             if deliveries.count > pendingDeliveries {
                 let (done, pending) = deliveries.removeFirst()
@@ -115,33 +116,15 @@ public struct CommandStream: Sendable {
             }
         }
         while let chunk = chunks.next() {
-            validations.append(Validation { Validated(chunk, builder: builder, appender: appender, actor: actor) })
-            if validations.count > validating { enqueueOldest() }
+            validations.append(Background("validating lines from \(chunk.firstLine)") {
+                Validated(chunk, builder: builder, appender: appender, actor: actor)
+            })
+            if validations.count > validating { try enqueueOldest() }
         }
-        while !validations.isEmpty { enqueueOldest() }
+        while !validations.isEmpty { try enqueueOldest() }
         for (validated, pending) in deliveries { finish(validated, pending.results()) }
         if let error = chunks.error { throw error }
         return summary
-    }
-
-    /// One chunk being validated on a thread of the global dispatch queue, and its result.
-    final class Validation: Sendable {
-        private let result = Mutex<Validated?>(nil)
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ validate: @escaping @Sendable () -> Validated) {
-            DispatchQueue.global().async { [self] in
-                let validated = validate()
-                result.withLock { $0 = validated }
-                done.signal()
-            }
-        }
-
-        /// Blocks until the chunk is validated.
-        func value() -> Validated {
-            done.wait()
-            return result.withLock { $0.take()! }
-        }
     }
 
     /// One chunk's lines turned into records (or their errors).
@@ -219,50 +202,43 @@ struct LineChunk: Sendable {
 /// Reads a file descriptor in large blocks on a thread of its own and hands out
 /// chunks of lines; at most `buffered` chunks wait, so a fast reader stops
 /// (rather than filling memory) while the producer is behind.
-final class LineChunks: @unchecked Sendable {
-    private let condition = NSCondition()
-    private let buffered: Int
-    // Guarded by `condition`.
-    private var ready: [LineChunk] = []
-    private var ended = false
-    /// A read that failed (the chunks before it were handed out).
-    private var failure: (any Error)?
+final class LineChunks: Sendable {
+    private let state = Locked(State())
+    /// Ends at the input's end (or a failed read), after handing out the last chunk.
+    private let reader: OwnedThread
+
+    private struct State {
+        var ready: [LineChunk] = []
+        var ended = false
+        /// A read that failed (the chunks before it were handed out).
+        var failure: (any Error)?
+    }
 
     init(descriptor: Int32, linesPerChunk: Int, buffered: Int) {
-        self.buffered = buffered
-        let thread = Thread { [self] in read(descriptor, linesPerChunk: linesPerChunk) }
-        thread.name = "recipes-send-reader"
-        thread.start()
+        let state = state
+        reader = OwnedThread(name: "recipes-send-reader") {
+            Self.read(descriptor, linesPerChunk: linesPerChunk, into: state, buffered: buffered)
+        }
     }
 
     /// The next chunk, blocking until it is read; nil at the input's end.
     func next() -> LineChunk? {
-        condition.withLock {
-            while ready.isEmpty, !ended { condition.wait() }
-            guard !ready.isEmpty else { return nil }
-            condition.broadcast()
-            return ready.removeFirst()
+        state.withLock(when: { !$0.ready.isEmpty || $0.ended }) { state, _ in
+            state.ready.isEmpty ? nil : state.ready.removeFirst()
         }
     }
 
     /// What ended the input early, once `next()` answered nil.
-    var error: (any Error)? { condition.withLock { failure } }
+    var error: (any Error)? { state.withLock { $0.failure } }
 
     /// Hands a chunk over once there is room for it; nil: the input ended.
-    private func hand(_ chunk: LineChunk?) {
-        condition.withLock {
-            guard let chunk else {
-                ended = true
-                condition.broadcast()
-                return
-            }
-            while ready.count >= buffered { condition.wait() }
-            ready.append(chunk)
-            condition.broadcast()
-        }
+    private static func hand(_ chunk: LineChunk?, to state: Locked<State>, buffered: Int) {
+        guard let chunk else { return state.withLock { $0.ended = true } }
+        state.withLock(when: { $0.ready.count < buffered }) { state, _ in state.ready.append(chunk) }
     }
 
-    private func read(_ descriptor: Int32, linesPerChunk: Int) {
+    private static func read(_ descriptor: Int32, linesPerChunk: Int, into state: Locked<State>, buffered: Int) {
+        func hand(_ chunk: LineChunk?) { Self.hand(chunk, to: state, buffered: buffered) }
         var block = [UInt8](repeating: 0, count: 1 << 20)
         var partial: [UInt8] = []
         var chunk = LineChunk(firstLine: 1)
@@ -287,7 +263,8 @@ final class LineChunks: @unchecked Sendable {
             let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                condition.withLock { failure = CommandStreamError(message: "cannot read the input: \(String(cString: strerror(errno)))") }
+                let failure = CommandStreamError(message: "cannot read the input: \(String(cString: strerror(errno)))")
+                state.withLock { $0.failure = failure }
                 break
             }
             if count == 0 { break }

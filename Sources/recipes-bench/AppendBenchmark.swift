@@ -8,6 +8,7 @@ import RecipeProcess
 import RecipeProjection
 import RecipeWire
 import RecipeWriteSide
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -234,11 +235,10 @@ enum AppendBenchmark {
         return collected
     }
 
-    final class CollectedText: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data = Data()
-        func append(_ more: Data) { lock.withLock { data.append(more) } }
-        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    final class CollectedText: Sendable {
+        private let data = Locked(Data())
+        func append(_ more: Data) { data.withLock { $0.append(more) } }
+        var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
     }
 
     static func produceRaw(round: Int, kafka: EmbeddedKafka, topic: String, keys: [[UInt8]], values: [[UInt8]]) throws -> Result {

@@ -4,7 +4,7 @@ import RecipeCLI
 import RecipeDecisions
 import RecipeProjection
 import RecipeWire
-import Synchronization
+import Threads
 
 /// `recipes-bench decide`.
 enum DecideBenchmark {
@@ -26,13 +26,13 @@ enum DecideBenchmark {
         let (config, commands, topics) = (log.config, log.commands, log.topics)
 
         let decider = try Decider(kafka: config, topics: topics)
-        let done = Atomic<Bool>(false)
+        let done = Locked(false)
         var totals = Decider.Totals()
         let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
         // Stops once every command is decided; `run` returns when their decisions are acknowledged.
-        try decider.run(until: { done.load(ordering: .relaxed) }, progressInterval: .milliseconds(20)) { progress in
+        try decider.run(until: { done.withLock { $0 } }, progressInterval: .milliseconds(20)) { progress in
             totals = progress.totals
-            if totals.decided >= commands { done.store(true, ordering: .relaxed) }
+            if totals.decided >= commands { done.withLock { $0 = true } }
         }
         let seconds = (ContinuousClock.now - start).seconds
         let rate = Double(totals.decided) / seconds

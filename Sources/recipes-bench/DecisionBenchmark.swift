@@ -22,7 +22,8 @@ enum DecisionBenchmark {
         decisions.reserveCapacity(envelopes.count)
         for (offset, envelope) in envelopes.enumerated() {
             var recipe = recipes.removeValue(forKey: envelope.recipeID) ?? Recipe(id: envelope.recipeID)
-            decisions.append(DecisionRecord(deciding: envelope, partition: 0, offset: Int64(offset), recipe: &recipe))
+            let decision = RecipeJudge.decide(envelope, recipe: &recipe)
+            decisions.append(DecisionRecord(decision, of: envelope, revision: recipe.revision, partition: 0, offset: Int64(offset)))
             recipes[envelope.recipeID] = recipe
         }
         let encoder = DecisionEncoder(source: "recipes-bench")

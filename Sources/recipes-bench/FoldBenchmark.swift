@@ -37,7 +37,7 @@ enum FoldBenchmark {
             // state in place, keep the loop from copying anything per command.
             for envelope in envelopes.indices {
                 let recipeID = envelopes[envelope].recipeID
-                switch states[recipeID, default: Recipe(id: recipeID)].apply(envelopes[envelope]) {
+                switch RecipeJudge.decide(envelopes[envelope], recipe: &states[recipeID, default: Recipe(id: recipeID)]) {
                 case .accepted: accepted += 1
                 case .rejected: rejected += 1
                 case .duplicate: duplicates += 1
@@ -91,7 +91,7 @@ enum FoldBenchmark {
 
             if let last = writers[index].last, generator.random.chance(0.01) {
                 log.append(last) // a producer retry: the same command again
-                writers[index].recipe.apply(last)
+                RecipeJudge.decide(last, recipe: &writers[index].recipe)
                 continue
             }
 
@@ -107,7 +107,7 @@ enum FoldBenchmark {
             let envelope = generator.envelope(for: writers[index].recipe, command: command)
             log.append(envelope)
             writers[index].last = envelope
-            let decision = writers[index].recipe.apply(envelope)
+            let decision = RecipeJudge.decide(envelope, recipe: &writers[index].recipe)
 
             guard case .accepted = decision else {
                 // A save turned down (no title or no ingredient yet): a few more

@@ -7,6 +7,7 @@ import RecipeProcess
 import RecipeProjection
 import RecipeWire
 import RecipeWriteSide
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -180,38 +181,35 @@ enum HTTPBenchmark {
 
     /// Connections that each send `path(connection, count)` one after another until stopped, each
     /// answer expected to be `status`.
-    final class ClosedLoopLoad: @unchecked Sendable {
-        private let stopped = NSLock()
-        private var isStopped = false
-        private let group = DispatchGroup()
+    final class ClosedLoopLoad: Sendable {
+        private let stopped = Locked(false)
+        private let threads: [OwnedThread]
         private let answers = ResultsBox()
 
         init(port: UInt16, connections: Int, path: @escaping @Sendable (Int, Int) -> String, status: Int) throws {
             let clients = try (0..<connections).map { try KeepAliveClient(port: port, from: HTTPBenchmark.loopbackSource(for: $0, net: 2)) }
-            let started = DispatchSemaphore(value: 0)
-            for (index, client) in clients.enumerated() {
-                group.enter()
-                Thread.detachNewThread { [self] in
+            let (stopped, answers, started) = (stopped, answers, Locked(0))
+            threads = clients.enumerated().map { index, client in
+                OwnedThread(name: "bench-load") {
                     var count = 0
                     var first = true
-                    while !stopped.withLock({ isStopped }) {
+                    while !stopped.withLock({ $0 }) {
                         let response = try? client.request("GET", path(index, count))
-                        if first { started.signal(); first = false }
+                        if first { started.withLock { $0 += 1 }; first = false }
                         guard response?.status == status else { break }
                         count += 1
                     }
                     answers.add([Double(count)])
-                    group.leave()
                 }
             }
             // Measure once every connection has had its first answer: all of them are in flight.
-            for _ in clients { started.wait() }
+            started.wait(until: { $0 == clients.count })
         }
 
         /// Stops the load and waits for it; how many queries were answered in all.
         func stop() -> Int {
-            stopped.withLock { isStopped = true }
-            group.wait()
+            stopped.withLock { $0 = true }
+            for thread in threads { thread.join() }
             return Int(answers.all.reduce(0, +))
         }
     }
@@ -304,12 +302,10 @@ enum HTTPBenchmark {
     static func run(seconds: Int, threads: Int,
                     _ make: @escaping @Sendable (Int) throws -> (Int) throws -> Void) -> Measure {
         let results = ResultsBox()
-        let group = DispatchGroup()
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
-        for thread in 0..<threads {
-            group.enter()
-            Thread.detachNewThread {
+        let running = (0..<threads).map { thread in
+            OwnedThread(name: "bench-client") {
                 var latencies: [Double] = []
                 if let operation = try? make(thread) {
                     var index = thread * 7919
@@ -321,19 +317,17 @@ enum HTTPBenchmark {
                     }
                 }
                 results.add(latencies)
-                group.leave()
             }
         }
-        group.wait()
+        for thread in running { thread.join() }
         let latencies = results.all.sorted()
         return Measure(requests: latencies.count, elapsed: (ContinuousClock.now - start).seconds, latencies: latencies)
     }
 
-    final class ResultsBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var latencies: [Double] = []
-        func add(_ more: [Double]) { lock.withLock { latencies += more } }
-        var all: [Double] { lock.withLock { latencies } }
+    final class ResultsBox: Sendable {
+        private let latencies = Locked([Double]())
+        func add(_ more: [Double]) { latencies.withLock { $0 += more } }
+        var all: [Double] { latencies.withLock { $0 } }
     }
 
     static func percentile(_ sorted: [Double], _ p: Double) -> Double {

@@ -7,7 +7,7 @@ import RecipeHTTP
 import RecipeProcess
 import RecipeSchemaOrg
 import RecipeWire
-import Synchronization
+import Threads
 
 /// `recipes-bench import`: how fast recipes as the web publishes them come in.
 enum ImportBenchmark {
@@ -109,11 +109,8 @@ enum ImportBenchmark {
         let port = service.port
         let next = Counter(), refused = Counter()
         start = ContinuousClock.now
-        let posted = DispatchGroup()
-        for _ in 0..<connections {
-            posted.enter()
-            Thread.detachNewThread {
-                defer { posted.leave() }
+        let posting = (0..<connections).map { _ in
+            OwnedThread(name: "bench-import") {
                 guard let client = try? KeepAliveClient(port: port) else { return refused.add() }
                 while case let index = next.take(), index < documents.count {
                     let answer = try? client.request("POST", "/v1/import", body: Array(documents[index]), contentType: "application/ld+json")
@@ -121,7 +118,7 @@ enum ImportBenchmark {
                 }
             }
         }
-        posted.wait()
+        for thread in posting { thread.join() }
         let failures = refused.value
         let httpSeconds = (ContinuousClock.now - start).seconds
         say(String(format: "  POST /v1/import      %10.0f recipes/s (%d connections, %.2f s, %d refused)", Double(count) / httpSeconds,
@@ -199,7 +196,7 @@ enum ImportBenchmark {
 
 /// A count shared by the posting threads.
 private final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     /// The count before this call, and one more after it.
     func take() -> Int {
         count.withLock { value in

@@ -141,7 +141,7 @@ struct BenchmarkLog {
                 // A deleted recipe takes no more edits in real use: a new one takes its place.
                 if states[index].isDeleted { states[index] = Recipe(id: generator.recipeID()) }
                 let envelope = generator.nextEnvelope(for: states[index])
-                _ = states[index].apply(envelope)
+                RecipeJudge.decide(envelope, recipe: &states[index])
                 let value = encoder.encode(envelope)
                 bytes += value.count
                 batch.append(KafkaProducerMessage(topic: topic, key: RecordKey.key(forRecipe: envelope.recipeID), value: value, headers: header))

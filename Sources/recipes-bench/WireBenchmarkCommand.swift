@@ -160,7 +160,7 @@ enum WireBenchmark {
             let index = generator.random.int(below: recipes.count)
             if recipes[index].isDeleted { recipes[index] = Recipe(id: generator.recipeID()) }
             let envelope = generator.nextEnvelope(for: recipes[index])
-            recipes[index].apply(envelope)
+            RecipeJudge.decide(envelope, recipe: &recipes[index])
             envelopes.append(envelope)
         }
         return envelopes

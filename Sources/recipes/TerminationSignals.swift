@@ -1,4 +1,5 @@
 import Foundation
+import Threads
 
 /// The pipe's write end, for the signal handler: a handler may only make
 /// async-signal-safe calls, such as `write`.
@@ -10,10 +11,10 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 /// not lost. (A dispatch signal source registers its handler later, on another
 /// thread; a SIGTERM sent in between was ignored, and a test waited for ever.)
 /// Make one per process, before the command says it is ready.
-final class TerminationSignals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handler: (@Sendable () -> Void)?
-    private var signalled = false
+final class TerminationSignals: Sendable {
+    private let state = Locked((handler: (@Sendable () -> Void)?.none, signalled: false))
+    /// Waits for the first signal's byte, then ends; lives with the process.
+    private let reader = OwnedThread(name: "recipes-signals")
 
     init() {
         var ends: [Int32] = [-1, -1]
@@ -34,12 +35,11 @@ final class TerminationSignals: @unchecked Sendable {
         // pending for ever.
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         let readEnd = ends[0]
-        // Lives with the process: the thread holds it.
-        Thread { [self] in
+        reader.start { [self] in
             var byte: UInt8 = 0
             while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
             fire()
-        }.start()
+        }
     }
 
     /// Calls `handler` once, on the first SIGINT or SIGTERM (at once if it came already).
@@ -50,24 +50,22 @@ final class TerminationSignals: @unchecked Sendable {
 
     /// Blocks the calling thread until the first SIGINT or SIGTERM (returns at once if it came already).
     func wait() {
-        let signalled = DispatchSemaphore(value: 0)
-        onFirst { signalled.signal() }
-        signalled.wait()
+        state.wait(until: { $0.signalled })
     }
 
     private func onFirst(_ body: @escaping @Sendable () -> Void) {
-        let now = lock.withLock { () -> Bool in
-            if !signalled { handler = body }
-            return signalled
+        let now = state.withLock { state in
+            if !state.signalled { state.handler = body }
+            return state.signalled
         }
         if now { body() }
     }
 
     private func fire() {
-        let pending = lock.withLock { () -> (@Sendable () -> Void)? in
-            signalled = true
-            defer { handler = nil }
-            return handler
+        let pending = state.withLock { state in
+            state.signalled = true
+            defer { state.handler = nil }
+            return state.handler
         }
         pending?()
     }

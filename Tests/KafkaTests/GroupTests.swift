@@ -1,12 +1,12 @@
 import Foundation
 import Kafka
-import Synchronization
 import Testing
+import Threads
 
 /// What a rebalance handler saw, for assertions.
 final class RebalanceLog: Sendable {
-    let assigned = Mutex<[[KafkaTopicPartition]]>([])
-    let revoked = Mutex<[[KafkaTopicPartition]]>([])
+    let assigned = Locked<[[KafkaTopicPartition]]>([])
+    let revoked = Locked<[[KafkaTopicPartition]]>([])
 
     func handler(startAt offset: KafkaOffset) -> KafkaRebalanceHandler {
         KafkaRebalanceHandler(

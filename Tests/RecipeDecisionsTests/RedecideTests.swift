@@ -55,7 +55,8 @@ struct RedecideTests {
         try fixture.send(Array(commands[0..<2]))
         // As an older build, without access rules, would have written them: c0 as today, c1 accepted.
         var state = Recipe(id: recipe)
-        var first = DecisionRecord(deciding: commands[0], partition: 0, offset: 0, recipe: &state)
+        let decided = RecipeJudge.decide(commands[0], recipe: &state)
+        var first = DecisionRecord(decided, of: commands[0], revision: state.revision, partition: 0, offset: 0)
         first.decider = "older"
         let olderRules = max(1, RecipeDecider.rulesVersion - 1)
         let accepted = DecisionRecord(partition: 0, offset: 1, recipeID: recipe.text, commandID: "c1", commandKind: .titleChanged,

@@ -29,6 +29,16 @@ struct ContentFieldTests {
         #expect(scenario.draft?.title == "Kept")
     }
 
+    /// The rules judge the command, not the state: a title an older build took, longer than
+    /// today's limit, stays through other edits and a save.
+    @Test func aTitleOverTodaysLimitThatAnOlderBuildTookIsKeptThroughEditsAndASave() {
+        let long = String(repeating: "x", count: RecipeLimits.maxTitleLength + 1)
+        var scenario = RecipeScenario()
+        scenario.given(events: .ownerAssigned(owner: "alice"), .draftOpened(baseVersion: 0, implicit: true), .titleChanged(long))
+        scenario.given(.addIngredient("flour", 1, "g"), .recipeSaved)
+        #expect(scenario.recipe.versions.last?.content.title == long)
+    }
+
     // MARK: - Servings
 
     @Test(arguments: [1, 4, 100])

@@ -25,7 +25,7 @@ struct MetadataRuleTests {
         var scenario = RecipeScenario()
         let edit = scenario.envelope(.title("A"), expectedRevision: 0)
         scenario.send(edit)
-        scenario.given(.recipeDeleted)
+        scenario.given(events: .recipeDeleted)
         // Resent after the recipe was deleted and with a stale expected revision:
         // still only a duplicate.
         #expect(scenario.send(edit).isDuplicate)
@@ -65,7 +65,7 @@ struct MetadataRuleTests {
 
     @Test func aDeletedRecipeRejectsAsDeletedEvenWithAStaleExpectedRevision() {
         var scenario = RecipeScenario()
-        scenario.given(.title("A"), .recipeDeleted)
+        scenario.given(events: .ownerAssigned(owner: "alice"), .recipeDeleted)
         #expect(scenario.when(.title("B"), expectedRevision: 0).rejectionCode == .deleted)
     }
 

@@ -31,6 +31,16 @@ struct RecipeScenario {
         }
     }
 
+    /// Given: facts, the events of one command accepted before (id "cmd-N", as `when`
+    /// names commands), folded with no rule, as every reader of decisions folds them.
+    /// A rule's test starts from the state it is about, whichever commands made it,
+    /// even one today's rules would not make (an older build's decision).
+    mutating func given(events: RecipeEvent...) {
+        sent += 1
+        clock += 60_000
+        recipe.record(events, ofCommand: "cmd-\(sent)")
+    }
+
     /// When: sends one command with id "cmd-N" (N counts the commands sent),
     /// unless `id` is given. The recipe moves on only if it is accepted.
     @discardableResult

@@ -71,7 +71,8 @@ struct TagRuleTests {
     @Test(arguments: ["@quick @vegan", "", "@1"])
     func aRejectedChangeKeepsTheOldTag(text: String) {
         var scenario = RecipeScenario()
-        scenario.given(.tagAdded(text: "@quick(10 min)"))
+        scenario.given(events: .ownerAssigned(owner: "alice"), .draftOpened(baseVersion: 0, implicit: true),
+                       .tagAdded(Tag(name: "quick", payload: "10 min")))
         #expect(scenario.when(.tagChanged(name: "quick", text: text)).rejectionCode == .invalidTag)
         #expect(scenario.draft?.tags == [Tag(name: "quick", payload: "10 min")])
     }
@@ -80,7 +81,8 @@ struct TagRuleTests {
 
     @Test func removingATagByNameIgnoringCase() {
         var scenario = RecipeScenario()
-        scenario.given(.tagAdded(text: "@Quick"), .tagAdded(text: "@vegan"))
+        scenario.given(events: .ownerAssigned(owner: "alice"), .draftOpened(baseVersion: 0, implicit: true),
+                       .tagAdded(Tag(name: "Quick", payload: nil)), .tagAdded(Tag(name: "vegan", payload: nil)))
         #expect(scenario.when(.tagRemoved(name: "quick")).events == [.tagRemoved(name: "Quick")])
         #expect(scenario.draft?.tagTexts == ["@vegan"])
     }

@@ -18,7 +18,7 @@ struct WireContractTests {
             "DraftStarted", "TitleChanged", "ServingsChanged", "ImageChanged", "IngredientAdded", "IngredientUpdated",
             "IngredientRemoved", "InstructionAdded", "InstructionUpdated", "InstructionRemoved", "InstructionMoved",
             "TagAdded", "TagChanged", "TagRemoved",
-            "DescriptionChanged", "YieldChanged", "TimesChanged", "SourceChanged", "DraftContentSet",
+            "DescriptionChanged", "YieldChanged", "TimesChanged", "SourceChanged", "NutritionChanged", "DraftContentSet",
             "RecipeSaved", "DraftDiscarded", "RecipeDeleted",
             "AccessGranted", "AccessRevoked", "OwnershipTransferred",
         ])

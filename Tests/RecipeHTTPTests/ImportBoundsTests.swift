@@ -2,8 +2,8 @@ import Foundation
 import RecipeHTTP
 import RecipeSchemaOrg
 import RecipeTestSupport
-import Synchronization
 import Testing
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,7 +61,7 @@ struct ImportBoundsTests {
     /// Imports the page again and again until one is interrupted: an import is running whenever
     /// the server stops, and only the interruption ends the loop.
     final class RepeatedImport: HTTPHandler {
-        private let state = Mutex<(started: Bool, reasons: [RequestCancellation.Reason?])>((false, []))
+        private let state = Locked<(started: Bool, reasons: [RequestCancellation.Reason?])>((false, []))
         let page = Data(ImportBoundsTests.nestedProperties(7_700))
 
         var started: Bool { state.withLock { $0.started } }
@@ -84,10 +84,6 @@ struct ImportBoundsTests {
         }
     }
 
-    final class Stopped: Sendable {
-        let flag = Atomic<Bool>(false)
-    }
-
     @Test("a server stopping interrupts an import in progress, and stop returns")
     func stoppingInterruptsAnImport() throws {
         let handler = RepeatedImport()
@@ -95,13 +91,7 @@ struct ImportBoundsTests {
         let connection = try RawConnection(port: server.port)
         #expect(connection.send("POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"))
         try waitFor("the import to start", deadline: .seconds(30)) { handler.started }
-        let stopped = Stopped()
-        let stopping = Thread {
-            server.stop()
-            stopped.flag.store(true, ordering: .releasing)
-        }
-        stopping.start()
-        try waitFor("stop to return", deadline: .seconds(30)) { stopped.flag.load(ordering: .acquiring) }
+        try Background("stop") { server.stop() }.value(deadline: .seconds(30))
         #expect(handler.reasons == [.serverStopping])
     }
 }

@@ -4,8 +4,8 @@ import RecipeDomain
 import RecipeHTTP
 @testable import RecipeProjection
 import RecipeTestSupport
-import Synchronization
 import Testing
+import Threads
 
 /// The routes over small fakes of the read side and the log: no broker, no store,
 /// no socket. What the real parts do is the other suites' business.
@@ -158,14 +158,14 @@ struct InProcessRouteTests {
 /// A read side in memory whose positions the test moves; its waits are woken
 /// by `CommitSignal`, as the real one's are by the projector.
 final class FakeReads: RecipeReads {
-    let failure = Mutex<(any Error)?>(nil)
-    let outcomes = Mutex<[String: HistoryItem]>([:])
+    let failure = Locked<(any Error)?>(nil)
+    let outcomes = Locked<[String: HistoryItem]>([:])
     /// Queries of data answered (not positions).
-    let queries = Mutex(0)
-    let positionReads = Mutex(0)
-    private let stored = Mutex<[Int32: Int64]>([:])
+    let queries = Locked(0)
+    /// Waited on by `waitForPositionReads`.
+    let positionReads = Locked(0)
+    private let stored = Locked<[Int32: Int64]>([:])
     private let commits = CommitSignal()
-    private let reading = NSCondition()
 
     /// The read side has applied `partition` up to `next` (exclusive).
     func advance(_ partition: Int32, to next: Int64) {
@@ -175,23 +175,16 @@ final class FakeReads: RecipeReads {
 
     /// Blocks until the positions have been read `count` times (or 10 s pass: then throws).
     func waitForPositionReads(_ count: Int) throws {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        try reading.withLock {
-            while positionReads.withLock({ $0 }) < count {
-                guard reading.wait(until: deadline) else {
-                    throw FakeError(description: "waited 10 s for the positions to be read \(count) times; read \(positionReads.withLock { $0 })")
-                }
-            }
+        try positionReads.withLock(when: { $0 >= count }, deadline: .now + .seconds(10)) { read, reached in
+            guard reached else { throw FakeError(description: "waited 10 s for the positions to be read \(count) times; read \(read)") }
         }
     }
 
     /// Counted once read: a test that waited for the count sees what the read saw.
     func positions() throws -> [Int32: Int64] {
-        reading.withLock {
-            positionReads.withLock { $0 += 1 }
-            reading.broadcast()
-            return stored.withLock { $0 }
-        }
+        let positions = stored.withLock { $0 }
+        positionReads.withLock { $0 += 1 }
+        return positions
     }
 
     func waitUntilReached(_ positions: [Int32: Int64], deadline: ContinuousClock.Instant) throws -> Bool {
@@ -233,9 +226,9 @@ final class FakeReads: RecipeReads {
 
 /// A log that keeps what it is given and reports the next position it was told.
 final class FakeLog: CommandLog {
-    let appended = Mutex<[CommandEnvelope]>([])
-    let next = Mutex((partition: Int32(0), offset: Int64(0)))
-    let fails = Mutex(false)
+    let appended = Locked<[CommandEnvelope]>([])
+    let next = Locked((partition: Int32(0), offset: Int64(0)))
+    let fails = Locked(false)
 
     func append(_ envelope: CommandEnvelope, source: String) throws -> KafkaDeliveryReport {
         if fails.withLock({ $0 }) { throw FakeError(description: "the log is down") }

@@ -4,12 +4,12 @@ import RecipeDomain
 import RecipeProjection
 import RecipeTestSupport
 import RecipeWire
-import Synchronization
 import Testing
+import Threads
 
 /// Command id → recipe id of every command that got 202.
 private final class Acknowledged: Sendable {
-    private let commands = Mutex<[String: String]>([:])
+    private let commands = Locked<[String: String]>([:])
     func add(_ command: String, _ recipe: String) { commands.withLock { $0[command] = recipe } }
     var all: [String: String] { commands.withLock { $0 } }
 }

@@ -6,8 +6,8 @@ import RecipeDecisions
 import RecipeHTTP
 import RecipeProjection
 import RecipeWire
-import Synchronization
 import Testing
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -105,7 +105,7 @@ let shared: ServiceFixture = {
     }
 }()
 
-private let sharedStorePath = Mutex<String?>(nil)
+private let sharedStorePath = Locked<String?>(nil)
 
 struct HTTPResult: @unchecked Sendable {
     var status: Int
@@ -205,7 +205,7 @@ final class RecipesProcess: Sendable {
     private let output = Output()
 
     private final class Output: Sendable {
-        let texts = Mutex(["", ""])
+        let texts = Locked(["", ""])
     }
 
     init(_ arguments: [String]) throws {

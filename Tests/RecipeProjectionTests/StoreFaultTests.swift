@@ -4,23 +4,22 @@ import RecipeDomain
 @testable import RecipeProjection
 import RecipeTestSupport
 import RecipeWire
-import Synchronization
 import Testing
+import Threads
 
 /// A supervised projector running on a thread of its own, and every status it reported.
 private final class SupervisedProjector: Sendable {
     let stop = StopSignal()
     private let statuses = StatusLog()
-    private let done = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread(name: "supervised-projector")
 
     init(_ makeProjector: @escaping @Sendable () throws -> Projector) {
         let supervisor = ProjectorSupervisor(firstDelay: .milliseconds(50), longestDelay: .milliseconds(400),
                                              makeProjector: makeProjector)
-        let (stop, statuses, done) = (stop, statuses, done)
-        Thread {
+        let (stop, statuses) = (stop, statuses)
+        thread.start {
             supervisor.run(until: stop, progressInterval: .milliseconds(20), status: { statuses.append($0) })
-            done.signal()
-        }.start()
+        }
     }
 
     var reported: [ProjectorSupervisor.Status] { statuses.all }
@@ -33,12 +32,12 @@ private final class SupervisedProjector: Sendable {
     /// Stops the supervisor and waits for it (10 s at most: then the test fails naming it).
     func finish() {
         stop.set()
-        if done.wait(timeout: .now() + 10) == .timedOut { Issue.record("the supervised projector did not stop within 10 s of its stop") }
+        if !thread.join(deadline: .now + .seconds(10)) { Issue.record("the supervised projector did not stop within 10 s of its stop") }
     }
 }
 
 private final class StatusLog: Sendable {
-    private let statuses = Mutex<[ProjectorSupervisor.Status]>([])
+    private let statuses = Locked<[ProjectorSupervisor.Status]>([])
     func append(_ status: ProjectorSupervisor.Status) { statuses.withLock { $0.append(status) } }
     var all: [ProjectorSupervisor.Status] { statuses.withLock { $0 } }
 }
@@ -71,7 +70,7 @@ private final class SmallDisk: Sendable {
 }
 
 private final class FullFlag: Sendable {
-    private let flag = Mutex(false)
+    private let flag = Locked(false)
     var isSet: Bool {
         get { flag.withLock { $0 } }
         set { flag.withLock { $0 = newValue } }

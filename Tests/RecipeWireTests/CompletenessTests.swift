@@ -192,7 +192,10 @@ struct CompletenessTests {
                 }
             }
         }
-        #expect(types.filter { $0.value.0.isNumeric }.keys.sorted() == ["amount", "amountMax", "position", "servings"])
+        #expect(types.filter { $0.value.0.isNumeric }.keys.sorted() == [
+            "amount", "amountMax", "calories", "carbohydrate", "cholesterol", "fat", "fiber", "position", "protein",
+            "saturatedFat", "servings", "sodium", "sugar",
+        ])
     }
 
     @Test func theKindOrdinalIsThePositionInAllCases() {

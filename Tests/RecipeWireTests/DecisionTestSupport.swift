@@ -48,8 +48,9 @@ enum DecisionTestSupport {
             let key = RecordKey.key(forRecipe: envelope.recipeID)
             switch WireTestSupport.decoder.decode(key: key, value: WireTestSupport.encoder.encode(envelope)) {
             case .success(let decoded):
-                let decision = DecisionRecord(deciding: decoded.envelope, partition: Int32(partition), offset: offsets[partition],
-                                              recipe: &recipe)
+                let decided = RecipeJudge.decide(decoded.envelope, recipe: &recipe)
+                let decision = DecisionRecord(decided, of: decoded.envelope, revision: recipe.revision, partition: Int32(partition),
+                                              offset: offsets[partition])
                 log.recipes[recipe.id] = recipe
                 log.decisions.append((key, decision))
             case .failure(let error):

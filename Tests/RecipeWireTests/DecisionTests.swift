@@ -252,13 +252,17 @@ struct DecisionTests {
         func envelope(_ id: String, _ command: RecipeCommand) -> CommandEnvelope {
             CommandEnvelope(commandID: id, recipeID: "r", actor: "alice", time: GoldenCases.time, command: command)
         }
-        let first = DecisionRecord(deciding: envelope("c1", .titleChanged(title: "Soup")), partition: 0, offset: 0, recipe: &recipe)
+        func decide(_ envelope: CommandEnvelope, offset: Int64) -> DecisionRecord {
+            let decision = RecipeJudge.decide(envelope, recipe: &recipe)
+            return DecisionRecord(decision, of: envelope, revision: recipe.revision, partition: 0, offset: offset)
+        }
+        let first = decide(envelope("c1", .titleChanged(title: "Soup")), offset: 0)
         #expect(first.outcome == .accepted([.ownerAssigned(owner: "alice"), .draftOpened(baseVersion: 0, implicit: true),
                                             .titleChanged("Soup")], revision: 1))
         #expect(first.commandKind == .titleChanged && first.actor == "alice" && first.time == GoldenCases.time)
-        let rejected = DecisionRecord(deciding: envelope("c2", .recipeSaved), partition: 0, offset: 1, recipe: &recipe)
+        let rejected = decide(envelope("c2", .recipeSaved), offset: 1)
         #expect(rejected.outcome == .rejected(Rejection(.notSavable, "A recipe needs at least one ingredient to be saved."), revision: 1))
-        let duplicate = DecisionRecord(deciding: envelope("c1", .titleChanged(title: "Soup")), partition: 0, offset: 2, recipe: &recipe)
+        let duplicate = decide(envelope("c1", .titleChanged(title: "Soup")), offset: 2)
         #expect(duplicate.outcome == .duplicate(revision: 1))
         #expect(recipe.revision == 1 && recipe.draft?.content.title == "Soup")
     }

@@ -1,5 +1,5 @@
 import Foundation
-import RecipeWire
+@testable import RecipeWire
 import Testing
 
 /// The files and regions `ContractGenerator` makes from the kinds' descriptions are the

@@ -119,7 +119,8 @@ enum RulesGolden {
                 let recipeID = decoded.envelope.recipeID
                 var recipe = recipes.removeValue(forKey: recipeID) ?? Recipe(id: recipeID)
                 defer { recipes[recipeID] = recipe }
-                return DecisionRecord(deciding: decoded.envelope, partition: 0, offset: Int64(offset), recipe: &recipe)
+                let decision = RecipeJudge.decide(decoded.envelope, recipe: &recipe)
+                return DecisionRecord(decision, of: decoded.envelope, revision: recipe.revision, partition: 0, offset: Int64(offset))
             case .failure(let error):
                 return DecisionRecord(undecodable: error, key: command.key, partition: 0, offset: Int64(offset))
             }

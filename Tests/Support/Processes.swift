@@ -1,4 +1,6 @@
 import Foundation
+// The tests' threads and waits are the code's own (Background, Locked, WaitTimedOut).
+@_exported import Threads
 
 // What the test suites share: running `recipes` and other programs, work on
 // threads of its own, and waits on conditions with deadlines. Tests block, as the
@@ -15,52 +17,12 @@ private func builtExecutable(_ name: String) -> String {
     return tests.deletingLastPathComponent().appendingPathComponent(name).path
 }
 
-public struct WaitTimedOut: Error, CustomStringConvertible {
-    public let description: String
-    public init(description: String) { self.description = description }
-}
-
 /// Blocks until `condition` holds, checking every millisecond, or throws naming `what` after `deadline`.
 public func waitFor(_ what: String, deadline: Duration, _ condition: () throws -> Bool) throws {
     let end = ContinuousClock.now + deadline
     while try !condition() {
         guard ContinuousClock.now < end else { throw WaitTimedOut(description: "waited \(deadline) for \(what)") }
         Thread.sleep(forTimeInterval: 0.001)
-    }
-}
-
-/// Work started on a thread of its own, while the test goes on: a call that blocks until
-/// the test has done something (a query that waits for a position the test then reaches).
-public final class Background<Value: Sendable>: @unchecked Sendable {
-    private let what: String
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var result: Result<Value, any Error>?
-
-    /// Starts `body` now; `what` names it in the error of a `value` that waited too long.
-    public init(_ what: String, _ body: @escaping @Sendable () throws -> Value) {
-        self.what = what
-        Thread { [self] in
-            let outcome = Result { try body() }
-            condition.withLock {
-                result = outcome
-                condition.broadcast()
-            }
-        }.start()
-    }
-
-    /// Whether it has returned (or thrown) yet.
-    public var isDone: Bool { condition.withLock { result != nil } }
-
-    /// What it returned, once it has; throws what it threw, or `WaitTimedOut` after `deadline`.
-    public func value(deadline: Duration = .seconds(10)) throws -> Value {
-        let end = Date(timeIntervalSinceNow: deadline.seconds)
-        return try condition.withLock {
-            while result == nil {
-                guard condition.wait(until: end) else { throw WaitTimedOut(description: "waited \(deadline) for \(what) to return") }
-            }
-            return try result!.get()
-        }
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Threads
 
 /// Keeps every record of one topic of an embedded cluster in a folder, and
 /// puts them back into a new embedded cluster, each at its partition and
@@ -34,9 +34,10 @@ public final class EmbeddedKafkaJournal: Sendable {
 
     private let kafka: EmbeddedKafka
     /// An exclusive `flock` on the folder until `stop`: one journal at a time writes a folder.
-    private let lockDescriptor: Mutex<Int32?>
-    private let state = Mutex(State())
-    private let stopped = DispatchSemaphore(value: 0)
+    private let lockDescriptor: Locked<Int32?>
+    private let state = Locked(State())
+    /// The journaling thread, once started.
+    private let thread = Locked<OwnedThread?>(nil)
 
     private struct State {
         var running = false
@@ -85,7 +86,7 @@ public final class EmbeddedKafkaJournal: Sendable {
             close(lockDescriptor)
             throw error
         }
-        self.lockDescriptor = Mutex(lockDescriptor)
+        self.lockDescriptor = Locked(lockDescriptor)
     }
 
     /// The journal's name and partitions from `journal.properties`, written first for a new journal.
@@ -156,11 +157,10 @@ public final class EmbeddedKafkaJournal: Sendable {
             files[partition] = handle
         }
         let openFiles = files
-        let thread = Thread { [self] in
+        let journaling = OwnedThread(name: "embedded-kafka-journal") { [self] in
             defer {
                 for file in openFiles.values { try? file.close() }
                 consumer.close()
-                stopped.signal()
             }
             do {
                 try journal(from: consumer, into: openFiles)
@@ -168,8 +168,7 @@ public final class EmbeddedKafkaJournal: Sendable {
                 state.withLock { $0.failure = error as? KafkaError ?? KafkaError(.embeddedBroker, "journal: \(error)") }
             }
         }
-        thread.name = "embedded-kafka-journal"
-        thread.start()
+        thread.withLock { $0 = journaling }
     }
 
     /// Journals what the broker holds now, then stops and lets another journal
@@ -182,7 +181,7 @@ public final class EmbeddedKafkaJournal: Sendable {
             return state.running
         }
         guard running else { return releaseLock() }
-        guard stopped.wait(timeout: .now() + .milliseconds(Int(timeout.milliseconds))) == .success else {
+        guard thread.withLock({ $0 })?.join(deadline: .now + timeout) ?? true else {
             throw KafkaError(.timedOut, "the journal did not reach the log's end within \(timeout): the last records may be missing from \(folder)")
         }
         state.withLock { $0.running = false }

@@ -1,5 +1,5 @@
 import CRdKafka
-import Synchronization
+import Threads
 
 /// Owns one `rd_kafka_t` and what librdkafka reports about it outside any
 /// request (the `error_cb`), so that a timeout can say *why* (for example
@@ -136,14 +136,14 @@ final class RDKafkaClient: Sendable {
 /// The conf opaque: what C callbacks of one handle share with Swift.
 final class ClientContext: Sendable {
     let bootstrapServers: String
-    let lastError = Mutex<String?>(nil)
+    let lastError = Locked<String?>(nil)
     /// Set by a consumer that subscribes; read by the rebalance callback.
-    let rebalanceHandler = Mutex<KafkaRebalanceHandler?>(nil)
+    let rebalanceHandler = Locked<KafkaRebalanceHandler?>(nil)
     /// An assignment the rebalance callback could not apply, thrown by the next `poll`.
-    let rebalanceFailure = Mutex<KafkaError?>(nil)
+    let rebalanceFailure = Locked<KafkaError?>(nil)
     /// Whether the group's rebalance protocol was COOPERATIVE when the rebalance callback
     /// last learnt it: librdkafka stops naming it once the consumer closes.
-    let cooperativeRebalance = Mutex<Bool>(false)
+    let cooperativeRebalance = Locked<Bool>(false)
 
     init(bootstrapServers: String) { self.bootstrapServers = bootstrapServers }
 

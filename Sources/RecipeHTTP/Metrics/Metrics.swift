@@ -1,7 +1,7 @@
 import Foundation
 import RecipeDecisions
 import RecipeProjection
-import Synchronization
+import Threads
 
 /// What `/metrics` shows, in Prometheus text format: HTTP requests by route
 /// and status, a request-latency histogram, the projector's counts and
@@ -31,7 +31,7 @@ public final class Metrics: Sendable {
         var projectorStopped = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

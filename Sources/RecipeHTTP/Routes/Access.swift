@@ -1,7 +1,7 @@
 import Foundation
 import RecipeDomain
 import RecipeProjection
-import Synchronization
+import Threads
 
 /// Who is asking, as the gateway knows it: the token's actor and role, or the
 /// anonymous actor with no role when the server runs without tokens.
@@ -107,8 +107,8 @@ struct Access: Sendable {
 extension Access {
     /// `receipt` with its command's outcome (`item`) as the command's actor may learn it.
     /// Under `--private`, a command refused (or counted a duplicate) on a recipe its actor may
-    /// not see is answered as one on a recipe that does not exist: what the fold decides for it
-    /// on a recipe no command touched, at revision 0: no answer tells a stranger who owns it or
+    /// not see is answered as one on a recipe that does not exist: what the rules (`RecipeJudge`)
+    /// decide for it on a recipe no command touched, at revision 0: no answer tells a stranger who owns it or
     /// how far it got. Where that recipe would have taken it (an edit makes a new recipe), it is
     /// `forbidden`, naming no one: it was not applied, so it cannot be answered `accepted`, and
     /// that tells the caller the id is taken. The protection there is the id's randomness (the
@@ -122,7 +122,7 @@ extension Access {
         let caller = Caller(actor: envelope.actor, role: envelope.actorRole)
         guard privateReads, item.outcome != .accepted, !caller.isAdmin,
               try reads.access(envelope.recipeID)?.isVisible(to: caller.actor) != true else { return receipt }
-        let rejection = switch RecipeDecider.decide(envelope, Recipe(id: envelope.recipeID)) {
+        let rejection = switch RecipeJudge.decide(envelope, against: Recipe(id: envelope.recipeID)) {
         case .rejected(let rejection): rejection
         case .accepted, .duplicate: Rejection(.forbidden, "\(caller.actor) has no access to this recipe; its owner may share it.")
         }
@@ -139,7 +139,7 @@ extension Access {
 final class RateLimiter: Sendable {
     let perSecond: Double
     let burst: Double
-    private let buckets = Mutex<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
+    private let buckets = Locked<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
 
     init(perSecond: Double, burst: Int) {
         precondition(perSecond > 0 && burst >= 1)

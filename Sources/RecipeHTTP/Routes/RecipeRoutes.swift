@@ -1,6 +1,6 @@
 import RecipeDecisions
 import RecipeSchemaOrg
-import Synchronization
+import Threads
 import RecipeDomain
 import RecipeProjection
 
@@ -142,7 +142,7 @@ struct ReadYourWrites<Reads: RecipeReads>: Sendable {
 /// at once, so waits cannot take every connection thread.
 final class WaiterLimit: Sendable {
     let max: Int
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     init(max: Int) { self.max = max }
 

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Threads
 
 /// Bytes that answers hold of the server's memory, bounded in all and per client address, so
 /// that clients that never read what they asked for cannot fill the server's memory.
@@ -17,14 +18,12 @@ import Foundation
 /// An answer that does not fit in `unsent` is a small 503 `busy` that closes the connection (it
 /// fits in the socket's buffer, so its connection is freed at once); one that does not fit in
 /// `keptAlive` is sent, with `Connection: close`.
-final class AnswerMemory: @unchecked Sendable {
+final class AnswerMemory: Sendable {
     /// At most this many bytes in all, and per client (0: no bound of its own).
     let total: Int
     let perClient: Int
-    // Guarded by `lock`: the polling threads share one account.
-    private let lock = NSLock()
-    private var held = 0
-    private var byClient: [String: Int] = [:]
+    /// The polling threads share one account.
+    private let account = Locked((held: 0, byClient: [String: Int]()))
 
     init(total: Int, perClient: Int) {
         self.total = total
@@ -34,31 +33,31 @@ final class AnswerMemory: @unchecked Sendable {
     /// Takes `bytes` for `client` when both bounds allow (or, `evenPast`, whatever they say); false
     /// (nothing taken) when not.
     func reserve(_ bytes: Int, for client: String, evenPast: Bool = false) -> Bool {
-        lock.withLock {
-            let clientHeld = byClient[client, default: 0]
-            guard evenPast || held + bytes <= total, evenPast || perClient == 0 || clientHeld + bytes <= perClient else { return false }
-            held += bytes
-            byClient[client] = clientHeld + bytes
+        account.withLock { account in
+            let clientHeld = account.byClient[client, default: 0]
+            guard evenPast || account.held + bytes <= total, evenPast || perClient == 0 || clientHeld + bytes <= perClient else { return false }
+            account.held += bytes
+            account.byClient[client] = clientHeld + bytes
             return true
         }
     }
 
     /// Whether `reserve` would take `bytes` for `client` now (it may not, a moment later).
     func wouldFit(_ bytes: Int, for client: String) -> Bool {
-        lock.withLock { held + bytes <= total && (perClient == 0 || byClient[client, default: 0] + bytes <= perClient) }
+        account.withLock { $0.held + bytes <= total && (perClient == 0 || $0.byClient[client, default: 0] + bytes <= perClient) }
     }
 
     func release(_ bytes: Int, for client: String) {
         guard bytes > 0 else { return }
-        lock.withLock {
-            held -= bytes
-            let left = byClient[client, default: 0] - bytes
-            byClient[client] = left > 0 ? left : nil
+        account.withLock { account in
+            account.held -= bytes
+            let left = account.byClient[client, default: 0] - bytes
+            account.byClient[client] = left > 0 ? left : nil
         }
     }
 
     /// The bytes held now, in all.
-    var heldBytes: Int { lock.withLock { held } }
+    var heldBytes: Int { account.withLock { $0.held } }
 }
 
 /// One connection's state between libmicrohttpd's calls, from its start to its close; only its

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Threads
 
 /// Answers requests in two steps: `admit` once the request line and headers are in, before any
 /// byte of the body is read, and `respond` once the request is complete.
@@ -104,8 +105,13 @@ public final class HTTPServer: @unchecked Sendable {
     public private(set) var port: UInt16 = 0
     /// The connections it holds at most: `Limits.maxConnections`, or fewer when the open-file limit allows fewer.
     public let maxConnections: Int
-    private let lock = NSLock()
-    private var daemon: OpaquePointer?
+    /// Until `stop` takes it.
+    private let daemon = Locked<Daemon?>(nil)
+
+    /// A running daemon's handle, which libmicrohttpd lets any thread stop.
+    private struct Daemon: @unchecked Sendable {
+        let handle: OpaquePointer
+    }
     /// Set when `stop` begins: handlers that run long (`HTTPRequest.cancellation`) end early.
     let stopping = ServerStopping()
 
@@ -135,8 +141,8 @@ public final class HTTPServer: @unchecked Sendable {
                                   ? "cannot listen on port \(port) with TLS (in use, not allowed, or the key and certificate are not PEM that match)"
                                   : "cannot listen on port \(port) (in use, or not allowed)")
         }
-        self.daemon = daemon
         self.port = cmhd_bound_port(daemon)
+        self.daemon.withLock { $0 = Daemon(handle: daemon) }
     }
 
     deinit { stop() }
@@ -144,11 +150,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops listening: lets the requests being handled finish and be answered (those that run long
     /// see `HTTPRequest.cancellation` say so, and end early), then closes every connection.
     public func stop() {
-        let daemon: OpaquePointer? = lock.withLock {
-            defer { self.daemon = nil }
-            return self.daemon
-        }
-        guard let daemon else { return }
+        guard let daemon = self.daemon.withLock({ $0.take() })?.handle else { return }
         stopping.begin()
         // libmicrohttpd may not stop while a connection is suspended: each handler resumes its own.
         handlerThreads.stop()

@@ -1,75 +1,85 @@
 import Foundation
+import Threads
 
 /// The threads that run the handler for complete requests, off libmicrohttpd's polling threads,
 /// which must never block. A thread is started when a request finds none idle (up to `maxThreads`;
 /// beyond, requests queue in arrival order) and ends after `idleTimeout` without work, so the
 /// threads follow the requests in progress, not the connections: an idle or slow client holds none.
-final class HandlerThreads: @unchecked Sendable {
+final class HandlerThreads: Sendable {
+    typealias Job = @Sendable () -> Void
     let maxThreads: Int
-    let idleTimeout: TimeInterval
-    // Everything below is guarded by `condition`.
-    private let condition = NSCondition()
-    private var queue: [@Sendable () -> Void] = []
-    private var queueStart = 0
-    private var threads = 0
-    private var idle = 0
-    private var stopping = false
+    let idleTimeout: Duration
+    private let state = Locked(State())
 
-    init(maxThreads: Int, idleTimeout: TimeInterval = 30) {
+    private struct State {
+        var queue: [Job] = []
+        var queueStart = 0
+        var threads = 0
+        var idle = 0
+        var stopping = false
+
+        var hasJob: Bool { queueStart < queue.count }
+
+        mutating func takeJob() -> Job? {
+            guard hasJob else { return nil }
+            let job = queue[queueStart]
+            queueStart += 1
+            if queueStart == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                queueStart = 0
+            }
+            return job
+        }
+    }
+
+    init(maxThreads: Int, idleTimeout: Duration = .seconds(30)) {
         precondition(maxThreads >= 1)
         self.maxThreads = maxThreads
         self.idleTimeout = idleTimeout
     }
 
     /// Runs `job` on a handler thread; false (and `job` is not run) once `stop` has begun.
-    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopping else { return false }
-        queue.append(job)
-        if idle > queue.count - queueStart - 1 {
-            condition.signal()
-        } else if threads < maxThreads {
-            threads += 1
-            let thread = Thread { [self] in work() }
-            thread.name = "recipes-http-handler"
-            thread.start()
+    func submit(_ job: @escaping Job) -> Bool {
+        let maxThreads = maxThreads
+        // One job wakes one idle thread, not all of them.
+        let (accepted, startsThread) = state.withLock(wake: .one) { state in
+            guard !state.stopping else { return (false, false) }
+            state.queue.append(job)
+            guard state.idle <= state.queue.count - state.queueStart - 1, state.threads < maxThreads else { return (true, false) }
+            state.threads += 1
+            return (true, true)
         }
-        return true
+        if startsThread { OwnedThread(name: "recipes-http-handler").start { [self] in work() } }
+        return accepted
     }
 
     /// Takes no more jobs, lets those taken finish, and returns once every thread has ended.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while threads > 0 { condition.wait() }
-        condition.unlock()
+        state.withLock { $0.stopping = true }
+        state.wait(until: { $0.threads == 0 })
     }
 
     private func work() {
-        condition.lock()
         while true {
-            if queueStart < queue.count {
-                let job = queue[queueStart]
-                queueStart += 1
-                if queueStart == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    queueStart = 0
-                }
-                condition.unlock()
-                job()
-                condition.lock()
-                continue
+            // Waking nobody: the other waiters are idle threads, which neither a job taken nor a
+            // thread counted idle concerns.
+            let job = state.withLock(wake: .nobody) { state in
+                if let job = state.takeJob() { return job }
+                state.idle += 1
+                return nil
+            } ?? state.withLock(when: { $0.hasJob || $0.stopping }, deadline: .now + idleTimeout, wake: .nobody) { state, _ in
+                state.idle -= 1
+                if let job = state.takeJob() { return job }
+                // Stopping, or idle for `idleTimeout`: counted out in the same hold, so that a
+                // request queued meanwhile starts a thread of its own.
+                state.threads -= 1
+                return nil
             }
-            if stopping { break }
-            idle += 1
-            let woken = condition.wait(until: Date(timeIntervalSinceNow: idleTimeout))
-            idle -= 1
-            if !woken && queueStart == queue.count { break }
+            guard let job else {
+                // Wakes `stop`, which waits for the count to reach zero.
+                return state.withLock { _ in }
+            }
+            job()
         }
-        threads -= 1
-        condition.broadcast()
-        condition.unlock()
     }
 }

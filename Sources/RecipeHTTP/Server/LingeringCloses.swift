@@ -1,4 +1,5 @@
 import Foundation
+import Threads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ import Glibc
 /// servers do, until the client closes, `quietSeconds` pass without a byte, `maxSeconds` pass, or
 /// `maxBytes` are read; at most `maxSockets` at once (beyond, a socket closes at once). One
 /// thread polls them all.
-final class LingeringCloses: @unchecked Sendable {
+final class LingeringCloses: Sendable {
     static let maxSockets = 256
     static let maxBytes = 8 << 20
     static let maxSeconds = 10.0
@@ -23,76 +24,75 @@ final class LingeringCloses: @unchecked Sendable {
         var bytesLeft: Int
     }
 
-    // Guarded by `condition`.
-    private let condition = NSCondition()
-    private var sockets: [Lingering] = []
-    private var threadRuns = false
-    private var stopping = false
+    private let state = Locked(State())
+
+    private struct State {
+        var sockets: [Lingering] = []
+        /// Started with the first socket, ended by `stop`.
+        var thread: OwnedThread?
+        var stopping = false
+    }
 
     /// Takes `socket` (its answer written, its sending side shut down) and closes it when done.
     func add(_ socket: Int32) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopping, sockets.count < Self.maxSockets else {
-            close(socket)
-            return
+        let start = state.withLock { state -> OwnedThread? in
+            guard !state.stopping, state.sockets.count < Self.maxSockets else {
+                close(socket)
+                return nil
+            }
+            let now = ContinuousClock.now
+            state.sockets.append(Lingering(socket: socket, until: now + .seconds(Self.maxSeconds),
+                                           quietUntil: now + .seconds(Self.quietSeconds), bytesLeft: Self.maxBytes))
+            guard state.thread == nil else { return nil }
+            let thread = OwnedThread(name: "recipes-http-linger")
+            state.thread = thread
+            return thread
         }
-        let now = ContinuousClock.now
-        sockets.append(Lingering(socket: socket, until: now + .seconds(Self.maxSeconds),
-                                 quietUntil: now + .seconds(Self.quietSeconds), bytesLeft: Self.maxBytes))
-        if !threadRuns {
-            threadRuns = true
-            let thread = Thread { [self] in run() }
-            thread.name = "recipes-http-linger"
-            thread.start()
-        }
-        condition.signal()
+        start?.start { [self] in run() }
     }
 
     /// Closes every socket and returns once the thread has ended.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while threadRuns { condition.wait() }
-        for lingering in sockets { close(lingering.socket) }
-        sockets = []
-        condition.unlock()
+        let thread = state.withLock { state in
+            state.stopping = true
+            return state.thread
+        }
+        thread?.join()
+        state.withLock { state in
+            for lingering in state.sockets { close(lingering.socket) }
+            state.sockets = []
+        }
     }
 
     private func run() {
         var sink = [UInt8](repeating: 0, count: 65536)
-        condition.lock()
-        while !stopping {
-            if sockets.isEmpty {
-                condition.wait()
-                continue
-            }
-            var polled = sockets.map { pollfd(fd: $0.socket, events: Int16(POLLIN), revents: 0) }
-            condition.unlock()
+        while var polled = state.withLock(when: { !$0.sockets.isEmpty || $0.stopping }, { state, _ in
+            state.stopping ? nil : state.sockets.map { pollfd(fd: $0.socket, events: Int16(POLLIN), revents: 0) }
+        }) {
             _ = poll(&polled, nfds_t(polled.count), 100)
-            condition.lock()
-            // Only this thread removes sockets; new ones are appended after those polled.
-            let now = ContinuousClock.now
-            var index = 0
-            var kept: [Lingering] = []
-            for var lingering in sockets {
-                defer { index += 1 }
-                var done = now >= lingering.until || now >= lingering.quietUntil
-                if index < polled.count, polled[index].revents != 0, !done {
-                    let read = sink.withUnsafeMutableBytes { recv(lingering.socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                    if read > 0 {
-                        lingering.bytesLeft -= read
-                        lingering.quietUntil = now + .seconds(Self.quietSeconds)
-                    }
-                    done = read == 0 || (read < 0 && errno != EAGAIN && errno != EINTR) || lingering.bytesLeft <= 0
-                }
-                if done { close(lingering.socket) } else { kept.append(lingering) }
-            }
-            sockets = kept
+            state.withLock { state in sweep(&state.sockets, polled: polled, sink: &sink) }
         }
-        threadRuns = false
-        condition.broadcast()
-        condition.unlock()
+    }
+
+    /// Reads what the polled sockets hold and closes those that are done.
+    private func sweep(_ sockets: inout [Lingering], polled: [pollfd], sink: inout [UInt8]) {
+        // Only this thread removes sockets; new ones are appended after those polled.
+        let now = ContinuousClock.now
+        var index = 0
+        var kept: [Lingering] = []
+        for var lingering in sockets {
+            defer { index += 1 }
+            var done = now >= lingering.until || now >= lingering.quietUntil
+            if index < polled.count, polled[index].revents != 0, !done {
+                let read = sink.withUnsafeMutableBytes { recv(lingering.socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if read > 0 {
+                    lingering.bytesLeft -= read
+                    lingering.quietUntil = now + .seconds(Self.quietSeconds)
+                }
+                done = read == 0 || (read < 0 && errno != EAGAIN && errno != EINTR) || lingering.bytesLeft <= 0
+            }
+            if done { close(lingering.socket) } else { kept.append(lingering) }
+        }
+        sockets = kept
     }
 }

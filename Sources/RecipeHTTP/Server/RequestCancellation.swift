@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Synchronization
+import Threads
 
 /// Whether the work of a request may stop before its end, because no one will read its answer:
 /// its client closed the connection (or its sending side), or the server is stopping. Work
@@ -29,9 +29,9 @@ public final class RequestCancellation: Sendable {
 
 /// Set once when `HTTPServer.stop` begins, before it waits for the handlers: what they run may end early.
 final class ServerStopping: Sendable {
-    private let flag = Atomic<Bool>(false)
+    private let flag = Locked(false)
 
-    var isStopping: Bool { flag.load(ordering: .acquiring) }
+    var isStopping: Bool { flag.withLock { $0 } }
 
-    func begin() { flag.store(true, ordering: .releasing) }
+    func begin() { flag.withLock { $0 = true } }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import RecipeWire
+import Threads
 
 /// Judges the decisions a projector polls and commits them in batches.
 ///
@@ -90,49 +91,48 @@ final class BatchPipeline {
 }
 
 /// The thread that commits judged batches, one at a time.
-private final class CommitThread: @unchecked Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var job: PendingBatch?
-    private var busy = false
-    private var failure: (any Error)?
-    private var closed = false
-    /// Dropped when the thread ends, so that the store closes on the thread
-    /// that lets the projector go, not whenever this thread's last reference goes.
-    private var writer: LockedWriter?
+private final class CommitThread: Sendable {
+    private let state: Locked<State>
+    private let thread = OwnedThread(name: "projector-commit")
+
+    private struct State {
+        var job: PendingBatch?
+        var busy = false
+        var failure: (any Error)?
+        var closed = false
+        /// Dropped when the thread ends, so that the store closes on the thread
+        /// that lets the projector go, not whenever this thread's last reference goes.
+        var writer: LockedWriter?
+    }
 
     init(writer: LockedWriter) {
-        self.writer = writer
-        let thread = Thread { [self] in
-            while let (batch, writer) = nextJob() {
+        let state = Locked(State(writer: writer))
+        self.state = state
+        thread.start {
+            while let (batch, writer) = Self.nextJob(state) {
                 let error = Result { try writer.commitUnlocked(batch) }.failure
-                condition.withLock {
-                    busy = false
-                    failure = error
-                    condition.broadcast()
+                state.withLock { state in
+                    state.busy = false
+                    state.failure = error
                 }
             }
         }
-        thread.name = "projector-commit"
-        thread.start()
     }
 
-    var isBusy: Bool { condition.withLock { busy } }
+    var isBusy: Bool { state.withLock { $0.busy } }
 
     func submit(_ batch: PendingBatch) {
-        condition.withLock {
-            job = batch
-            busy = true
-            condition.broadcast()
+        state.withLock { state in
+            state.job = batch
+            state.busy = true
         }
     }
 
     /// Waits until no batch is in flight; throws the error its commit met.
     func wait() throws {
-        try condition.withLock {
-            while busy { condition.wait() }
-            if let failure {
-                self.failure = nil
+        try state.withLock(when: { !$0.busy }) { state, _ in
+            if let failure = state.failure {
+                state.failure = nil
                 throw failure
             }
         }
@@ -140,22 +140,17 @@ private final class CommitThread: @unchecked Sendable {
 
     /// Ends the thread once its batch is committed, and waits for that.
     func close() {
-        condition.withLock {
-            closed = true
-            condition.broadcast()
-            while writer != nil { condition.wait() }
-        }
+        state.withLock { $0.closed = true }
+        thread.join()
     }
 
-    private func nextJob() -> (PendingBatch, LockedWriter)? {
-        condition.withLock {
-            while job == nil, !closed { condition.wait() }
-            guard let batch = job, let writer else {
-                writer = nil
-                condition.broadcast()
+    private static func nextJob(_ state: Locked<State>) -> (PendingBatch, LockedWriter)? {
+        state.withLock(when: { $0.job != nil || $0.closed }) { state, _ in
+            guard let batch = state.job, let writer = state.writer else {
+                state.writer = nil
                 return nil
             }
-            job = nil
+            state.job = nil
             return (batch, writer)
         }
     }

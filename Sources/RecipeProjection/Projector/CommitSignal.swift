@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import Threads
 
 /// Wakes the waiters of this process when a projector commits a transaction,
 /// so that a wait for the store to reach a position looks at the store again
@@ -11,28 +12,19 @@ import Kafka
 /// ```
 ///
 /// Threads: any; `wait` blocks its caller (a connection thread, never a Swift concurrency thread).
-public final class CommitSignal: @unchecked Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var commits: UInt64 = 0
-    private var stopped = false
+public final class CommitSignal: Sendable {
+    private let state = Locked((commits: UInt64(0), stopped: false))
 
     public init() {}
 
     /// Called after each committed transaction.
     public func committed() {
-        condition.withLock {
-            commits += 1
-            condition.broadcast()
-        }
+        state.withLock { $0.commits += 1 }
     }
 
     /// Called when the projector stops: no commit will come, so waits end at once.
     public func stop() {
-        condition.withLock {
-            stopped = true
-            condition.broadcast()
-        }
+        state.withLock { $0.stopped = true }
     }
 
     /// Waits until `condition` holds, evaluating it once now and again after
@@ -40,7 +32,7 @@ public final class CommitSignal: @unchecked Sendable {
     public func wait(until reached: () throws -> Bool, deadline: ContinuousClock.Instant) rethrows -> Bool {
         while true {
             // Read before the condition, so that a commit while it runs is not missed.
-            let seen = condition.withLock { commits }
+            let seen = state.withLock { $0.commits }
             if try reached() { return true }
             guard waitForCommit(after: seen, deadline: deadline) else { return try reached() }
         }
@@ -48,14 +40,6 @@ public final class CommitSignal: @unchecked Sendable {
 
     /// Blocks until the commit count passes `seen`; false at the deadline or once stopped.
     private func waitForCommit(after seen: UInt64, deadline: ContinuousClock.Instant) -> Bool {
-        condition.withLock {
-            while commits == seen {
-                if stopped { return false }
-                let left = deadline - .now
-                if left <= .zero { return false }
-                _ = condition.wait(until: Date(timeIntervalSinceNow: left.seconds))
-            }
-            return true
-        }
+        state.withLock(when: { $0.commits != seen || $0.stopped }, deadline: deadline) { state, _ in state.commits != seen }
     }
 }

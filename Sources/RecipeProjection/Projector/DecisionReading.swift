@@ -14,7 +14,7 @@ struct DecisionReading: Sendable {
     /// Nil for a record that is not a decision this build reads: no decision counts there.
     var decision: DecisionRecord?
     /// The recipe the decision names, checked here rather than by the writer's thread,
-    /// the one thread a replay cannot spread (about 4 % of that thread's time went to it).
+    /// the one thread a replay cannot spread.
     var recipeID: RecipeID?
 
     /// The command offset the decision is about, if the record is a decision.

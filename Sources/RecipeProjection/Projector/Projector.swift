@@ -1,6 +1,6 @@
 import Foundation
 import Kafka
-import Synchronization
+import Threads
 
 /// Consumes the decisions topic and keeps a store's read models current: it folds
 /// the effective decisions (`EffectiveDecisions`) as they were recorded, with no rule.
@@ -69,7 +69,7 @@ public final class Projector: Sendable {
     private let topic: String
     private let batchSize: Int
     /// What `checkLog()` found, for `run` to check again (and record) without asking the brokers twice.
-    private let checkedLog = Mutex<LogState?>(nil)
+    private let checkedLog = Locked<LogState?>(nil)
 
     /// - Parameter batchSize: records per transaction at most. A transaction
     ///   takes what was judged while the previous one committed (see
@@ -106,8 +106,7 @@ public final class Projector: Sendable {
         // Prefetch. The consumer's queue counts the records and bytes of all its
         // partitions together, and librdkafka 2.0.2 looks at a full queue again only
         // about once a second, so it must hold a second of reading or a catch-up
-        // stalls: at the defaults (100,000 records, 64 MiB) a replay waited a third
-        // of its time, then capped near 64 MiB/s. 128 MiB is about 350,000 records
+        // stalls (docs/benchmarks.md, "Figures moved out of comments"). 128 MiB is about 350,000 records
         // of the usual size; the queue is that full only while catching up.
         if config["queued.min.messages"] == nil { config["queued.min.messages"] = String(1_000_000) }
         if config["queued.max.messages.kbytes"] == nil { config["queued.max.messages.kbytes"] = String(128 << 10) }
@@ -324,8 +323,9 @@ public enum ProjectorError: Error, CustomStringConvertible, Sendable {
 /// The non-Sendable writer behind a lock, so a Sendable projector can reach
 /// it: one thread uses it at a time.
 final class LockedWriter: @unchecked Sendable {
+    /// Not Sendable: used only while holding `lock` (hence `@unchecked`), or by the commit thread alone.
     private let writer: ProjectionWriter
-    private let lock = NSLock()
+    private let lock = Locked(())
     private let commits: CommitSignal
 
     init(_ writer: ProjectionWriter, commits: CommitSignal) {
@@ -334,7 +334,7 @@ final class LockedWriter: @unchecked Sendable {
     }
 
     func withLock<T>(_ body: (ProjectionWriterAccess) throws -> T) rethrows -> T {
-        try lock.withLock { try body(ProjectionWriterAccess(writer: writer)) }
+        try lock.withLock { _ in try body(ProjectionWriterAccess(writer: writer)) }
     }
 
     /// Commits a judged batch without the lock: for the commit thread, which
@@ -350,24 +350,17 @@ struct ProjectionWriterAccess {
 }
 
 /// A flag set from any thread (a signal handler's queue, a test) to stop a loop.
-public final class StopSignal: @unchecked Sendable {
-    private let flag = Atomic<Bool>(false)
-    private let condition = NSCondition()
+public final class StopSignal: Sendable {
+    private let flag = Locked(false)
     public init() {}
-    public var isSet: Bool { flag.load(ordering: .acquiring) }
+    public var isSet: Bool { flag.withLock { $0 } }
 
     public func set() {
-        condition.withLock {
-            flag.store(true, ordering: .releasing)
-            condition.broadcast()
-        }
+        flag.withLock { $0 = true }
     }
 
     /// Waits until the flag is set or `timeout` passes: a pause that a stop cuts short.
     public func wait(timeout: Duration) {
-        let deadline = Date(timeIntervalSinceNow: timeout.seconds)
-        condition.withLock {
-            while !isSet, condition.wait(until: deadline) {}
-        }
+        flag.wait(until: { $0 }, deadline: .now + timeout)
     }
 }

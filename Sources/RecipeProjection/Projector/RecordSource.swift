@@ -1,11 +1,12 @@
 import Foundation
 import Kafka
 import RecipeWire
+import Threads
 
 /// Where the projector's thread gets its records, decoded as decisions
 /// (`DecisionReading`). A thread of its own polls and reads a few polls ahead,
 /// so that decoding runs beside folding and committing.
-final class RecordSource: @unchecked Sendable {
+final class RecordSource: Sendable {
     /// The records of one poll.
     struct Chunk: Sendable {
         var readings: [DecisionReading]
@@ -17,15 +18,16 @@ final class RecordSource: @unchecked Sendable {
     private let decoder = DecisionDecoder()
     private let topic: String
     private let pollSize: Int
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var chunks: [Chunk] = []
-    /// Readings judged already, freed by the reading thread.
-    private var spent: [[DecisionReading]] = []
-    private var failure: (any Error)?
-    private var stopping = false
-    /// Until the reading thread ends.
-    private var running = true
+    private let state = Locked(State())
+    private let reader = OwnedThread(name: "projector-read")
+
+    private struct State {
+        var chunks: [Chunk] = []
+        /// Readings judged already, freed by the reading thread.
+        var spent: [[DecisionReading]] = []
+        var failure: (any Error)?
+        var stopping = false
+    }
 
     /// Polls ahead. Two rather than four: the folding thread then reads records
     /// decoded moments before, still in the processor's caches (a replay took
@@ -34,21 +36,16 @@ final class RecordSource: @unchecked Sendable {
 
     init(consumer: KafkaConsumer, topic: String, pollSize: Int) {
         (self.consumer, self.topic, self.pollSize) = (consumer, topic, pollSize)
-        let thread = Thread { [self] in readAhead() }
-        thread.name = "projector-read"
-        thread.start()
+        reader.start { [self] in readAhead() }
     }
 
     /// The next chunk, or nil if none came within `timeout`; throws what the consumer threw.
     func next(timeout: Duration) throws -> Chunk? {
-        try condition.withLock {
-            let deadline = Date(timeIntervalSinceNow: timeout.seconds)
-            while chunks.isEmpty, failure == nil, condition.wait(until: deadline) {}
-            if let failure { throw failure }
-            guard !chunks.isEmpty else { return nil }
-            var chunk = chunks.removeFirst()
-            chunk.backlog = chunk.backlog || !chunks.isEmpty
-            condition.broadcast()
+        try state.withLock(when: { !$0.chunks.isEmpty || $0.failure != nil }, deadline: .now + timeout) { state, _ in
+            if let failure = state.failure { throw failure }
+            guard !state.chunks.isEmpty else { return nil }
+            var chunk = state.chunks.removeFirst()
+            chunk.backlog = chunk.backlog || !state.chunks.isEmpty
             return chunk
         }
     }
@@ -57,16 +54,13 @@ final class RecordSource: @unchecked Sendable {
     /// them (a few hundred thousand strings a second) rather than the folding one.
     func recycle(_ readings: consuming [DecisionReading]) {
         let owned = consume readings
-        condition.withLock { spent.append(owned) }
+        state.withLock { $0.spent.append(owned) }
     }
 
     /// Stops reading ahead and waits for the thread to finish its poll: the consumer may then be closed.
     func stop() {
-        condition.withLock {
-            stopping = true
-            condition.broadcast()
-            while running { condition.wait() }
-        }
+        state.withLock { $0.stopping = true }
+        reader.join()
     }
 
     /// One poll, read where the records lie in the consumer's messages: copied into
@@ -88,32 +82,19 @@ final class RecordSource: @unchecked Sendable {
     }
 
     private func readAhead() {
-        defer {
-            condition.withLock {
-                running = false
-                condition.broadcast()
-            }
-        }
         while true {
             var freed: [[DecisionReading]] = []
-            let go = condition.withLock {
-                while chunks.count >= Self.depth, !stopping { condition.wait() }
-                swap(&freed, &spent)
-                return !stopping
+            let go = state.withLock(when: { $0.chunks.count < Self.depth || $0.stopping }) { state, _ in
+                swap(&freed, &state.spent)
+                return !state.stopping
             }
             freed = []
             guard go else { return }
             do {
                 guard let chunk = try poll(timeout: .milliseconds(100)) else { continue }
-                condition.withLock {
-                    chunks.append(chunk)
-                    condition.broadcast()
-                }
+                state.withLock { $0.chunks.append(chunk) }
             } catch {
-                condition.withLock {
-                    failure = error
-                    condition.broadcast()
-                }
+                state.withLock { $0.failure = error }
                 return
             }
         }

@@ -1,17 +1,17 @@
 import Foundation
 import Kafka
+import Threads
 
 /// The end of the log (each partition's high watermark) as the brokers last told
 /// it, asked again when a caller needs an answer newer than the one kept. The
 /// question goes out without a lock held, so a slow broker delays only the
 /// queries that asked it, never the others.
-public final class LogEndSource: @unchecked Sendable {
+public final class LogEndSource: Sendable {
     private let consumer: KafkaConsumer
     private let topic: String
-    private let lock = NSLock()
     /// Each partition's end and when it was asked for (before the question went out).
-    private var ends: [Int32: (end: Int64, askedAt: ContinuousClock.Instant)] = [:]
-    private var partitions: [Int32]?
+    private let ends = Locked<[Int32: (end: Int64, askedAt: ContinuousClock.Instant)]>([:])
+    private let partitions = Locked<[Int32]?>(nil)
 
     /// `consumer` is used only to ask for watermarks; the source closes it in `close`.
     public init(consumer: KafkaConsumer, topic: String) {
@@ -21,9 +21,9 @@ public final class LogEndSource: @unchecked Sendable {
 
     /// The topic's partitions, asked once: they are fixed for the topic's life.
     public func topicPartitions() throws -> [Int32] {
-        if let known = lock.withLock({ partitions }) { return known }
+        if let known = partitions.withLock({ $0 }) { return known }
         let asked = try consumer.partitions(of: topic, timeout: .seconds(5))
-        lock.withLock { partitions = asked }
+        partitions.withLock { $0 = asked }
         return asked
     }
 
@@ -33,13 +33,13 @@ public final class LogEndSource: @unchecked Sendable {
         let all = try topicPartitions()
         var answer: [Int32: Int64] = [:]
         for partition in wanted.map({ $0.filter(all.contains) }) ?? all {
-            if let kept = lock.withLock({ ends[partition] }), kept.askedAt >= notBefore {
+            if let kept = ends.withLock({ $0[partition] }), kept.askedAt >= notBefore {
                 answer[partition] = kept.end
                 continue
             }
             let asking = ContinuousClock.now
             let end = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition), timeout: .seconds(2)).high
-            lock.withLock {
+            ends.withLock { ends in
                 if (ends[partition]?.askedAt).map({ $0 < asking }) ?? true { ends[partition] = (end, asking) }
             }
             answer[partition] = end

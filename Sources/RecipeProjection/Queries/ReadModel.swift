@@ -1,6 +1,7 @@
 import Foundation
 import RecipeDomain
 import RecipeWire
+import Threads
 
 /// Answers queries from a store that a projector keeps current: the recipes
 /// list, details (any version, scaled), drafts, history, rejections and the
@@ -8,8 +9,9 @@ import RecipeWire
 ///
 /// Threads: calls are serialized on one read connection; safe from any thread.
 public final class ReadModel: @unchecked Sendable {
+    /// Not Sendable: used only while holding `lock` (hence `@unchecked`).
     private let db: SQLiteConnection
-    private let lock = NSLock()
+    private let lock = Locked(())
     private let commits: CommitSignal?
     /// Where the log ends, when this process can ask the brokers (the service sets it):
     /// what tells a position not on the log yet from one the store lags behind.
@@ -31,8 +33,8 @@ public final class ReadModel: @unchecked Sendable {
         if version == 0 { throw StoreError.corrupted("\(path) is not a recipes store") }
     }
 
-    private func read<T>(_ body: () throws -> T) throws -> T {
-        try lock.withLock { try db.transaction(writing: false, body) }
+    private func read<T: Sendable>(_ body: () throws -> T) throws -> T {
+        try lock.withLock { _ in try db.transaction(writing: false, body) }
     }
 
     // MARK: - Positions
@@ -88,7 +90,7 @@ public final class ReadModel: @unchecked Sendable {
 
     /// Changes whenever another connection commits to the store (`PRAGMA data_version`).
     private func dataVersion() throws -> Int64 {
-        try lock.withLock {
+        try lock.withLock { _ in
             let statement = try db.statement("PRAGMA data_version")
             defer { statement.reset() }
             guard try statement.step() else { throw StoreError.corrupted("PRAGMA data_version answered nothing") }

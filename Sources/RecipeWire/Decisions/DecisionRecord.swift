@@ -10,7 +10,7 @@ import RecipeDomain
 ///
 /// Written and read by `DecisionEncoder` and `DecisionDecoder` as CloudEvents
 /// structured JSON of type `recipes.decision.v1` (Schemas/decisions/). Made by
-/// `init(deciding:…)` and `init(undecodable:…)`.
+/// `init(_:of:…)` and `init(undecodable:…)`.
 ///
 /// The decider stage (`RecipeDecisions`) appends them; projectors and the audit
 /// tools fold them, with no rule (docs/architecture.md, "Decisions"). Which
@@ -122,23 +122,23 @@ public struct DecisionRecord: Sendable, Hashable {
     }
 }
 
-// MARK: - Deciding
+// MARK: - Making
 
 extension DecisionRecord {
-    /// Decides `envelope`, the command at `partition`/`offset`, against `recipe`
-    /// (the state the decisions before it made), moves `recipe` on when it is
-    /// accepted, and says so.
+    /// The record of `decision`, what `RecipeJudge` decided of `envelope`, the command at
+    /// `partition`/`offset`; `revision` is its recipe's after it. Built from a decision,
+    /// never deciding: `CommandJudge` (RecipeDecisions) decides.
     ///
     /// ```swift
-    /// var recipe = recipes[envelope.recipeID] ?? Recipe(id: envelope.recipeID)
-    /// let decision = DecisionRecord(deciding: envelope, partition: 3, offset: 120, recipe: &recipe)
+    /// let decision = RecipeJudge.decide(envelope, recipe: &recipe)
+    /// let record = DecisionRecord(decision, of: envelope, revision: recipe.revision, partition: 3, offset: 120)
     /// ```
-    public init(deciding envelope: borrowing CommandEnvelope, partition: Int32, offset: Int64, recipe: inout Recipe) {
+    public init(_ decision: consuming RecipeDecision, of envelope: borrowing CommandEnvelope, revision: Int, partition: Int32, offset: Int64) {
         let outcome: Outcome
-        switch recipe.apply(envelope) {
-        case .accepted(let events): outcome = .accepted(events, revision: recipe.revision)
-        case .rejected(let rejection): outcome = .rejected(rejection, revision: recipe.revision)
-        case .duplicate: outcome = .duplicate(revision: recipe.revision)
+        switch consume decision {
+        case .accepted(let events): outcome = .accepted(events, revision: revision)
+        case .rejected(let rejection): outcome = .rejected(rejection, revision: revision)
+        case .duplicate: outcome = .duplicate(revision: revision)
         }
         self.init(
             partition: partition, offset: offset, recipeID: envelope.recipeID.text, commandID: envelope.commandID,

@@ -15,9 +15,7 @@ import RecipeDomain
 /// late (a paused decider's) is told by its position (docs/operations.md).
 ///
 /// ```swift
-/// if let committed = CommittedRecipe(recipe, partition: 3, offset: 120) {
-///     let value = committed.value()   // nil: a tombstone
-/// }
+/// let value = CommittedRecipe(recipe, partition: 3, offset: 120)?.value()   // inner nil: a tombstone
 /// ```
 public struct CommittedRecipe: Sendable {
     public enum Document: Sendable {

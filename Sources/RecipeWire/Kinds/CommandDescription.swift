@@ -95,7 +95,7 @@ extension JSONWriter {
         raw(first ? "{}" : "}")
     }
 
-    private mutating func write(_ value: DataValue, _ field: FieldSpec) {
+    mutating func write(_ value: DataValue, _ field: FieldSpec) {
         switch value {
         case .absent: break
         case .null: raw("null")

@@ -33,7 +33,7 @@ public enum ContractGenerator {
         CommandDescription.all.map { description in
             File(path: WireFormat.dataSchema(description.kind, version: description.version),
                  text: PrettyJSON.text(schema(of: description)))
-        } + [File(path: "Sources/RecipeHTTP/Routes/Contract+Schemas.swift", text: embeddedSchemaList)]
+        } + eventFiles + [File(path: "Sources/RecipeHTTP/Routes/Contract+Schemas.swift", text: embeddedSchemaList)]
     }
 
     public static var regions: [Region] {
@@ -124,7 +124,7 @@ public enum ContractGenerator {
         return .object(members)
     }
 
-    private static func bound(_ bound: FieldSpec.Bound) -> [(String, PrettyJSON)] {
+    static func bound(_ bound: FieldSpec.Bound) -> [(String, PrettyJSON)] {
         switch bound {
         case .none, .time: []
         case .maxLength(let limit): [("maxLength", .integer(limit))]

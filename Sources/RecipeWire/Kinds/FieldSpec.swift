@@ -39,7 +39,7 @@ public struct FieldSpec: Sendable {
         /// Strings, each kept to a bound.
         case strings(Bound)
         /// Objects with these members, described in the schema under `$defs/<definition>`
-        /// (commands) or in place (events).
+        /// (commands) or in place (events, whose `definition` is the words of an item).
         case objects(definition: String, [FieldSpec])
     }
 

@@ -4,8 +4,7 @@ import RecipeJSON
 
 /// The cases of a `String`-backed enum by the bytes of their names, for readers that
 /// find a name in a record: looked up where it lies, it makes no String, where an
-/// enum's `init(rawValue:)` compares Strings one after another (about 600 instructions
-/// for a command's type).
+/// enum's `init(rawValue:)` compares Strings one after another.
 struct CaseNames<Value: RawRepresentable & CaseIterable> where Value.RawValue == String {
     private let entries: [(name: [UInt8], value: Value)]
 

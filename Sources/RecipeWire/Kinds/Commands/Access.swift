@@ -44,3 +44,62 @@ extension CommandDescription {
         read: { data throws(WireError) in .ownershipTransferred(newOwner: try data.string("newOwner")) },
         values: { command in guard case .ownershipTransferred(let newOwner) = command else { return nil }; return [.string(newOwner)] })
 }
+
+extension EventDescription {
+    static let accessGranted = EventDescription(
+        .accessGranted, summary: ". The owner shared the recipe.",
+        fields: [
+            .string("actor", "Who now holds the role (replacing what it held)."),
+            .string("role", .oneOf(AccessRole.allCases.map(\.rawValue)), "The role shared."),
+        ],
+        read: { data throws(WireError) in
+            let role = try data.string("role")
+            guard let accessRole = AccessRole(rawValue: role) else {
+                throw data.error(.invalid, "role", "must be editor or viewer, not \(quoted(role))")
+            }
+            return .accessGranted(AccessGrant(actor: try data.string("actor"), role: accessRole))
+        },
+        values: { event, put in
+            guard case .accessGranted(let grant) = event else { return false }
+            put(.string(grant.actor))
+            put(.string(grant.role.rawValue))
+            return true
+        })
+
+    static let accessRevoked = EventDescription(
+        .accessRevoked, summary: ". A grant was revoked.",
+        fields: [
+            .string("actor", "Who holds no grant any more."),
+        ],
+        read: { data throws(WireError) in .accessRevoked(actor: try data.string("actor")) },
+        values: { event, put in
+            guard case .accessRevoked(let actor) = event else { return false }
+            put(.string(actor))
+            return true
+        })
+
+    static let ownershipTransferred = EventDescription(
+        .ownershipTransferred, summary: ". The recipe was given to another actor.",
+        fields: [
+            .string("newOwner", "Who owns the recipe now; it holds no grant beside that."),
+        ],
+        read: { data throws(WireError) in .ownershipTransferred(newOwner: try data.string("newOwner")) },
+        values: { event, put in
+            guard case .ownershipTransferred(let newOwner) = event else { return false }
+            put(.string(newOwner))
+            return true
+        })
+
+    static let ownerAssigned = EventDescription(
+        .ownerAssigned,
+        summary: ". The recipe, which had no owner, is owned by `owner`: the first event of the first command accepted for a recipe.",
+        fields: [
+            .string("owner", "Who owns the recipe: the actor of its first accepted command."),
+        ],
+        read: { data throws(WireError) in .ownerAssigned(owner: try data.string("owner")) },
+        values: { event, put in
+            guard case .ownerAssigned(let owner) = event else { return false }
+            put(.string(owner))
+            return true
+        })
+}

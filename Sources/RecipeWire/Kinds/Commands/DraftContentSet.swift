@@ -61,3 +61,15 @@ extension CommandDescription {
         read: DraftContent.read,
         values: { command in guard case .draftContentSet(let draft) = command else { return nil }; return draft.values })
 }
+
+extension EventDescription {
+    static let contentSet = EventDescription(
+        .contentSet, summary: ". The draft's whole content, replaced by this one (DraftContentSet).",
+        fields: contentFields,
+        read: { data throws(WireError) in .contentSet(try readContent(data)) },
+        values: { event, put in
+            guard case .contentSet(let content) = event else { return false }
+            content.members(put)
+            return true
+        })
+}

@@ -81,3 +81,38 @@ extension CommandDescription {
         read: { data throws(WireError) in .ingredientRemoved(ingredientID: try data.string("ingredientId")) },
         values: { command in guard case .ingredientRemoved(let ingredientID) = command else { return nil }; return [.string(ingredientID)] })
 }
+
+extension EventDescription {
+    static let ingredientAdded = EventDescription(
+        .ingredientAdded, summary: ". An ingredient appended to the draft, as it is.",
+        fields: ingredientFields,
+        read: { data throws(WireError) in .ingredientAdded(try readIngredient(data)) },
+        values: { event, put in
+            guard case .ingredientAdded(let ingredient) = event else { return false }
+            ingredient.members(put)
+            return true
+        })
+
+    static let ingredientUpdated = EventDescription(
+        .ingredientUpdated,
+        summary: ". An ingredient of the draft, as it is after the update (replacing the one of its id).",
+        fields: ingredientFields,
+        read: { data throws(WireError) in .ingredientUpdated(try readIngredient(data)) },
+        values: { event, put in
+            guard case .ingredientUpdated(let ingredient) = event else { return false }
+            ingredient.members(put)
+            return true
+        })
+
+    static let ingredientRemoved = EventDescription(
+        .ingredientRemoved, summary: ". An ingredient left the draft.",
+        fields: [
+            .string("ingredientId", "The ingredient removed."),
+        ],
+        read: { data throws(WireError) in .ingredientRemoved(id: try data.string("ingredientId")) },
+        values: { event, put in
+            guard case .ingredientRemoved(let id) = event else { return false }
+            put(.string(id))
+            return true
+        })
+}

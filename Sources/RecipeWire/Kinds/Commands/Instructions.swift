@@ -76,3 +76,75 @@ extension CommandDescription {
             return [.string(instructionID), .integer(position)]
         })
 }
+
+extension EventDescription {
+    static let instructionAdded = EventDescription(
+        .instructionAdded, summary: ". A step inserted into the draft's method.",
+        fields: [
+            .string("instructionId", "The step's id."),
+            .string("description", "What to do."),
+            .integer("order", "Where it was inserted (1 is first); later steps shift down."),
+            .optionalString("section", "The heading it stands under; absent when none."),
+        ],
+        read: { data throws(WireError) in
+            .instructionAdded(Instruction(
+                id: try data.string("instructionId"), description: try data.string("description"),
+                order: try data.integer("order"), section: try data.optionalString("section")))
+        },
+        values: { event, put in
+            guard case .instructionAdded(let step) = event else { return false }
+            put(.string(step.id))
+            put(.string(step.description))
+            put(.integer(step.order))
+            put(.optional(step.section))
+            return true
+        })
+
+    static let instructionUpdated = EventDescription(
+        .instructionUpdated, summary: ". A step's description and section as they are after the update.",
+        fields: [
+            .string("instructionId", "The step's id."),
+            .string("description", "What to do, after the update."),
+            .optionalString("section", "The heading after the update; absent when none."),
+        ],
+        read: { data throws(WireError) in
+            .instructionUpdated(
+                id: try data.string("instructionId"), description: try data.string("description"),
+                section: try data.optionalString("section"))
+        },
+        values: { event, put in
+            guard case .instructionUpdated(let id, let description, let section) = event else { return false }
+            put(.string(id))
+            put(.string(description))
+            put(.optional(section))
+            return true
+        })
+
+    static let instructionRemoved = EventDescription(
+        .instructionRemoved, summary: ". A step left the draft's method.",
+        fields: [
+            .string("instructionId", "The step removed; later steps move up."),
+        ],
+        read: { data throws(WireError) in .instructionRemoved(id: try data.string("instructionId")) },
+        values: { event, put in
+            guard case .instructionRemoved(let id) = event else { return false }
+            put(.string(id))
+            return true
+        })
+
+    static let instructionMoved = EventDescription(
+        .instructionMoved, summary: ". A step moved in the draft's method.",
+        fields: [
+            .string("instructionId", "The step moved."),
+            .integer("position", "Its order after the move."),
+        ],
+        read: { data throws(WireError) in
+            .instructionMoved(id: try data.string("instructionId"), position: try data.integer("position"))
+        },
+        values: { event, put in
+            guard case .instructionMoved(let id, let position) = event else { return false }
+            put(.string(id))
+            put(.integer(position))
+            return true
+        })
+}

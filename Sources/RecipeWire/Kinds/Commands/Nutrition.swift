@@ -1,4 +1,5 @@
 import RecipeDomain
+import RecipeJSON
 
 // MARK: - Nutrition
 //
@@ -22,6 +23,25 @@ extension CommandDescription {
         values: { command in
             guard case .nutritionChanged(let changes) = command else { return nil }
             return Nutrition.Nutrient.allCases.map { .update(changes.update(of: $0)) } + [.update(changes.servingSize)]
+        })
+}
+
+extension EventDescription {
+    static let nutritionChanged = EventDescription(
+        .nutritionChanged, summary: ". The draft's nutrition per serving, as it is after the change: each nutrient stated, in its unit (kcal for calories, mg for sodium and cholesterol, g for the rest), and the serving size; no member when none is left.",
+        fields: Nutrition.Nutrient.allCases.map { nutrient in
+            .optionalNumber(nutrient.key, "\(nutrient.words) per serving, in \(nutrient.unit); absent when not stated.")
+        } + [.optionalString("servingSize", "The serving the amounts are for, in words; absent when not stated.")],
+        read: { data throws(WireError) in
+            var nutrition = Nutrition(servingSize: try data.optionalString("servingSize"))
+            for nutrient in Nutrition.Nutrient.allCases { nutrition.amounts[nutrient] = try data.optionalFiniteNumber(nutrient.key) }
+            return .nutritionChanged(nutrition.isEmpty ? nil : nutrition)
+        },
+        values: { event, put in
+            guard case .nutritionChanged(let nutrition) = event else { return false }
+            for nutrient in Nutrition.Nutrient.allCases { put(.optional(nutrition?.amounts[nutrient])) }
+            put(.optional(nutrition?.servingSize))
+            return true
         })
 }
 

@@ -80,3 +80,97 @@ extension CommandDescription {
         read: { data throws(WireError) in .sourceChanged(url: try data.nullableString("url")) },
         values: { command in guard case .sourceChanged(let url) = command else { return nil }; return [.nullable(url)] })
 }
+
+extension EventDescription {
+    static let titleChanged = EventDescription(
+        .titleChanged, summary: ". The draft's title.",
+        fields: [
+            .string("title", "The new title."),
+        ],
+        read: { data throws(WireError) in .titleChanged(try data.string("title")) },
+        values: { event, put in
+            guard case .titleChanged(let title) = event else { return false }
+            put(.string(title))
+            return true
+        })
+
+    static let servingsChanged = EventDescription(
+        .servingsChanged, summary: ". The draft's servings.",
+        fields: [
+            .integer("servings", "The number of people the amounts are for."),
+        ],
+        read: { data throws(WireError) in .servingsChanged(try data.integer("servings")) },
+        values: { event, put in
+            guard case .servingsChanged(let servings) = event else { return false }
+            put(.integer(servings))
+            return true
+        })
+
+    static let imageChanged = EventDescription(
+        .imageChanged, summary: ". The draft's picture.",
+        fields: [
+            .nullableString("url", "The picture's URL; null: the picture was removed."),
+        ],
+        read: { data throws(WireError) in .imageChanged(try data.nullableString("url")) },
+        values: { event, put in
+            guard case .imageChanged(let url) = event else { return false }
+            put(.nullable(url))
+            return true
+        })
+
+    static let descriptionChanged = EventDescription(
+        .descriptionChanged, summary: ". The draft's description.",
+        fields: [
+            .nullableString("description", "The new description; null: removed."),
+        ],
+        read: { data throws(WireError) in .descriptionChanged(try data.nullableString("description")) },
+        values: { event, put in
+            guard case .descriptionChanged(let description) = event else { return false }
+            put(.nullable(description))
+            return true
+        })
+
+    static let yieldChanged = EventDescription(
+        .yieldChanged, summary: ". The draft's yield.",
+        fields: [
+            .nullableString("yield", "What the recipe makes; null: removed."),
+        ],
+        read: { data throws(WireError) in .yieldChanged(try data.nullableString("yield")) },
+        values: { event, put in
+            guard case .yieldChanged(let yield) = event else { return false }
+            put(.nullable(yield))
+            return true
+        })
+
+    static let timesChanged = EventDescription(
+        .timesChanged, summary: ". The draft's three times, as they are after the change.",
+        fields: [
+            .nullableString("prepTime", "The preparation time after the change (ISO 8601 duration); null: none."),
+            .nullableString("cookTime", "The cooking time after the change (ISO 8601 duration); null: none."),
+            .nullableString("totalTime", "The total time after the change (ISO 8601 duration); null: none."),
+        ],
+        read: { data throws(WireError) in
+            .timesChanged(
+                prepTime: try data.nullableString("prepTime"), cookTime: try data.nullableString("cookTime"),
+                totalTime: try data.nullableString("totalTime"))
+        },
+        values: { event, put in
+            guard case .timesChanged(let prepTime, let cookTime, let totalTime) = event else { return false }
+            put(.nullable(prepTime))
+            put(.nullable(cookTime))
+            put(.nullable(totalTime))
+            return true
+        })
+
+    static let sourceChanged = EventDescription(
+        .sourceChanged, summary: ". The draft's source URL.",
+        fields: [
+            .nullableString("url", "Where the recipe comes from; null: removed."),
+        ],
+        read: { data throws(WireError) in .sourceChanged(try data.nullableString("url")) },
+        values: { event, put in
+            guard case .sourceChanged(let url) = event else { return false }
+            put(.nullable(url))
+            return true
+        })
+}

@@ -35,3 +35,38 @@ extension CommandDescription {
         read: { data throws(WireError) in .tagRemoved(name: try data.string("name")) },
         values: { command in guard case .tagRemoved(let name) = command else { return nil }; return [.string(name)] })
 }
+
+extension EventDescription {
+    static let tagAdded = EventDescription(
+        .tagAdded, summary: ". A tag added to the draft.",
+        fields: tagFields,
+        read: { data throws(WireError) in .tagAdded(try readTag(data)) },
+        values: { event, put in
+            guard case .tagAdded(let tag) = event else { return false }
+            tag.members(put)
+            return true
+        })
+
+    static let tagChanged = EventDescription(
+        .tagChanged, summary: ". A tag of the draft replaced by this one.",
+        fields: [.string("previousName", "The name of the tag replaced, as it was stored.")] + tagFields,
+        read: { data throws(WireError) in .tagChanged(previousName: try data.string("previousName"), tag: try readTag(data)) },
+        values: { event, put in
+            guard case .tagChanged(let previousName, let tag) = event else { return false }
+            put(.string(previousName))
+            tag.members(put)
+            return true
+        })
+
+    static let tagRemoved = EventDescription(
+        .tagRemoved, summary: ". A tag left the draft.",
+        fields: [
+            .string("name", "The name of the tag removed, as it was stored."),
+        ],
+        read: { data throws(WireError) in .tagRemoved(name: try data.string("name")) },
+        values: { event, put in
+            guard case .tagRemoved(let name) = event else { return false }
+            put(.string(name))
+            return true
+        })
+}

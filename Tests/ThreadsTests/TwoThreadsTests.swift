@@ -1,4 +1,4 @@
-import RecipeWire
+import Threads
 import Testing
 
 @Suite("Work on two threads")

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Work split over two threads: the machines this runs on have two cores, and decoding
 /// a poll's records is most of a reading thread's work while the thread that folds them
@@ -75,7 +74,8 @@ public enum TwoThreads {
     final class TakenJob<Element>: @unchecked Sendable {
         @usableFromInline let elements: UnsafeMutablePointer<Element>
         let order: [Int]
-        private let taken = Atomic<Int>(0)
+        /// Elements taken so far: a few dozen takes a call, so the one lock does.
+        private let taken = Locked(0)
 
         @usableFromInline
         init(elements: UnsafeMutablePointer<Element>, order: [Int]) {
@@ -86,7 +86,10 @@ public enum TwoThreads {
         /// The next element's index, once to one thread; nil when all are taken.
         @usableFromInline
         func next() -> Int? {
-            let position = taken.add(1, ordering: .relaxed).oldValue
+            let position = taken.withLock { taken in
+                defer { taken += 1 }
+                return taken
+            }
             return position < order.count ? order[position] : nil
         }
     }
