@@ -174,8 +174,7 @@ struct PartitionDecider {
     private mutating func admitFirstUnread(at offset: Int64) -> ReadBack {
         nextReadBack = offset + 1
         // Read where it lies, and what it keeps moved out: a copy of the whole `Written` (its
-        // document's recipe content with it) cost about 220 instructions a record, and a copy
-        // of the document alone retained and released every text of the recipe.
+        // document's recipe content with it) would retain and release every text of the recipe.
         let index = firstUnread
         firstUnread += 1
         swap(&lastReadBack, &unread[index].value)

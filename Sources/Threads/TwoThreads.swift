@@ -7,8 +7,8 @@ public enum TwoThreads {
     /// `elements.map(transform)`, each half on a thread of its own when there are at least
     /// `minimum` (fewer are not worth the handover). `transform` runs on two threads at once:
     /// it must change nothing that the other half reads.
-    // Inlinable, so that callers get it specialized: generic, each result came back through a
-    // thunk that copied it and destroyed the original (a decoded decision: ~470 instructions).
+    // Inlinable, so that callers get it specialized: unspecialized, each result would come back
+    // through a thunk that copies it and destroys the original.
     @inlinable
     public static func map<Element, Result>(_ elements: UnsafeBufferPointer<Element>, minimum: Int = 256,
                                             _ transform: @Sendable (Element) -> Result) -> [Result] {

@@ -29,9 +29,8 @@ final class RecordSource: Sendable {
         var stopping = false
     }
 
-    /// Polls ahead. Two rather than four: the folding thread then reads records
-    /// decoded moments before, still in the processor's caches (a replay took
-    /// about 5 % less CPU); one left the folding thread waiting.
+    /// Polls ahead. Two: the folding thread then reads records decoded moments
+    /// before, still in the processor's caches; one would leave it waiting.
     private static let depth = 2
 
     init(consumer: KafkaConsumer, topic: String, pollSize: Int) {

@@ -6,8 +6,7 @@ import Threads
 /// connection of its own, so that the writer never stops for it.
 ///
 /// SQLite's automatic checkpoint runs inside the commit that crosses its
-/// threshold: during a replay that commit took three times as long as the
-/// others, and the judging of the next batch waited for it. A passive
+/// threshold, and the next batch would wait for it. A passive
 /// checkpoint elsewhere copies what is committed while the writer goes on;
 /// once it has copied everything, the writer's next transaction starts the
 /// log from its beginning again, so the log stays short.

@@ -130,7 +130,7 @@ public enum DocumentJSON {
 extension RecipeDetail {
     /// The document as `DocumentJSON.encoder` writes it, byte for byte, written by hand:
     /// the decider writes one for every save it decides and the API one for every detail it
-    /// serves, and the encoder's reflection cost about ten times this. `position`, when
+    /// serves, and the encoder's reflection costs several times this. `position`, when
     /// given, is one more member (`recipes.committed`'s values). RecipeDetailJSONTests
     /// compares the two on every member, so a field added to the struct and not here fails.
     public func json(position: String? = nil) -> [UInt8] {
