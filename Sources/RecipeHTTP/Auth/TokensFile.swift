@@ -45,7 +45,7 @@ public final class TokensFile {
             }
             bytes.append(contentsOf: chunk[..<count])
         }
-        guard let text = String(validatingUTF8: bytes.map { CChar(bitPattern: $0) } + [0]) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw AccessTokensError(message: "the tokens file \(path) is not UTF-8 text")
         }
         return text
