@@ -104,7 +104,7 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "RecipeSchemaOrgTests", dependencies: ["RecipeSchemaOrg", "RecipeDomain", "RecipeJSON", "RecipeWire", "RecipeGenerators",
                                                                  "RecipeTestSupport"],
-                    exclude: ["recipe-export.schema.json", "Pages"]),
+                    exclude: ["recipe-export.schema.json", "Pages", "RealPages"]),
         .testTarget(name: "RecipeHTTPTests", dependencies: ["RecipeHTTP", "RecipeProcess", "RecipeWriteSide", "RecipeDecisions", "RecipeProjection", "Kafka",
                                                             "RecipeJSON", "RecipeWire", "RecipeDomain", "RecipeGenerators", "RecipeTestSupport"]),
         // Replay and audit tests live beside the projection tests: they share its fixture and processes.

@@ -16,15 +16,16 @@ extension RecipeDocument {
     }
 
     /// The document a recipe exports as. Each ingredient is written as `written(_:quantity:)`
-    /// says; tags export by name (a payload has no place in keywords).
+    /// says; tags export by name (a payload has no place in keywords); nutrition per serving.
     public init(title: String, servings: Int?, image: String?, description: String?, yield: String?,
                 prepTime: String?, cookTime: String?, totalTime: String?, sourceUrl: String?, tags: [String],
-                ingredients: [(line: IngredientLine, quantity: String?)], instructions: [(text: String, section: String?)]) {
+                ingredients: [(line: IngredientLine, quantity: String?)], instructions: [(text: String, section: String?)],
+                nutrition: Nutrition? = nil) {
         self.init(
             name: title, description: description, image: image, recipeYield: yield, servings: servings,
             prepTime: prepTime, cookTime: cookTime, totalTime: totalTime, sourceUrl: sourceUrl, tags: tags,
             ingredients: ingredients.map { DocumentIngredient(text: Self.written($0.line, quantity: $0.quantity), section: $0.line.section) },
-            instructions: instructions.map { DocumentStep(text: $0.text, section: $0.section) })
+            instructions: instructions.map { DocumentStep(text: $0.text, section: $0.section) }, nutrition: nutrition)
     }
 
     /// The line an ingredient exports as, one that the import reads back as its fields:

@@ -2,13 +2,18 @@ import RecipeDomain
 
 // MARK: - The commands of an import
 
-/// The records an import appends for a new recipe, decided beforehand by the decider's own
+/// The records an import appends for a new recipe (`all`, in order), decided beforehand by the decider's own
 /// judge (`RecipeJudge`), so that nothing is appended to fail later.
 public struct ImportCommands: Sendable {
     /// `DraftContentSet` of the new recipe: the whole content in one record.
     public var content: CommandEnvelope
+    /// `NutritionChanged`, after the content, when the page states nutrition (a whole content
+    /// does not carry it).
+    public var nutrition: CommandEnvelope?
     /// `RecipeSaved`, when a save was asked and the fold will accept it.
     public var save: CommandEnvelope?
+    /// The records in the order they are appended: the content, the nutrition, the save.
+    public var all: [CommandEnvelope] { [content] + [nutrition, save].compactMap { $0 } }
     /// Why an asked save is not appended: the rejection the fold would give it (`notSavable`:
     /// a recipe without ingredients is a draft until someone adds them).
     public var saveRefused: Rejection?
@@ -31,13 +36,24 @@ extension ImportedRecipe {
         case .duplicate: throw .refusedByRules(reason: "the command id \(content.commandID) was given twice")
         }
         var commands = ImportCommands(content: content)
+        if let nutrition = document.nutrition {
+            let changes = NutritionChanges(amounts: nutrition.amounts.mapValues { .set($0) },
+                                           servingSize: nutrition.servingSize.map { .set($0) } ?? .keep)
+            let stating = CommandEnvelope(commandID: newCommandID(), recipeID: recipeID, actor: actor, time: time, actorRole: actorRole,
+                                          command: .nutritionChanged(changes))
+            switch RecipeJudge.decide(stating, recipe: &drafted) {
+            case .accepted: commands.nutrition = stating
+            case .rejected(let rejection): throw .refusedByRules(reason: rejection.message)
+            case .duplicate: throw .refusedByRules(reason: "the command id \(stating.commandID) was given twice")
+            }
+        }
         guard save else { return commands }
         let saving = CommandEnvelope(commandID: newCommandID(), recipeID: recipeID, actor: actor, time: time, actorRole: actorRole,
                                      command: .recipeSaved)
         switch RecipeJudge.decide(saving, against: drafted) {
         case .accepted: commands.save = saving
         case .rejected(let rejection): commands.saveRefused = rejection
-        case .duplicate: commands.saveRefused = Rejection(.invalid, "The save's command id is the content's.")
+        case .duplicate: commands.saveRefused = Rejection(.invalid, "The save's command id is an earlier record's.")
         }
         return commands
     }

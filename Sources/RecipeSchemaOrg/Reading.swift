@@ -129,7 +129,8 @@ struct Reading {
                 part.isEmpty ? nil : candidate.filled.contains(member) ? .markup : candidate.source
             }
             let sources = ImportedRecipe.Sources(title: candidate.filled.contains("name") ? .markup : candidate.source, ingredients: source(of: "recipeIngredient", document.ingredients),
-                                                 instructions: source(of: "recipeInstructions", document.instructions))
+                                                 instructions: source(of: "recipeInstructions", document.instructions),
+                                                 nutrition: document.nutrition == nil ? nil : candidate.source)
             return .success(ImportedRecipe(document: document, omissions: Self.capped(reader.omissions), sources: sources))
         } catch {
             return .failure(error)

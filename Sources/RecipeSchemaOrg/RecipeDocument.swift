@@ -32,11 +32,14 @@ public struct RecipeDocument: Sendable, Hashable {
     public var ingredients: [DocumentIngredient]
     /// `recipeInstructions`, one step each, in order.
     public var instructions: [DocumentStep]
+    /// `nutrition` (a `NutritionInformation`): per serving, each amount within its nutrient's
+    /// bounds; nil when the page states none.
+    public var nutrition: Nutrition?
 
     public init(name: String, description: String? = nil, image: String? = nil, recipeYield: String? = nil,
                 servings: Int? = nil, prepTime: String? = nil, cookTime: String? = nil, totalTime: String? = nil,
                 sourceUrl: String? = nil, tags: [String] = [], ingredients: [DocumentIngredient] = [],
-                instructions: [DocumentStep] = []) {
+                instructions: [DocumentStep] = [], nutrition: Nutrition? = nil) {
         self.name = name
         self.description = description
         self.image = image
@@ -49,6 +52,7 @@ public struct RecipeDocument: Sendable, Hashable {
         self.tags = tags
         self.ingredients = ingredients
         self.instructions = instructions
+        self.nutrition = nutrition
     }
 }
 
@@ -118,9 +122,11 @@ public struct ImportedRecipe: Sendable, Hashable {
         public var title: Source?
         public var ingredients: Source?
         public var instructions: Source?
+        /// Where the nutrition came from; nil when the page states none.
+        public var nutrition: Source?
 
-        public init(title: Source? = nil, ingredients: Source? = nil, instructions: Source? = nil) {
-            (self.title, self.ingredients, self.instructions) = (title, ingredients, instructions)
+        public init(title: Source? = nil, ingredients: Source? = nil, instructions: Source? = nil, nutrition: Source? = nil) {
+            (self.title, self.ingredients, self.instructions, self.nutrition) = (title, ingredients, instructions, nutrition)
         }
     }
 

@@ -37,6 +37,7 @@ struct RecipeNodeReader {
         document.tags = try tags(of: node, at: path)
         document.ingredients = try ingredients(of: node, at: path)
         document.instructions = try instructions(of: node, at: path)
+        document.nutrition = try nutrition(of: node, at: path)
         return document
     }
 

@@ -18,6 +18,9 @@ public enum SchemaOrgExport {
     /// - `recipeIngredient`: the lines' text, each section opened by a heading line `"Section:"`;
     /// - `recipeInstructions`: `HowToStep`s; a run of steps with a section becomes a
     ///   `HowToSection` with that `name` and the steps as `itemListElement`;
+    /// - `nutrition`: a `NutritionInformation` with schema.org's property for each nutrient
+    ///   stated, as text with its unit (`"calories": "240 kcal"`, `"fatContent": "9.5 g"`), and
+    ///   `servingSize`;
     /// - `version` and `dateModified` (RFC 3339) when given.
     public static func jsonValue(_ document: RecipeDocument, version: Int? = nil, updated: Timestamp? = nil) -> JSONValue {
         var node: [String: JSONValue] = [
@@ -46,6 +49,7 @@ public enum SchemaOrgExport {
         if !document.instructions.isEmpty {
             node["recipeInstructions"] = .array(instructionNodes(document.instructions))
         }
+        node["nutrition"] = document.nutrition.map(nutritionNode)
         node["version"] = version.map { .integer(Int64($0)) }
         node["dateModified"] = updated.map { .string(RFC3339.string($0)) }
         return .object(node)
@@ -111,6 +115,15 @@ public enum SchemaOrgExport {
             index = end
         }
         return nodes
+    }
+
+    private static func nutritionNode(_ nutrition: Nutrition) -> JSONValue {
+        var node: [String: JSONValue] = ["@type": .string("NutritionInformation")]
+        for (nutrient, property) in NutritionValues.properties {
+            if let amount = nutrition.amounts[nutrient] { node[property] = .string(NutritionValues.written(amount, of: nutrient)) }
+        }
+        node["servingSize"] = nutrition.servingSize.map(JSONValue.string)
+        return .object(node)
     }
 
     private static func howToStep(_ step: DocumentStep) -> JSONValue {

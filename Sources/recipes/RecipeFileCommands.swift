@@ -92,8 +92,12 @@ enum RecipeFileCommands {
                     let commands = try imported.commands(recipeID: RecipeID(made: UUID().uuidString.lowercased()), actor: actor, actorRole: nil, time: .now,
                                                          save: args.flag("save"), newCommandID: { UUID().uuidString.lowercased() })
                     try ImportCheck.check(commands.content)
+                    if let nutrition = commands.nutrition { try ImportCheck.check(nutrition) }
                     var line = "\(file): \(imported.document.name) recipe \(commands.content.recipeID) at "
                         + (try appender.append(commands.content, source: "recipes-cli")).description
+                    if let nutrition = commands.nutrition {
+                        line += ", nutrition at \(try appender.append(nutrition, source: "recipes-cli"))"
+                    }
                     if let save = commands.save {
                         line += ", saved at \(try appender.append(save, source: "recipes-cli"))"
                     } else if let refusal = commands.saveRefused {

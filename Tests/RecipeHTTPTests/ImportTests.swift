@@ -183,6 +183,29 @@ struct ImportTests {
         #expect(unsaved.status == 0 && unsaved.out.contains(", not saved (notSavable): A recipe needs at least one ingredient to be saved."), "\(unsaved.out)")
     }
 
+    @Test("a page's nutrition is appended after the content as NutritionChanged, and the save waits for it")
+    func nutritionIsStatedAfterTheContent() throws {
+        let fixture = try ServiceFixture()
+        let document = #"""
+            {"@context":"https://schema.org","@type":"Recipe","name":"Flapjacks","recipeIngredient":["250 g oats"],
+             "nutrition":{"@type":"NutritionInformation","calories":"240 calories","fatContent":"9.5g","sodiumContent":"0.5 g",
+                          "sugarContent":"N/A","servingSize":"1 bar"}}
+            """#
+        let imported = try fixture.post("/v1/import?save=true", document, headers: ["content-type": "application/ld+json"])
+        #expect(imported.status == 200, "\(imported.text)")
+        let id = try #require(imported.object["recipeId"] as? String)
+        let nutritionCommand = try #require(imported.object["nutritionCommandId"] as? String, "\(imported.text)")
+        #expect(imported.object["nutritionPosition"] is String)
+        #expect((imported.object["sources"] as? [String: Any])?["nutrition"] as? String == "json-ld")
+        #expect(imported.object["omissions"] as? [String] == [#"$.nutrition.sugarContent: left out "N/A": not an amount of sugar: a number, with or without a unit (g or mg)"#])
+        // The content, the nutrition, then the save: the save is the third accepted record.
+        let save = try #require(imported.object["save"] as? [String: Any])
+        #expect(save["outcome"] as? String == "accepted" && save["revision"] as? Int == 3, "\(save)")
+        let history = try fixture.get("/v1/recipes/\(id)/history").items
+        #expect(history.map { $0["commandId"] as? String }.contains(nutritionCommand))
+        #expect(history.allSatisfy { $0["outcome"] as? String == "accepted" }, "\(history)")
+    }
+
     @Test("ingredient lines are parsed as the import parses them")
     func parseLines() throws {
         let fixture = try ServiceFixture()

@@ -46,7 +46,18 @@ struct DocumentGenerator {
         }
         document.ingredients = ingredients()
         document.instructions = steps()
+        if random.chance(0.5) { document.nutrition = nutrition() }
         return document
+    }
+
+    /// Some nutrients, each with up to two decimals (as pages state them), within its bounds.
+    private mutating func nutrition() -> Nutrition {
+        var nutrition = Nutrition()
+        for nutrient in Nutrition.Nutrient.allCases where random.chance(0.5) {
+            nutrition.amounts[nutrient] = Double(random.int(in: 0...Int(nutrient.maximum) * 100)) / 100
+        }
+        if nutrition.amounts.isEmpty || random.chance(0.3) { nutrition.servingSize = line(words: 1...3) }
+        return nutrition
     }
 
     // MARK: - Parts

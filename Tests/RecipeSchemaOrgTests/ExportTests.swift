@@ -110,6 +110,7 @@ struct ExportTests {
             if document.instructions.contains(where: { $0.section != nil }) { seen.insert("step sections") }
             if document.instructions.contains(where: { $0.text.contains("\n") }) { seen.insert("multi-line steps") }
             if document.recipeYield != nil, document.servings != nil { seen.insert("yield and servings") }
+            if document.nutrition != nil { seen.insert("nutrition") }
             let json = SchemaOrgExport.jsonLD(document)
             let imported = try SchemaOrgImport.recipe(from: json, contentType: "application/ld+json")
             #expect(imported.document == document, "\(String(decoding: json, as: UTF8.self))")
@@ -121,7 +122,7 @@ struct ExportTests {
             #expect(try SchemaOrgImport.recipe(from: Data(page.utf8), contentType: "text/html").document == document)
         }
         // What the generator is for: each batch has the hard cases in it.
-        #expect(seen == ["ingredient sections", "step sections", "multi-line steps", "yield and servings"])
+        #expect(seen == ["ingredient sections", "step sections", "multi-line steps", "yield and servings", "nutrition"])
     }
 
     @Test func theExportIsDeterministic() {
@@ -157,6 +158,8 @@ struct ExportTests {
             #"{"@context":"https://schema.org","@type":"Recipe","name":"x","recipeInstructions":[{"@type":"HowToStep"}]}"#,
             #"{"@context":"https://schema.org","@type":"Recipe","name":"x","image":"/relative.jpg"}"#,
             #"{"@context":"https://schema.org","@type":"Recipe","name":"x","keywords":["a"]}"#,
+            #"{"@context":"https://schema.org","@type":"Recipe","name":"x","nutrition":{"@type":"NutritionInformation","calories":"240"}}"#,
+            #"{"@context":"https://schema.org","@type":"Recipe","name":"x","nutrition":{"@type":"NutritionInformation","fatContent":"9 kcal"}}"#,
         ]
         let verdicts = try RecipeSchemaCheck.validate(wrong.map { Data($0.utf8) })
         for (verdict, json) in zip(verdicts, wrong) {

@@ -9,7 +9,7 @@ import RecipeWriteSide
 
 /// Recipes as the web publishes them: `POST /v1/import` takes a schema.org
 /// Recipe (JSON-LD, or an HTML page holding one as JSON-LD, microdata or RDFa) and
-/// appends it as one `DraftContentSet` of a new recipe (and `RecipeSaved` with
+/// appends it as one `DraftContentSet` of a new recipe (then `NutritionChanged` when it states nutrition, and `RecipeSaved` with
 /// `?save=true`), each decided first by the fold's own rules; with `?save=true` or
 /// `?wait=true` it answers what became of them once the read side has folded them.
 /// `POST /v1/parse/ingredients` reads ingredient lines as the import does. The export is
@@ -49,6 +49,9 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
         var outcome: RecordOutcome?
         var revision: Int?
         var reason: Reason?
+        /// The `NutritionChanged` appended after the content when the document states nutrition, and its position.
+        var nutritionCommandId: String?
+        var nutritionPosition: String?
         /// The position of `RecipeSaved`, when it was appended.
         var savedPosition: String?
         /// With `?save=true`: the save's outcome, or why it was not appended.
@@ -94,6 +97,11 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
             throw ImportRefused(error)
         }
         try ImportCheck.check(commands.content, source: source)
+        if let nutrition = commands.nutrition {
+            // A page that states nutrition appends one record more.
+            try access.takeAppends(1, by: caller)
+            try ImportCheck.check(nutrition, source: source)
+        }
         // The slot is taken before the append: an import refused as `busy` is not on the log.
         guard save || wait else { return .json(try appended(commands, imported).receipt, status: 202) }
         return try waiters.holding { try appendedAndFolded(commands, imported) }
@@ -111,6 +119,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     private struct Appended {
         var receipt: ImportReceipt
         var content: KafkaDeliveryReport
+        var nutrition: KafkaDeliveryReport?
         var saved: KafkaDeliveryReport?
     }
 
@@ -121,6 +130,12 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
                                                    position: content.description, omissions: imported.omissions.map(\.description),
                                                    sources: imported.sources),
                             content: content)
+        if let nutrition = commands.nutrition {
+            let stated = try appended { try log.append(nutrition, source: source) }
+            done.nutrition = stated
+            done.receipt.nutritionCommandId = nutrition.commandID
+            done.receipt.nutritionPosition = stated.description
+        }
         if let saving = commands.save {
             let saved = try appended { try log.append(saving, source: source) }
             done.saved = saved
@@ -137,7 +152,7 @@ struct ImportRoutes<Reads: RecipeReads, Log: CommandLog>: Sendable {
     /// out (the records are on the log either way).
     private func appendedAndFolded(_ commands: ImportCommands, _ imported: ImportedRecipe) throws -> HTTPResponse {
         var done = try appended(commands, imported)
-        let last = done.saved ?? done.content
+        let last = done.saved ?? done.nutrition ?? done.content
         // On a partition the decider stopped deciding, no outcome comes; one it has not decided is not its.
         if decider()?.undecided([last.partition: last.offset]).contains(where: { $0.why != nil }) == true {
             return .json(done.receipt, status: 202)
