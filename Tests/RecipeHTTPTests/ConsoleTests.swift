@@ -36,7 +36,7 @@ struct ConsoleTests {
     @Test func servesEveryFileOfTheConsoleFolderWithItsMediaType() throws {
         let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog())
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0 != "index.html" }.sorted()
-        #expect(files == ["console.css", "console.js"])
+        #expect(files == ["console.css", "console.js", "nutrition.js"])
         let types = ["css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"]
         for file in files {
             let response = api.answer(HTTPRequest(method: "GET", uri: "/console/\(file)"))
@@ -63,9 +63,9 @@ struct ConsoleTests {
     }
 
     /// The commands the editor sends are the contract's, in their current shapes: every command name
-    /// in the script has a schema in Schemas/commands, and ingredients go as v2 (`unit`, not v1's `metric`).
+    /// in the scripts has a schema in Schemas/commands, and ingredients go as v2 (`unit`, not v1's `metric`).
     @Test func theScriptSendsTheContractsCommandsInTheirCurrentShapes() throws {
-        let script = String(decoding: try Self.file("console.js"), as: UTF8.self)
+        let script = try ["console.js", "nutrition.js"].map { String(decoding: try Self.file($0), as: UTF8.self) }.joined(separator: "\n")
         let pattern = try Regex(#"'([A-Z][A-Za-z]+(?:Started|Changed|Added|Updated|Removed|Moved|Set|Saved|Discarded|Deleted))'"#)
         let sent = Set(script.matches(of: pattern).map { String($0.output[1].substring ?? "") })
         let schemas = Self.folder.appendingPathComponent("../../../Schemas/commands").standardizedFileURL
@@ -73,7 +73,7 @@ struct ConsoleTests {
         #expect(sent.isSubset(of: named), "no schema for \(sent.subtracting(named).sorted())")
         // Every content field of version 2 has its control.
         for command in ["DescriptionChanged", "YieldChanged", "TimesChanged", "SourceChanged", "DraftContentSet", "IngredientAdded",
-                        "IngredientUpdated", "InstructionAdded", "InstructionUpdated"] {
+                        "IngredientUpdated", "InstructionAdded", "InstructionUpdated", "NutritionChanged"] {
             #expect(sent.contains(command), "the editor never sends \(command)")
         }
         #expect(!script.contains("metric:"), "an ingredient body in v1's shape (metric)")

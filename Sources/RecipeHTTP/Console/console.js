@@ -5,6 +5,7 @@
 //   #/drafts             open drafts         #/history/ID?from=&to=         its timeline and a diff of versions
 //   #/rejections         recent rejections   #/operations                   readiness, positions and lag
 //   #/import             a schema.org recipe (JSON-LD or HTML) in, as a new recipe
+// Nutrition's block and form are in nutrition.js (loaded first).
 // Every request goes to this page's own origin with relative URLs; the bearer token (when given)
 // is kept in sessionStorage and sent as a header, never in a URL.
 'use strict';
@@ -378,7 +379,8 @@ async function listPage(_, params) {
 /// The members of a recipe (draft or version), an ingredient and a step the console shows and edits;
 /// others (fields later API versions add) are shown as they come (`extraFields`).
 const RECIPE_FIELDS = ['id', 'version', 'title', 'servings', 'image', 'description', 'yield', 'prepTime', 'cookTime', 'totalTime',
-                       'sourceUrl', 'guests', 'units', 'ingredients', 'instructions', 'tags', 'updatedAt', 'savedBy', 'hasDraft'];
+                       'sourceUrl', 'guests', 'units', 'ingredients', 'instructions', 'tags', 'updatedAt', 'savedBy', 'hasDraft',
+                       'nutrition'];
 const DRAFT_FIELDS = RECIPE_FIELDS.concat(['revision', 'baseVersion', 'missing', 'lastRejection']);
 const INGREDIENT_FIELDS = ['id', 'name', 'amount', 'amountMax', 'unit', 'metric', 'note', 'section', 'text', 'display'];
 const STEP_FIELDS = ['id', 'order', 'description', 'section'];
@@ -529,6 +531,7 @@ async function detailPage([id], params) {
     : latest;
 
   const list = h('div', { class: 'ingredient-groups', id: 'ingredients' }, ingredientGroups(recipe.ingredients));
+  const nutrition = h('section', { class: 'nutrition-block', id: 'nutrition-block' }, nutritionParts(recipe.nutrition, recipe.guests));
   const guestsMessage = h('p', { id: 'guests-message', class: 'outcome', 'aria-live': 'polite' },
                           recipe.guests ? 'Amounts for ' + recipe.guests + ' guests.' : '');
   const guests = h('input', { id: 'guests', type: 'number', min: 1, max: 1000, step: 1, inputmode: 'numeric',
@@ -546,6 +549,7 @@ async function detailPage([id], params) {
       const scaled = (await api('GET', recipePath(id), { read: true, query: { version, guests: value } })).body;
       if (request !== latestRequest) return;
       list.replaceChildren(...ingredientGroups(scaled.ingredients).flat().filter(Boolean));
+      nutrition.replaceChildren(...nutritionParts(scaled.nutrition, scaled.guests));
       guestsMessage.className = 'outcome';
       guestsMessage.textContent = 'Amounts for ' + scaled.guests + ' guests.';
       history.replaceState(null, '', hashWith('/recipe/' + encodeURIComponent(id), { version, guests: value }));
@@ -589,6 +593,7 @@ async function detailPage([id], params) {
     recipe.ingredients.length ? list : h('p', { class: 'muted' }, 'No ingredients.'),
     h('h2', {}, 'Method'),
     recipe.instructions.length ? h('div', { id: 'method' }, methodGroups(recipe.instructions)) : h('p', { class: 'muted' }, 'No steps.'),
+    nutrition,
     h('h2', {}, 'Tags'), tagList(recipe.tags, true),
     extraFields(recipe, RECIPE_FIELDS),
     h('p', { class: 'actions' },
@@ -1162,6 +1167,7 @@ async function editorPage([id]) {
                   ' (' + rejection.code + '): ' + rejection.message) : null,
     h('datalist', { id: 'section-names' }, sectionNames(recipe).map((name) => h('option', { value: name }))),
     h('h2', {}, 'About it'), basics,
+    h('h2', {}, 'Nutrition'), nutritionForm(id, recipe),
     h('h2', {}, 'Ingredients'),
     h('p', { id: 'amount-help', class: 'help' }, 'Amount: a number (250, 0.5, 1 ½) or a range (2–3); empty for none (salt, to taste). ',
       'An emptied field removes what it held. Lines of the same section stand together under its heading.'),
@@ -1263,6 +1269,8 @@ function diffVersions(older, newer) {
     }
   }
   if (older.sourceUrl !== newer.sourceUrl) add('changed', 'Source: ' + optional(older.sourceUrl, String) + ' → ' + optional(newer.sourceUrl, String));
+  const nutritionChange = nutritionDiffText(older.nutrition, newer.nutrition);
+  if (nutritionChange) add('changed', nutritionChange);
 
   const byID = (items) => new Map(items.map((item) => [item.id, item]));
   const oldIngredients = byID(older.ingredients);
