@@ -1,5 +1,6 @@
 import RecipeDomain
 import RecipeProjection
+import RecipeWire
 
 /// What changed between two committed versions of a recipe: the fields, and
 /// ingredients and instructions matched by id, tags by name.
@@ -38,6 +39,8 @@ public struct VersionDiff: Codable, Sendable, Equatable {
     public var cookTime: Change<String?>?
     public var totalTime: Change<String?>?
     public var sourceUrl: Change<String?>?
+    /// Per serving; `null` stands for "none stated".
+    public var nutrition: Change<NutritionView?>?
     public var ingredients = ListChanges<IngredientView>()
     public var instructions = ListChanges<InstructionView>()
     public var tags = ListChanges<TagView>()
@@ -56,6 +59,9 @@ public struct VersionDiff: Codable, Sendable, Equatable {
         if a.cookTime != b.cookTime { cookTime = Change(from: a.cookTime, to: b.cookTime) }
         if a.totalTime != b.totalTime { totalTime = Change(from: a.totalTime, to: b.totalTime) }
         if a.sourceUrl != b.sourceUrl { sourceUrl = Change(from: a.sourceUrl, to: b.sourceUrl) }
+        if a.nutrition != b.nutrition {
+            nutrition = Change(from: NutritionView(a.nutrition, forServings: nil), to: NutritionView(b.nutrition, forServings: nil))
+        }
         ingredients = Self.compare(a.ingredients.map(IngredientView.init), b.ingredients.map(IngredientView.init), by: \.id)
         instructions = Self.compare(a.instructions.map(InstructionView.init), b.instructions.map(InstructionView.init), by: \.id)
         tags = Self.compare(a.tags.map(TagView.init), b.tags.map(TagView.init)) { $0.name.lowercased() }
@@ -63,7 +69,7 @@ public struct VersionDiff: Codable, Sendable, Equatable {
 
     public var isEmpty: Bool {
         title == nil && servings == nil && image == nil && description == nil && yield == nil && prepTime == nil
-            && cookTime == nil && totalTime == nil && sourceUrl == nil && ingredients.isEmpty && instructions.isEmpty && tags.isEmpty
+            && cookTime == nil && totalTime == nil && sourceUrl == nil && nutrition == nil && ingredients.isEmpty && instructions.isEmpty && tags.isEmpty
     }
 
     static func compare<Item>(_ old: [Item], _ new: [Item], by id: (Item) -> String) -> ListChanges<Item> {
@@ -92,6 +98,7 @@ public struct VersionDiff: Codable, Sendable, Equatable {
             ("totalTime", totalTime), ("sourceUrl", sourceUrl),
         ]
         for case let (name, change?) in fields { lines.append("~ \(name): \(text(change.from)) → \(text(change.to))") }
+        if let nutrition { lines += Self.lines(nutrition) }
         func describe(_ ingredient: IngredientView) -> String {
             var text = "\(ingredient.id) \(ingredient.name): \(ingredient.display)"
             if let note = ingredient.note { text += ", \(note)" }
@@ -120,6 +127,22 @@ public struct VersionDiff: Codable, Sendable, Equatable {
         lines += tags.added.map { "+ tag \(describe($0))" }
         lines += tags.removed.map { "- tag \(describe($0))" }
         lines += tags.changed.map { "~ tag \(describe($0.from)) → \(describe($0.to))" }
+        return lines
+    }
+
+    /// One line per nutrient or serving size that changed, e.g. `~ nutrition fat: 9.5 g → none`.
+    private static func lines(_ change: Change<NutritionView?>) -> [String] {
+        func amount(_ view: NutritionView?, _ name: String) -> String {
+            guard let stated = view?.perServing[name] else { return "none" }
+            let number = "\(stated.amount)"
+            return "\(number.hasSuffix(".0") ? String(number.dropLast(2)) : number) \(stated.unit)"
+        }
+        var lines: [String] = []
+        for name in Nutrition.Nutrient.allCases.map(\.rawValue) where amount(change.from, name) != amount(change.to, name) {
+            lines.append("~ nutrition \(name): \(amount(change.from, name)) → \(amount(change.to, name))")
+        }
+        let (from, to) = (change.from?.servingSize, change.to?.servingSize)
+        if from != to { lines.append("~ nutrition servingSize: \(from.map { "\"\($0)\"" } ?? "none") → \(to.map { "\"\($0)\"" } ?? "none")") }
         return lines
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import RecipeCLI
 import RecipeDomain
 import RecipeProjection
+import RecipeWire
 
 /// `recipes list | show | drafts | history | rejections`: read a store.
 ///
@@ -78,6 +79,21 @@ enum QueryCommands {
         if let source = detail.sourceUrl { say("from \(source)") }
         if let description = detail.description { say(""); say(description) }
         printContent(tags: detail.tags, ingredients: detail.ingredients, instructions: detail.instructions)
+        if let nutrition = detail.nutrition { say(""); printNutrition(nutrition) }
+    }
+
+    /// `per serving (1 slice): calories 240 kcal, fat 9.5 g`, then `for 4 servings: …` when there is a total.
+    static func printNutrition(_ nutrition: NutritionView) {
+        func amounts(_ amounts: [String: NutritionView.Amount]) -> String {
+            Nutrition.Nutrient.allCases.compactMap { nutrient in
+                amounts[nutrient.rawValue].map { stated in
+                    let number = "\(stated.amount)"
+                    return "\(nutrient.rawValue) \(number.hasSuffix(".0") ? String(number.dropLast(2)) : number) \(stated.unit)"
+                }
+            }.joined(separator: ", ")
+        }
+        say("per serving\(nutrition.servingSize.map { " (\($0))" } ?? ""): \(amounts(nutrition.perServing))")
+        if let total = nutrition.total, let servings = nutrition.forServings { say("for \(servings) servings: \(amounts(total))") }
     }
 
     /// Ingredients and steps under their section headings, each heading once where it starts.

@@ -125,6 +125,8 @@ struct CommittedTopicTests {
                                     description: text(RecipeLimits.maxRecipeDescriptionLength), yield: text(RecipeLimits.maxYieldLength),
                                     prepTime: text(RecipeLimits.maxDurationLength), cookTime: text(RecipeLimits.maxDurationLength),
                                     totalTime: text(RecipeLimits.maxDurationLength), sourceUrl: text(RecipeLimits.maxSourceURLLength),
+                                    nutrition: Nutrition(amounts: Dictionary(uniqueKeysWithValues: Nutrition.Nutrient.allCases.map { ($0, $0.maximum - 0.1) }),
+                                                         servingSize: text(RecipeLimits.maxServingSizeLength)),
                                     ingredients: ingredients, instructions: instructions, tags: tags)
         let id = try RecipeID(String(repeating: "r", count: RecipeID.maxLength))
         let version = RecipeVersion(number: Int.max, content: content, savedAt: Timestamp(millisecondsSinceEpoch: 253_402_300_799_999),

@@ -40,6 +40,7 @@ struct StoredContentTests {
         content.ingredients[0] = Ingredient(
             id: "i", name: "garlic", amount: 2, amountMax: 3, unit: "clove", note: "chopped", section: "Sauce", text: "2-3 cloves garlic")
         content.instructions[0].section = "Sauce"
+        content.nutrition = Nutrition(amounts: [.calories: 240, .fat: 9.5], servingSize: "1 slice")
         let detail = RecipeDetail(id: "r", version: RecipeVersion(number: 1, content: content, savedAt: Timestamp(millisecondsSinceEpoch: 0),
                                                                   savedBy: "alice"),
                                   hasDraft: false)

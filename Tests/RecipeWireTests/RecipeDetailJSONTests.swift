@@ -49,6 +49,26 @@ struct RecipeDetailJSONTests {
         }
     }
 
+    @Test("nutrition, per serving and in total, with every nutrient and numbers in every form, as the encoder writes it")
+    func nutrition() throws {
+        let amounts: [Double] = [0, 0.1, 1.0 / 3, 9.5, 240, 2.5e-7, 49_999.9, 123_456.789, 999_999.99]
+        let stated = Dictionary(uniqueKeysWithValues: zip(Nutrition.Nutrient.allCases, amounts))
+        for (servingSize, servings) in [("1 slice \"thick\" / \u{1}", 4), ("", 7)] as [(String?, Int?)] + [(nil, nil)] {
+            var content = RecipeContent(title: "T", servings: servings, nutrition: Nutrition(amounts: stated, servingSize: servingSize))
+            let version = RecipeVersion(number: 1, content: content, savedAt: Timestamp(millisecondsSinceEpoch: 0), savedBy: "a")
+            let detail = RecipeDetail(id: "r", version: version, hasDraft: false)
+            let shown = try #require(detail.nutrition)
+            #expect(shown.perServing.count == 9 && shown.forServings == servings && (shown.total == nil) == (servings == nil))
+            try expectEncoderBytes(detail)
+            let forGuests = RecipeDetail(id: "r", version: 1, content: content, guests: 3, units: nil, updatedAt: "t", savedBy: "a", hasDraft: false)
+            #expect(forGuests.nutrition?.total?["sugar"]?.amount == 3 * 240 && forGuests.nutrition?.perServing["sugar"]?.amount == 240)
+            try expectEncoderBytes(forGuests)
+            content.nutrition = nil
+            #expect(RecipeDetail(id: "r", version: 1, content: content, guests: 3, units: nil, updatedAt: "t", savedBy: "a", hasDraft: false)
+                .nutrition == nil)
+        }
+    }
+
     @Test("every optional member absent, and empty lists")
     func noOptionalMember() throws {
         let bare = RecipeDetail(id: "r", version: 1, title: "T", servings: nil, image: nil, description: nil, yield: nil,

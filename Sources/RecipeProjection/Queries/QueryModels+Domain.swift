@@ -15,7 +15,8 @@ extension DraftView {
                   cookTime: content.cookTime, totalTime: content.totalTime, sourceUrl: content.sourceUrl,
                   ingredients: content.ingredients.map(IngredientView.init), instructions: content.instructions.map(InstructionView.init),
                   tags: content.tags.map(TagView.init), revision: revision, baseVersion: baseVersion,
-                  missing: missing, lastRejection: rejection, updatedAt: ReadModel.time(updatedAt))
+                  missing: missing, lastRejection: rejection, updatedAt: ReadModel.time(updatedAt),
+                  nutrition: NutritionView(content.nutrition, forServings: content.servings))
     }
 
     /// What a save still needs: a title that is not blank, an ingredient.

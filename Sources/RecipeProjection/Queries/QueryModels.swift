@@ -69,6 +69,8 @@ public struct DraftView: Codable, Sendable, Equatable {
     public var missing: [String]
     public var lastRejection: LastRejection?
     public var updatedAt: String
+    /// Per serving as stated, and in total for `servings`; absent when the draft states none.
+    public var nutrition: NutritionView? = nil
 }
 
 /// An open draft as the drafts list shows it: which recipe, where it stands and what a save

@@ -81,6 +81,24 @@ enum ContentCoding {
         writer.raw("]")
         writer.key("tags")
         write(content.tags, into: &writer)
+        if let nutrition = content.nutrition { write(nutrition, into: &writer) }
+        writer.raw("}")
+    }
+
+    /// `,"nutrition":{"calories":240,…,"servingSize":"1 slice"}`: the nutrients stated, per
+    /// serving, in `Nutrition.Nutrient` order, then the serving size when stated. Written only
+    /// when the content has nutrition, so content stored before it is the same text.
+    private static func write(_ nutrition: Nutrition, into writer: inout JSONWriter) {
+        writer.key("nutrition")
+        writer.raw("{")
+        for nutrient in Nutrition.Nutrient.allCases {
+            guard let amount = nutrition.amounts[nutrient] else { continue }
+            if writer.last != UInt8(ascii: "{") { writer.raw(",") }
+            writer.string(nutrient.rawValue)
+            writer.raw(":")
+            writer.number(amount)
+        }
+        if let servingSize = nutrition.servingSize { writer.member("servingSize"); writer.string(servingSize) }
         writer.raw("}")
     }
 
@@ -135,6 +153,35 @@ enum ContentCoding {
         }
         struct StoredInstruction: Decodable { let id: String; let order: Int; let description: String; let section: String? }
         struct StoredTag: Decodable { let name: String; let payload: String? }
+        /// The nutrients by name (`Nutrition.Nutrient`), each a number, and `servingSize`; a
+        /// member of another name is a corrupted store, as is an object that states nothing.
+        struct StoredNutrition: Decodable {
+            let nutrition: Nutrition
+
+            init(from decoder: any Decoder) throws {
+                let members = try decoder.container(keyedBy: NutritionKey.self)
+                var nutrition = Nutrition()
+                for key in members.allKeys {
+                    if key.stringValue == "servingSize" {
+                        nutrition.servingSize = try members.decode(String.self, forKey: key)
+                    } else if let nutrient = Nutrition.Nutrient(rawValue: key.stringValue) {
+                        nutrition.amounts[nutrient] = try members.decode(Double.self, forKey: key)
+                    } else {
+                        throw DecodingError.dataCorruptedError(forKey: key, in: members, debugDescription: "not a nutrient")
+                    }
+                }
+                guard !nutrition.isEmpty else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no nutrient and no serving size"))
+                }
+                self.nutrition = nutrition
+            }
+        }
+        struct NutritionKey: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
         let title: String
         let servings: Int?
         let image: String?
@@ -142,11 +189,13 @@ enum ContentCoding {
         let ingredients: [StoredIngredient]
         let instructions: [StoredInstruction]
         let tags: [StoredTag]
+        let nutrition: StoredNutrition?
 
         var content: RecipeContent {
             RecipeContent(
                 title: title, servings: servings, image: image, description: description, yield: yield,
                 prepTime: prepTime, cookTime: cookTime, totalTime: totalTime, sourceUrl: sourceUrl,
+                nutrition: nutrition?.nutrition,
                 ingredients: ingredients.map {
                     Ingredient(id: $0.id, name: $0.name, amount: $0.amount, amountMax: $0.amountMax, unit: $0.metric,
                                note: $0.note, section: $0.section, text: $0.text)

@@ -4,7 +4,7 @@ import Foundation
 /// The read-model tables and their migrations. The version lives in the
 /// store; a store newer than the code is refused rather than misread.
 enum StoreSchema {
-    static let version = 7
+    static let version = 8
 
     /// `migrations[n]` takes a store from version n to n+1.
     static let migrations: [String] = [
@@ -144,6 +144,13 @@ enum StoreSchema {
         CREATE VIEW history(partition, recipe_id, \(HistoryChunk.members.joined(separator: ", "))) AS
             SELECT c.partition, c.recipe_id, \(HistoryChunk.members.map { HistoryChunk.member($0) }.joined(separator: ", "))
             FROM history_chunks c, json_each(c.entries) e;
+        """,
+        // Stored content may hold `nutrition`, written only when present: no table changes and
+        // nothing to convert. The version moves so that code without it, which would read such
+        // content and drop the nutrition, refuses the store.
+        """
+        -- stored content may hold nutrition
+        SELECT 1;
         """,
     ]
 

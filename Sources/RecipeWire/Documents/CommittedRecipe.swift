@@ -98,10 +98,12 @@ public struct CommittedRecipe: Sendable {
         let tag = RecipeLimits.maxTagNameLength + RecipeLimits.maxTagPayloadLength
         let recipe = RecipeID.maxLength + RecipeLimits.maxTitleLength + RecipeLimits.maxImageURLLength
             + RecipeLimits.maxRecipeDescriptionLength + RecipeLimits.maxYieldLength + 3 * RecipeLimits.maxDurationLength
-            + RecipeLimits.maxSourceURLLength
+            + RecipeLimits.maxSourceURLLength + RecipeLimits.maxServingSizeLength
         let texts = recipe + RecipeLimits.maxIngredients * ingredient + RecipeLimits.maxInstructions * instruction
             + RecipeLimits.maxTags * tag + WireFormat.maxRecordSize  // `savedBy`
-        let structure = 512 * (RecipeLimits.maxIngredients + RecipeLimits.maxInstructions + RecipeLimits.maxTags) + 4096
+        // Nutrition: each nutrient per serving and in total, name, amount and unit.
+        let nutrients = 2 * 64 * Nutrition.Nutrient.allCases.count
+        let structure = 512 * (RecipeLimits.maxIngredients + RecipeLimits.maxInstructions + RecipeLimits.maxTags) + 4096 + nutrients
         return longestEscape * texts + structure
     }()
 }

@@ -70,6 +70,8 @@ public struct RecipeDetail: Codable, Sendable, Equatable {
     public var updatedAt: String
     public var savedBy: String
     public var hasDraft: Bool
+    /// Per serving as stated, and in total for `guests` or else `servings`; absent when the recipe states none.
+    public var nutrition: NutritionView? = nil
 }
 
 // MARK: - From the domain
@@ -91,7 +93,8 @@ extension RecipeDetail {
                   sourceUrl: content.sourceUrl, guests: guests, units: units?.rawValue,
                   ingredients: content.ingredients.map(IngredientView.init),
                   instructions: content.instructions.map(InstructionView.init), tags: content.tags.map(TagView.init),
-                  updatedAt: updatedAt, savedBy: savedBy, hasDraft: hasDraft)
+                  updatedAt: updatedAt, savedBy: savedBy, hasDraft: hasDraft,
+                  nutrition: NutritionView(content.nutrition, forServings: guests ?? content.servings))
     }
 }
 
@@ -149,6 +152,7 @@ extension RecipeDetail {
         writer.member("instructions"); writer.raw("[")
         for instruction in instructions { writer.element(); instruction.write(to: &writer) }
         writer.raw("]")
+        if let nutrition { writer.member("nutrition"); nutrition.write(to: &writer) }
         if let position { writer.member("position"); writer.string(position) }
         if let prepTime { writer.member("prepTime"); writer.string(prepTime) }
         writer.member("savedBy"); writer.string(savedBy)
