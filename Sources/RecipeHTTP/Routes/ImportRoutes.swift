@@ -236,7 +236,12 @@ extension RecipeDocument {
                                       note: item.note, section: item.section, text: item.text),
                        item.display.isEmpty ? nil : item.display)
                   },
-                  instructions: detail.instructions.map { ($0.description, $0.section) })
+                  instructions: detail.instructions.map { ($0.description, $0.section) },
+                  nutrition: detail.nutrition.map { view in
+                      var amounts: [Nutrition.Nutrient: Double] = [:]
+                      for (name, amount) in view.perServing { Nutrition.Nutrient(rawValue: name).map { amounts[$0] = amount.amount } }
+                      return Nutrition(amounts: amounts, servingSize: view.servingSize)
+                  })
     }
 }
 
