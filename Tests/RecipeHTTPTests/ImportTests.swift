@@ -204,6 +204,19 @@ struct ImportTests {
         let history = try fixture.get("/v1/recipes/\(id)/history").items
         #expect(history.map { $0["commandId"] as? String }.contains(nutritionCommand))
         #expect(history.allSatisfy { $0["outcome"] as? String == "accepted" }, "\(history)")
+
+        // Exported as schema.org writes it, and imported again to the same amounts.
+        let exported = try fixture.get("/v1/recipes/\(id)?format=jsonld")
+        let information = try #require(exported.object["nutrition"] as? [String: Any], "\(exported.text)")
+        #expect(information["@type"] as? String == "NutritionInformation")
+        #expect(information["calories"] as? String == "240 kcal" && information["fatContent"] as? String == "9.5 g")
+        #expect(information["sodiumContent"] as? String == "500 mg" && information["servingSize"] as? String == "1 bar")
+        let again = try fixture.post("/v1/import?save=true", exported.text, headers: ["content-type": "application/ld+json"])
+        let second = try #require(again.object["recipeId"] as? String, "\(again.text)")
+        let detail = try fixture.get("/v1/recipes/\(second)").object
+        let perServing = try #require((detail["nutrition"] as? [String: Any])?["perServing"] as? [String: [String: Any]], "\(detail)")
+        #expect(perServing["calories"]?["amount"] as? Double == 240 && perServing["fat"]?["amount"] as? Double == 9.5)
+        #expect(perServing["sodium"]?["amount"] as? Double == 500 && perServing["sodium"]?["unit"] as? String == "mg")
     }
 
     @Test("ingredient lines are parsed as the import parses them")
