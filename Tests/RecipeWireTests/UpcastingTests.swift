@@ -13,7 +13,7 @@ struct UpcastingTests {
         return .titleChanged(title: try data.string("text"))
     }
 
-    static let decoderWithV2 = RecordDecoder(formats: DataFormats(DataFormats.version1 + [titleChangedV2]))
+    static let decoderWithV2 = RecordDecoder(formats: VersionTable(DataFormats.version1 + [titleChangedV2]))
 
     static func record(version: Int, data: String) -> [UInt8] {
         Array(WrongExamples.record("TitleChanged", data: data)

@@ -32,14 +32,14 @@ import RecipeJSON
 /// `datacontenttype` and `dataschema` absent. A record's `dataschema` is not
 /// consulted: `type` alone decides how `data` is read.
 public struct RecordDecoder: Sendable {
-    let formats: DataFormats
+    let formats: VersionTable<RecipeCommand.Kind, RecipeCommand>
 
     public init() {
-        formats = .standard
+        formats = DataFormats.standard
     }
 
     /// With another upcasting table (tests of future versions).
-    init(formats: DataFormats) {
+    init(formats: VersionTable<RecipeCommand.Kind, RecipeCommand>) {
         self.formats = formats
     }
 

@@ -16,6 +16,25 @@ extension IngredientLine {
             text: try data.optionalString("text"))
     }
 
+    /// The fields of a line in v2 order (`name` first): IngredientAdded's data and an item of
+    /// DraftContentSet's `ingredients`.
+    static let fieldSpecs: [FieldSpec] = [
+        .string("name", .maxLength(RecipeLimits.maxIngredientNameLength),
+            "What it is; at most 200 characters (RecipeLimits.maxIngredientNameLength). Must not be blank (checked by the fold)."),
+        .optionalNumber("amount", .amount,
+            "How much, in `unit`s: from 0.01 (RecipeLimits.minIngredientAmount: the least shown as more than 0) to 1000000 (RecipeLimits.maxIngredientAmount). Absent: the line has no quantity (\"salt, to taste\"), and scaling leaves it as it is."),
+        .optionalNumber("amountMax", .amount,
+            "The upper end of a range (\"2–3 cloves\"): greater than 0, at most 1000000; needs `amount` and must not be below it (checked by the fold)."),
+        .optionalString("unit", .maxLength(RecipeLimits.maxUnitLength),
+            "The unit (g, cup, clove, or the cook's own word); at most 200 characters (RecipeLimits.maxUnitLength). v1 called it `metric`. Absent for counted things written without one (\"2 eggs\"). Must not be blank (checked by the fold)."),
+        .optionalString("note", .maxLength(RecipeLimits.maxIngredientNoteLength),
+            "How it is prepared, or anything else said of it (\"finely chopped\"); at most 500 characters (RecipeLimits.maxIngredientNoteLength). Must not be blank (checked by the fold)."),
+        .optionalString("section", .maxLength(RecipeLimits.maxSectionLength),
+            "The heading the line stands under (\"For the sauce\"); at most 200 characters (RecipeLimits.maxSectionLength). Must not be blank (checked by the fold)."),
+        .optionalString("text", .maxLength(RecipeLimits.maxIngredientTextLength),
+            "The line as written, kept for display and export; at most 1000 characters (RecipeLimits.maxIngredientTextLength). Must not be blank (checked by the fold)."),
+    ]
+
     /// The line's members in v2 order (`name` first).
     var values: [DataValue] {
         [.string(name), .optional(amount), .optional(amountMax), .optional(unit), .optional(note), .optional(section),

@@ -8,21 +8,7 @@ import RecipeJSON
 extension CommandDescription {
     static let ingredientAdded = CommandDescription(
         .ingredientAdded, version: 2, summary: " (content version 2). Appends an ingredient line: a name and, each optional, an amount or a range (amount, amountMax), a unit (v1's `metric`), a note, a section heading and the line as written. Without `ingredientId` the ingredient's id is the command id.",
-        fields: [
-            .string("name", .maxLength(RecipeLimits.maxIngredientNameLength),
-                "What it is; at most 200 characters (RecipeLimits.maxIngredientNameLength). Must not be blank (checked by the fold)."),
-            .optionalNumber("amount", .amount,
-                "How much, in `unit`s: from 0.01 (RecipeLimits.minIngredientAmount: the least shown as more than 0) to 1000000 (RecipeLimits.maxIngredientAmount). Absent: the line has no quantity (\"salt, to taste\"), and scaling leaves it as it is."),
-            .optionalNumber("amountMax", .amount,
-                "The upper end of a range (\"2–3 cloves\"): greater than 0, at most 1000000; needs `amount` and must not be below it (checked by the fold)."),
-            .optionalString("unit", .maxLength(RecipeLimits.maxUnitLength),
-                "The unit (g, cup, clove, or the cook's own word); at most 200 characters (RecipeLimits.maxUnitLength). v1 called it `metric`. Absent for counted things written without one (\"2 eggs\"). Must not be blank (checked by the fold)."),
-            .optionalString("note", .maxLength(RecipeLimits.maxIngredientNoteLength),
-                "How it is prepared, or anything else said of it (\"finely chopped\"); at most 500 characters (RecipeLimits.maxIngredientNoteLength). Must not be blank (checked by the fold)."),
-            .optionalString("section", .maxLength(RecipeLimits.maxSectionLength),
-                "The heading the line stands under (\"For the sauce\"); at most 200 characters (RecipeLimits.maxSectionLength). Must not be blank (checked by the fold)."),
-            .optionalString("text", .maxLength(RecipeLimits.maxIngredientTextLength),
-                "The line as written, kept for display and export; at most 1000 characters (RecipeLimits.maxIngredientTextLength). Must not be blank (checked by the fold)."),
+        fields: IngredientLine.fieldSpecs + [
             .optionalString("ingredientId", .maxLength(RecipeLimits.maxIdentifierLength),
                 "An explicit id for the new ingredient; at most 128 characters (RecipeLimits.maxIdentifierLength)."),
         ],
