@@ -9,12 +9,6 @@ import Threads
 /// next offset with one's own results and to start from it
 /// (`assign(topic:from:)`, or `KafkaRebalanceHandler.onAssign`).
 ///
-/// ```swift
-/// let consumer = try KafkaConsumer(config: config)
-/// try consumer.assign(topic: "recipes.edits", from: [0: .offset(42)])
-/// let records = try consumer.poll(maxRecords: 500, timeout: .milliseconds(100))
-/// ```
-///
 /// Threads: librdkafka fetches on its own threads; rebalance and error
 /// callbacks run on the thread that calls `poll` or `close`, inside the
 /// call. `poll` and `close` are serialized; other methods may be called from

@@ -8,13 +8,6 @@ import Threads
 /// `acks=all`) and partitions keys with `murmur2_random`, so a key lands on
 /// the partition the Java client or `kafka-python` would choose.
 ///
-/// ```swift
-/// let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: kafka.bootstrapServers))
-/// let report = try producer.send(topic: "recipes.edits", key: "r-1", value: bytes)
-/// print(report) // "3:120"
-/// try producer.shutdown()
-/// ```
-///
 /// Threads: a dedicated thread owned by the producer calls `rd_kafka_poll`;
 /// librdkafka runs the delivery-report and error callbacks on it, and they
 /// wake the threads blocked in `send` or `KafkaPendingBatch.results()`. Nothing

@@ -15,14 +15,12 @@ import Threads
 /// ```swift
 /// let service = try RecipeService(options: .init(kafka: config, topics: RecipeTopics(), storePath: "recipes.db"))
 /// try service.start()
-/// print("http://127.0.0.1:\(service.port)")
 /// service.shutdown()
 /// ```
 ///
 /// Threads: `init` opens the store and makes the Kafka clients, and starts no thread of
 /// its own; `start` asks the brokers, listens (libmicrohttpd's threads) and starts the
-/// projector's thread; `shutdown` stops them, waiting at most its timeout for each. Every
-/// call blocks its caller; none may be made from a Swift task.
+/// projector's thread; `shutdown` stops them, waiting at most its timeout for each.
 public final class RecipeService: Sendable {
     public struct Options: Sendable {
         public var kafka: KafkaConfig

@@ -12,7 +12,7 @@ struct PartitionLifecycleTests {
     }
 
     private func hold(_ record: KafkaConsumerRecord, in lifecycle: inout PartitionLifecycle) {
-        record.withBorrowed { lifecycle.hold($0) }
+        _ = record.withBorrowed { lifecycle.hold($0) }
     }
 
     /// Partitions 0 and 1 taken and deciding.

@@ -8,12 +8,6 @@ import CRdKafka
 /// message sets) per partition, silently dropping older data: a place to
 /// test and develop, never a store.
 ///
-/// ```swift
-/// let kafka = try EmbeddedKafka(brokers: 3)
-/// try kafka.createTopic("recipes.edits", partitions: 6)
-/// kafka.pushRequestErrors(.produce, [.notEnoughReplicas])   // fault injection
-/// ```
-///
 /// Threads: the mock cluster runs on its own thread inside librdkafka; the
 /// methods here only post requests to it and may be called from any thread.
 public final class EmbeddedKafka: Sendable {

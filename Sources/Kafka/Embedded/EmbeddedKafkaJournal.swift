@@ -9,15 +9,6 @@ import Threads
 /// restart, and a read-model store beside it stays valid (same log, same
 /// positions).
 ///
-/// ```swift
-/// let kafka = try EmbeddedKafka(brokers: 3)
-/// let journal = try EmbeddedKafkaJournal(folder: ".recipes-dev", kafka: kafka, topic: "recipes.edits", partitions: 6)
-/// print(journal.restoredRecords)  // what an earlier session appended
-/// try journal.start()
-/// // … the session …
-/// try journal.stop()               // everything appended so far is on disk
-/// ```
-///
 /// The folder holds `journal.properties` (the journal's name, topic and
 /// partitions) and one file per partition of length-prefixed records, each
 /// with its offset, so that a gap or a torn write is seen on restore.

@@ -15,9 +15,8 @@ import Threads
 /// Answers of at most 16 KiB are not counted as unsent: the socket takes them at once.
 /// A third account of the same bounds, `requestBodies`, holds each request's body as it is read,
 /// until its handler is done (a body past it is refused 503 `busy` as it passes, mid-body).
-/// An answer that does not fit in `unsent` is a small 503 `busy` that closes the connection (it
-/// fits in the socket's buffer, so its connection is freed at once); one that does not fit in
-/// `keptAlive` is sent, with `Connection: close`.
+/// An answer that does not fit in `unsent` is a small 503 `busy` that closes the connection; one
+/// that does not fit in `keptAlive` is sent, with `Connection: close`.
 final class AnswerMemory: Sendable {
     /// At most this many bytes in all, and per client (0: no bound of its own).
     let total: Int

@@ -36,13 +36,8 @@ public enum HTTPAdmission: Sendable {
 /// JSON errors; only a request head too large for a connection's memory at all
 /// (`connectionMemoryLimit`) or one libmicrohttpd cannot parse gets libmicrohttpd's own answer,
 /// an HTML 431, 414 or 400 that no callback of libmicrohttpd 0.9.75 can replace
-/// (docs/operations.md, "Connections").
-///
-/// ```swift
-/// let server = try HTTPServer(handler: api, port: 0, loopbackOnly: true)
-/// print(server.port)
-/// server.stop()
-/// ```
+/// (docs/operations.md, "Connections"). `HTTPServer(handler:port:loopbackOnly:)` listens at once;
+/// `stop()` closes every connection.
 public final class HTTPServer: @unchecked Sendable {
     /// The largest body of a request whose handler sets no limit of its own.
     public static let defaultMaxBodySize = 64 * 1024

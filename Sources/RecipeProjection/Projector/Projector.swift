@@ -5,11 +5,6 @@ import Threads
 /// Consumes the decisions topic and keeps a store's read models current: it folds
 /// the effective decisions (`EffectiveDecisions`) as they were recorded, with no rule.
 ///
-/// ```swift
-/// let projector = try Projector(storePath: "recipes.db", kafka: config, topic: "recipes.decisions")
-/// try projector.run(until: stop) { progress in print(progress) }
-/// ```
-///
 /// It assigns itself every partition and starts each from the store's own
 /// positions: no consumer group, every store holds the full read model (the
 /// deciders divide the partitions; projectors do not). It holds its store

@@ -15,22 +15,8 @@ import RecipeJSON
 /// }
 /// ```
 ///
-/// Checks, in this order, each with its code: size (`tooLarge`); JSON syntax, UTF-8,
-/// nesting, repeated keys (`malformed`); `specversion` (`unsupportedVersion` unless
-/// 1.0); `type` (`unknownType`, or `unsupportedVersion` for a version this decoder
-/// does not read); the other attributes' presence and types, and `subject` a recipe id
-/// (`malformed`); the key a recipe id (`malformed`) and equal to `subject`
-/// (`keyMismatch`); the shape of `data` (`malformed`); the domain's record-level limits
-/// (`invalid`, see `RecordLimits`). A string anywhere in the record holding a C0 control
-/// character other than tab and newline is `invalid`, checked once `subject` is read, naming its field
-/// (`ControlCharacters.swift`); the actor is an `ActorName`. A recipe id is `RecipeID.form` and nothing else: a
-/// NUL, a control character or any non-ASCII byte in the key or `subject` makes the
-/// record `malformed`, so no two spellings ever reach one recipe.
-///
-/// Accepted beyond the canonical form: any member order and whitespace,
-/// extension attributes (ignored), any RFC 3339 time, integers written as `4.0`,
-/// `datacontenttype` and `dataschema` absent. A record's `dataschema` is not
-/// consulted: `type` alone decides how `data` is read.
+/// What it checks, in order and with each code, and what it accepts beyond the canonical
+/// form: docs/architecture.md, "What the decoders check".
 public struct RecordDecoder: Sendable {
     let formats: VersionTable<RecipeCommand.Kind, RecipeCommand>
 

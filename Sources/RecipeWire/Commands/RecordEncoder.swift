@@ -12,18 +12,6 @@ import RecipeJSON
 /// newest data version of each command. The same envelope always gives the same
 /// bytes, so records can be compared and hashed.
 ///
-/// ```swift
-/// let encoder = RecordEncoder(source: "recipes-http")
-/// let value = encoder.encode(envelope)
-/// // {"specversion":"1.0","id":"0b0e…","source":"recipes-http","type":"recipes.IngredientAdded.v1",
-/// //  "subject":"5a8f…","time":"2026-12-01T10:15:00Z","datacontenttype":"application/json",
-/// //  "dataschema":"Schemas/commands/IngredientAdded.v1.schema.json","actor":"alice",
-/// //  "expectedrevision":4,"data":{"name":"Flour","amount":250,"metric":"g"}}
-/// let message = KafkaProducerMessage(
-///     topic: RecipeTopics(prefix: prefix).edits, key: RecordKey.key(forRecipe: envelope.recipeID), value: value,
-///     headers: [KafkaHeader(key: WireFormat.contentTypeHeaderName, value: WireFormat.contentType)])
-/// ```
-///
 /// The encoder writes whatever the envelope holds. Check `RecordLimits.violation(in:)`
 /// first to refuse, before appending, a command every reader would reject.
 public struct RecordEncoder: Sendable {

@@ -3,9 +3,9 @@ import RecipeJSON
 
 // MARK: - Record limits
 
-/// The domain's limits that a record is checked against on its own, without the
-/// recipe it is for: text lengths and number ranges from `RecipeLimits`, the same
-/// numbers the schemas in Schemas/ state as `maxLength`, `minimum`, `maximum`.
+/// The domain's limits that a record is checked against on its own, without the recipe it
+/// is for: the bounds the kinds' descriptions give their fields (`FieldSpec.Bound`, from
+/// `RecipeLimits`), which the generated schemas state as `maxLength`, `minimum`, `maximum`.
 ///
 /// Names too: the command id holds no control character (tab and newline included), and
 /// `actor`, `grantee` and `newOwner` are actor names in their one spelling (`ActorName`).
@@ -14,15 +14,10 @@ import RecipeJSON
 /// recipe's history with the domain's own code: rules that need judgement (blank
 /// text, the URL's form, the tag grammar, "an update changes something") and
 /// rules that need the recipe (unknown ids, counts, positions beyond the list).
-/// Ids and tag names that are only looked up (`ingredientId` of an update, `name`
-/// of `TagRemoved`) are not bounded either: a long one is simply not found.
+/// Ids and tag names only looked up are not bounded: a long one is simply not found.
 ///
 /// The decoder rejects a record breaking a limit as `invalid`; producers call
 /// `violation(in:)` before appending, to refuse what every reader would reject:
-///
-/// ```swift
-/// if let problem = RecordLimits.violation(in: envelope) { return .badRequest(problem.code, problem.message) }
-/// ```
 public enum RecordLimits {
     /// The first reason a reader would reject `envelope` once encoded, or nil.
     /// An empty `id` is `malformed` (CloudEvents requires one; the recipe id is a

@@ -14,18 +14,8 @@ import RecipeJSON
 /// }
 /// ```
 ///
-/// Strict: the envelope as for commands (JSON, `specversion` 1.0, attribute names,
-/// a repeated key is `malformed`; extensions ignored), `type`
-/// `recipes.decision.v<N>` (`unknownType` for another type, `unsupportedVersion` for
-/// a version this decoder does not read), `id` equal to the position in `data`,
-/// `data` closed, and every member present exactly when the outcome has it: an
-/// accepted decision has events and a revision, a rejected one a reason and a
-/// revision, a duplicate a revision, an undecodable one a reason and nothing of
-/// the command but its id. An event of an unknown kind or version, or a rejection
-/// code this build does not know, is `unknownType` / `unsupportedVersion`: read
-/// with a newer build. A decision of rules version 2 or later holding a control character
-/// (but tab and newline) or an actor name out of its spelling is `invalid`; an older one is
-/// read as decided, its actor names in NFC (`checkNames`).
+/// What it checks, and what it reads of older rules versions: docs/architecture.md, "What the
+/// decoders check".
 public struct DecisionDecoder: Sendable {
     let formats: DecisionFormats
 
