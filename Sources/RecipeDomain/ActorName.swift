@@ -30,7 +30,7 @@ public enum ActorName {
             !bytes.isEmpty && bytes.count <= RecipeLimits.maxIdentifierLength
                 && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }
         }
-        if plainASCII { return nil }
+        if plainASCII || isLatinAndAllowed(name) { return nil }
         let isASCII = name.utf8.allSatisfy { $0 < 0x80 }
         let quotedName = RecipeID.quoted(name)
         if name.isEmpty || name.unicodeScalars.count > RecipeLimits.maxIdentifierLength {
@@ -61,6 +61,20 @@ public enum ActorName {
     public static func codePoint(_ value: UInt32) -> String {
         let hex = String(value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// True for a name of 1 to 128 allowed scalars all below U+0300 (Latin-1, Latin Extended,
+    /// IPA, spacing modifiers): no scalar there composes with another or changes under NFC (the
+    /// first that may is U+0300), and none is whitespace or a control but those of C0, DEL, C1
+    /// and U+00A0. `chloé` is decided here without normalizing (ActorNameTests checks the range).
+    static func isLatinAndAllowed(_ name: String) -> Bool {
+        var count = 0
+        for scalar in name.unicodeScalars {
+            let value = scalar.value
+            guard value < 0x300, value > 0xA0 || (value > 0x20 && value < 0x7F && value != 0x23) else { return false }
+            count += 1
+        }
+        return count > 0 && count <= RecipeLimits.maxIdentifierLength
     }
 
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {

@@ -50,4 +50,27 @@ struct ActorNameTests {
             #expect(rejection.message.contains(#"write it "jos\u{E9}""#), "\(rejection.message)")
         }
     }
+
+    /// Names of scalars below U+0300 are decided without normalizing; the verdict must be the
+    /// one the full check gives: each such scalar alone, and next to letters, which is where a
+    /// composition could happen (none below U+0300 combines: canonical combining class 0).
+    @Test func latinNamesGetTheVerdictOfTheFullCheck() {
+        func fullVerdict(_ name: String) -> Bool {
+            let allowed = name.unicodeScalars.allSatisfy { scalar in
+                switch scalar.properties.generalCategory {
+                case .control, .surrogate, .lineSeparator, .paragraphSeparator, .spaceSeparator: false
+                default: scalar != "#" && !scalar.properties.isWhitespace
+                }
+            }
+            return allowed && ActorName.canonical(name).utf8.elementsEqual(name.utf8)
+        }
+        for value in UInt32(0)..<0x300 {
+            let scalar = Unicode.Scalar(value)!
+            #expect(scalar.properties.canonicalCombiningClass == .notReordered, "U+\(String(value, radix: 16))")
+            for name in [String(scalar), "e" + String(scalar), String(scalar) + "A"] {
+                #expect((ActorName.problem(name) == nil) == fullVerdict(name), "\(name.debugDescription)")
+            }
+        }
+        #expect(ActorName.problem("chloe\u{301}") != nil)
+    }
 }

@@ -97,9 +97,9 @@ public struct RecordDecoder: Sendable {
         let commandID = try reader.string(.id)
         let recipeID = try reader.recipeID()
         if let offset = reader.firstControlEscape { throw reader.controlCharacterError(at: offset) }
-        let source = try reader.string(.source)
+        var source = try reader.string(.source)
         if source.isEmpty { throw .malformed("source must not be empty.", field: "source") }
-        if source.utf8.contains(where: { $0 < 0x20 }) { throw .invalid("source", "must not hold control characters, tab and newline included") }
+        if source.withUTF8({ $0.contains { $0 < 0x20 } }) { throw .invalid("source", "must not hold control characters, tab and newline included") }
         let time = try reader.time()
         let actor = try reader.string(.actor)
         if let contentType = reader.token(.datacontenttype) {

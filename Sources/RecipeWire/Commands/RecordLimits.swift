@@ -110,9 +110,9 @@ public enum RecordLimits {
         return WireError(.invalid, "\(field) \(problem).", field: field)
     }
 
-    private static func range(_ value: Int, _ range: ClosedRange<Int>, _ field: String) -> WireError? {
+    private static func range(_ value: Int, _ range: ClosedRange<Int>, _ field: @autoclosure () -> String) -> WireError? {
         guard !range.contains(value) else { return nil }
-        return .invalid(field, "must be from \(range.lowerBound) to \(range.upperBound), not \(value)")
+        return .invalid(field(), "must be from \(range.lowerBound) to \(range.upperBound), not \(value)")
     }
 
     /// Lengths count Unicode scalars, as the domain and JSON Schema's `maxLength` do.
