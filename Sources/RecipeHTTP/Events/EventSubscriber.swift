@@ -122,7 +122,9 @@ final class EventSubscriber: Sendable {
             guard let recipe else { return true }
             let listed = recipe.isListed(tag: tag, query: query)
             let changing = decision.item.outcome == .accepted && Self.listChanging.contains(decision.item.type)
-            guard listed || recipe.draftRevision != nil || changing else { return true }
+            // Drafts (the caller's own under `--private`) on the unfiltered list only, as `/v1/drafts` shows them.
+            let draft = tag == nil && query == nil && recipe.draftRevision != nil
+            guard listed || draft || changing else { return true }
             inList = listed
         }
         state.sent[decision.partition] = decision.offset

@@ -1,0 +1,249 @@
+import Foundation
+import Kafka
+import RecipeHTTP
+import RecipeTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The event streams against the real server and broker: what a follower of a recipe or of
+/// the list receives, checked against the recipe's history.
+@Suite("Event streams")
+struct EventStreamTests {
+    static func title(_ text: String) -> String { #"{"type":"TitleChanged","data":{"title":"\#(text)"}}"# }
+
+    /// The positions of a recipe's history after `after` (all when nil).
+    static func historyPositions(_ fixture: ServiceFixture, _ id: String, headers: [String: String] = [:]) throws -> [String] {
+        try fixture.get("/v1/recipes/\(id)/history", headers: headers).object["items"].map { items in
+            (items as? [[String: Any]] ?? []).compactMap { $0["position"] as? String }
+        } ?? []
+    }
+
+    /// Waits until the recipe's history holds `position` (the read model has folded it).
+    static func waitFolded(_ fixture: ServiceFixture, _ id: String, _ position: String) throws {
+        #expect(try fixture.get("/v1/recipes/\(id)/history?after=\(position)").status == 200)
+    }
+
+    @Test func historyThenCaughtUpThenLiveWithIDsAndSummaries() throws {
+        let (id, saved) = try shared.savedRecipe(title: "Followed soup")
+        try Self.waitFolded(shared, id, saved)
+        let client = try EventStreamClient(port: shared.port, path: "/v1/recipes/\(id)/events")
+        let history = try client.events(through: { $0.name == "caught-up" })
+        #expect(client.status == 200)
+        #expect(client.head.lowercased().contains("content-type: text/event-stream; charset=utf-8"))
+        #expect(client.retry == ServerSentEvents.retryMilliseconds)
+        #expect(history.dropLast().map(\.id) == (try Self.historyPositions(shared, id)).map { Optional($0) })
+        #expect(history.last?.id == nil && history.last?.object["after"] as? String == saved)
+        let receipt = try shared.command(id, Self.title("Followed soup, live"))
+        let live = try #require(try client.next())
+        #expect(live.name == "accepted" && live.id == receipt["position"] as? String)
+        #expect(live.object["type"] as? String == "TitleChanged" && live.object["commandId"] as? String == receipt["commandId"] as? String)
+        let recipe = try #require(live.object["recipe"] as? [String: Any])
+        #expect(recipe["draftTitle"] as? String == "Followed soup, live" && recipe["title"] as? String == "Followed soup")
+        let discarded = try shared.command(id, #"{"type":"DraftDiscarded"}"#)
+        let rejected = try shared.command(id, #"{"type":"DraftDiscarded"}"#)
+        #expect(try client.next()?.id == discarded["position"] as? String)
+        let refusal = try #require(try client.next())
+        #expect(refusal.name == "rejected" && refusal.id == rejected["position"] as? String && refusal.object["reason"] != nil)
+    }
+
+    /// Commands appended while the stream opens (before, during and after its history is read),
+    /// then a dropped connection and a resume with `Last-Event-ID`: every position of the history
+    /// once, in order.
+    @Test func resumingAfterADroppedConnectionLosesAndRepeatsNothing() throws {
+        let id = try shared.newRecipe()
+        let writer = Background("writer") {
+            (1...40).map { n in (try? shared.command(id, Self.title("Seam \(n)")))?["position"] as? String ?? "" }
+        }
+        let first = try EventStreamClient(port: shared.port, path: "/v1/recipes/\(id)/events")
+        var received = try first.events(through: { $0.name == "caught-up" })
+        let written = try writer.value(deadline: .seconds(60))
+        #expect(!written.contains(""))
+        if !received.contains(where: { $0.id == written[29] }) {
+            received += try first.events(through: { $0.id == written[29] })
+        }
+        // Dropped mid-stream; more come while no one follows.
+        shutdown(first.connection.fd, Int32(SHUT_RDWR))
+        let missed = try (1...5).map { n in try #require(try shared.command(id, Self.title("Missed \(n)"))["position"] as? String) }
+        let lastID = try #require(received.last(where: { $0.id != nil })?.id)
+        let second = try EventStreamClient(port: shared.port, path: "/v1/recipes/\(id)/events", headers: ["Last-Event-ID": lastID])
+        let resumed = try second.events(through: { $0.id == missed.last })
+        let ids = (received + resumed).compactMap(\.id)
+        #expect(ids == (try Self.historyPositions(shared, id)))
+        #expect(Set(ids).count == ids.count)
+        #expect(Set(written + missed).isSubset(of: Set(ids)))
+    }
+
+    @Test func aCommandAppendedStraightToTheTopicWithKcatShowsUp() throws {
+        let id = try shared.newRecipe()
+        let client = try EventStreamClient(port: shared.port, path: "/v1/recipes/\(id)/events")
+        _ = try client.events(through: { $0.name == "caught-up" })
+        let commandID = UUID().uuidString.lowercased()
+        let record = #"{"specversion":"1.0","id":"\#(commandID)","source":"kcat","type":"recipes.TitleChanged.v1","subject":"\#(id)","time":"2026-12-01T10:15:00Z","actor":"anonymous","data":{"title":"From kcat"}}"#
+        let run = try runProcess("/usr/bin/kcat", ["-P", "-b", shared.kafka.bootstrapServers, "-t", shared.topic, "-k", id,
+                                                  "-X", "partitioner=murmur2_random"], input: record + "\n")
+        #expect(run.status == 0, "\(run.err)")
+        let event = try client.events(through: { $0.object["commandId"] as? String == commandID }).last
+        #expect(event?.name == "accepted" && event?.object["actor"] as? String == "anonymous")
+        #expect((event?.object["recipe"] as? [String: Any])?["draftTitle"] as? String == "From kcat")
+    }
+
+    @Test func aDeletedRecipeEndsItsStreamAfterItsDeletion() throws {
+        let (id, saved) = try shared.savedRecipe(title: "Soon gone")
+        try Self.waitFolded(shared, id, saved)
+        let client = try EventStreamClient(port: shared.port, path: "/v1/recipes/\(id)/events")
+        _ = try client.events(through: { $0.name == "caught-up" })
+        let deleted = try shared.command(id, #"{"type":"RecipeDeleted"}"#)
+        let rest = try client.eventsUntilClosed()
+        #expect(rest.map(\.id) == [deleted["position"] as? String])
+        #expect(rest.last?.object["type"] as? String == "RecipeDeleted")
+        // Followed again: its history up to its deletion, and the end.
+        let followedAgain = try EventStreamClient(port: shared.port, path: "/v1/recipes/\(id)/events")
+        let again = try followedAgain.eventsUntilClosed()
+        #expect(followedAgain.status == 200, "\(followedAgain.head)")
+        #expect(again.last?.id == deleted["position"] as? String)
+        // Resumed after its deletion: caught-up, and the end.
+        let resumed = try EventStreamClient(port: shared.port, path: "/v1/recipes/\(id)/events",
+                                            headers: ["Last-Event-ID": try #require(deleted["position"] as? String)])
+        #expect(try resumed.eventsUntilClosed().map(\.name) == ["caught-up"])
+    }
+
+    @Test func aPositionTheRecipeCannotResumeAfterIsReset() throws {
+        let (id, saved) = try shared.savedRecipe(title: "Reset soup")
+        try Self.waitFolded(shared, id, saved)
+        let positions = try Self.historyPositions(shared, id)
+        let partition = try #require(positions.first?.split(separator: ":").first)
+        let otherPartition = (Int(partition)! + 1) % 4
+        for asked in ["\(otherPartition):0", "\(partition):\(Int(positions[1].split(separator: ":")[1])! - 1)"]
+            where !positions.contains(asked) {
+            let events = try EventStreamClient(port: shared.port, path: "/v1/recipes/\(id)/events?after=\(asked)").eventsUntilClosed()
+            #expect(events.map(\.name) == ["reset"], "\(asked)")
+            #expect(events.first?.object["after"] as? String == asked)
+        }
+        // Its last position: nothing of the history, caught-up.
+        let fromLast = try EventStreamClient(port: shared.port, path: "/v1/recipes/\(id)/events?after=\(positions.last!)")
+        #expect(try fromLast.events(through: { $0.name == "caught-up" }).count == 1)
+    }
+
+    @Test func theListStreamShowsWhatTheFilteredListShows() throws {
+        let tag = "@followed\(UInt32.random(in: 0...UInt32.max))"
+        _ = try shared.newRecipe() // a store with a position to resume after
+        let client = try EventStreamClient(port: shared.port, path: "/v1/events?tag=\(tag.dropFirst())")
+        let caughtUp = try #require(try client.events(through: { $0.name == "caught-up" }).last)
+        let start = try #require(caughtUp.object["after"] as? String)
+        let (tagged, taggedSave) = try shared.savedRecipe(title: "Tagged", tag: tag)
+        let (_, otherSave) = try shared.savedRecipe(title: "Untagged", tag: "@other")
+        try Self.waitFolded(shared, tagged, otherSave)
+        let deleted = try shared.command(tagged, #"{"type":"RecipeDeleted"}"#)
+        let events = try client.events(through: { $0.position == deleted["position"] as? String })
+        // Only the tagged recipe is ever in it; the other's save may come, as not in the list.
+        #expect(events.filter { $0.object["inList"] as? Bool != false }.allSatisfy { $0.object["recipeId"] as? String == tagged })
+        #expect(!events.contains { $0.position == otherSave && $0.object["inList"] as? Bool == true })
+        let saved = try #require(events.first { $0.position == taggedSave })
+        #expect(saved.object["inList"] as? Bool == true)
+        #expect(events.last?.object["inList"] as? Bool == false)
+        // Its id resumes the whole stream: from the start, the save and the deletion again, up to the same id.
+        let resumed = try EventStreamClient(port: shared.port, path: "/v1/events?tag=\(tag.dropFirst())&after=\(start)")
+        let again = try resumed.events(through: { $0.name == "caught-up" }).filter { $0.id != nil }
+        #expect(Set([taggedSave, deleted["position"] as? String]).isSubset(of: Set(again.map(\.position))))
+        #expect(again.last?.id == events.last?.id)
+    }
+
+    /// A client that does not read fills its queue (a small bound here) and gets `overflow`; a
+    /// second client of the same recipe keeps receiving every event.
+    @Test func aSlowClientOverflowsWhileAnotherKeepsReceiving() throws {
+        var api = RecipeAPIOptions()
+        api.streamQueueBytes = 4096
+        let fixture = try ServiceFixture(api: api)
+        let id = try fixture.newRecipe()
+        let slow = try EventStreamClient(port: fixture.port, path: "/v1/recipes/\(id)/events", receiveBuffer: 1024)
+        let fast = try EventStreamClient(port: fixture.port, path: "/v1/recipes/\(id)/events")
+        _ = try fast.events(through: { $0.name == "caught-up" })
+        try waitFor("two streams open", deadline: .seconds(10)) { try Self.openStreams(fixture) == 2 }
+        var written: [String] = []
+        let long = String(repeating: "slow ", count: 38)
+        try waitFor("the slow stream to overflow", deadline: .seconds(60)) {
+            let receipt = try fixture.command(id, Self.title("\(long)\(written.count)"))
+            written.append(try #require(receipt["position"] as? String))
+            return try Self.openStreams(fixture) == 1
+        }
+        let received = try fast.events(through: { $0.id == written.last })
+        #expect(received.compactMap(\.id).suffix(written.count) == written[...])
+        let slowEvents = try slow.eventsUntilClosed(deadline: .seconds(30))
+        #expect(slowEvents.last?.name == "overflow")
+        #expect(slowEvents.count < written.count)
+    }
+
+    static func openStreams(_ fixture: ServiceFixture) throws -> Int {
+        let metrics = try fixture.get("/metrics").text
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("recipes_http_open_streams ") }
+        return line.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+    }
+
+    @Test func shutdownClosesEveryStreamWithinItsDeadline() throws {
+        let fixture = try ServiceFixture()
+        let id = try fixture.newRecipe()
+        let clients = try (0..<20).map { n in
+            try EventStreamClient(port: fixture.port, path: n % 2 == 0 ? "/v1/recipes/\(id)/events" : "/v1/events")
+        }
+        for client in clients { _ = try client.events(through: { $0.name == "caught-up" }) }
+        let stopping = Background("shutdown") { fixture.service.shutdown() }
+        try stopping.value(deadline: .seconds(20))
+        for client in clients {
+            #expect(try client.eventsUntilClosed(deadline: .seconds(5)).isEmpty)
+            #expect(client.closed)
+        }
+    }
+
+    @Test func privateStreamsShowOnlyWhatTheCallerMayRead() throws {
+        let tokens = AccessTokens(tokens: [("alice-token", "alice", .writer), ("bob-token", "bob", .writer)])
+        let fixture = try ServiceFixture(api: .init(tokens: tokens, privateReads: true))
+        let (alice, bob) = (["Authorization": "Bearer alice-token"], ["Authorization": "Bearer bob-token"])
+        let id = try fixture.newRecipe(headers: alice)
+        try fixture.command(id, Self.title("Alice's secret"), headers: alice)
+
+        // A stranger's stream of it answers as a recipe that does not exist; without a token, 401.
+        let stranger = try EventStreamClient(port: fixture.port, path: "/v1/recipes/\(id)/events", headers: bob)
+        try stranger.readHead()
+        let missing = try fixture.get("/v1/recipes/\(UUID().uuidString.lowercased())/events", headers: bob)
+        #expect(stranger.status == 404 && missing.status == 404)
+        #expect(try stranger.refusalBody().contains(#""code":"notFound""#))
+        #expect(try fixture.get("/v1/recipes/\(id)/events").status == 401)
+
+        // Bob's list stream shows none of it (his own draft, written after, comes first), until
+        // Alice shares it; a revoked grant ends his recipe stream.
+        let bobsList = try EventStreamClient(port: fixture.port, path: "/v1/events", headers: bob)
+        _ = try bobsList.events(through: { $0.name == "caught-up" })
+        try fixture.command(id, Self.title("Still secret"), wait: true, headers: alice)
+        let bobsOwn = try fixture.newRecipe(headers: bob)
+        let first = try #require(try bobsList.next())
+        #expect(first.object["recipeId"] as? String == bobsOwn)
+        let share = try fixture.command(id, #"{"type":"AccessGranted","data":{"grantee":"bob","role":"viewer"}}"#, headers: alice)
+        let seen = try bobsList.events(through: { $0.position == share["position"] as? String })
+        #expect(seen.allSatisfy { $0.object["recipeId"] as? String == bobsOwn || $0.position == share["position"] as? String })
+        let bobsStream = try EventStreamClient(port: fixture.port, path: "/v1/recipes/\(id)/events", headers: bob)
+        _ = try bobsStream.events(through: { $0.name == "caught-up" })
+        try fixture.command(id, #"{"type":"AccessRevoked","data":{"grantee":"bob"}}"#, headers: alice)
+        try fixture.command(id, Self.title("Secret again"), headers: alice)
+        #expect(try bobsStream.eventsUntilClosed().isEmpty)
+    }
+}
+
+@Suite("Server-Sent Events framing")
+struct ServerSentEventsFramingTests {
+    @Test func dataLinesIDsAndNames() {
+        #expect(String(decoding: ServerSentEvents.event(id: "2:41", "accepted", data: #"{"a":1}"#), as: UTF8.self)
+                == "id: 2:41\nevent: accepted\ndata: {\"a\":1}\n\n")
+        // Every line break a client splits at becomes a data line of its own.
+        #expect(String(decoding: ServerSentEvents.event(data: "one\ntwo\r\nthree\rfour"), as: UTF8.self)
+                == "data: one\ndata: two\ndata: three\ndata: four\n\n")
+        #expect(String(decoding: ServerSentEvents.event(data: ""), as: UTF8.self) == "data: \n\n")
+        #expect(String(decoding: ServerSentEvents.event(data: "end\n"), as: UTF8.self) == "data: end\ndata: \n\n")
+        // An id or name never breaks the frame.
+        #expect(String(decoding: ServerSentEvents.event(id: "1\n:2", "a\rb", data: "x"), as: UTF8.self)
+                == "id: 1:2\nevent: ab\ndata: x\n\n")
+        #expect(String(decoding: ServerSentEvents.comment("ping"), as: UTF8.self) == ": ping\n\n")
+        #expect(String(decoding: ServerSentEvents.retry(milliseconds: 2000), as: UTF8.self) == "retry: 2000\n\n")
+    }
+}
