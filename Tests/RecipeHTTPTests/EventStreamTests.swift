@@ -230,6 +230,42 @@ struct EventStreamTests {
     }
 }
 
+@Suite("recipes follow")
+struct FollowCommandTests {
+    static func lines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// The history as JSON lines up to `caught-up`, then (followed on) a live decision, then the
+    /// recipe's deletion ends it with status 0.
+    @Test func printsEachEventAsAJSONLineAndEndsWithTheRecipe() throws {
+        let (id, saved) = try shared.savedRecipe(title: "Followed by a script")
+        try EventStreamTests.waitFolded(shared, id, saved)
+        let server = "http://127.0.0.1:\(shared.port)"
+        let history = try runRecipes(["follow", id, "--server", server, "--until-caught-up"])
+        #expect(history.status == 0, "\(history.err)")
+        let lines = Self.lines(history.out)
+        #expect(lines.dropLast().map { $0["id"] as? String } == (try EventStreamTests.historyPositions(shared, id)).map { Optional($0) })
+        #expect(lines.dropLast().allSatisfy { ($0["data"] as? [String: Any])?["recipeId"] as? String == id && $0["event"] as? String == "accepted" })
+        #expect(lines.last?["event"] as? String == "caught-up")
+
+        let follower = try RecipesProcess(["follow", id, "--server", server, "--after", saved])
+        _ = try follower.line(startingWith: #"{"id":null,"event":"caught-up""#)
+        let deleted = try #require(try shared.command(id, #"{"type":"RecipeDeleted"}"#)["position"] as? String)
+        _ = try follower.line(startingWith: #"{"id":"\#(deleted)","event":"accepted""#)
+        try waitFor("follow to exit after the deletion", deadline: .seconds(20)) { !follower.isRunning }
+        #expect(follower.status == 0)
+    }
+
+    @Test func refusalsAndUsage() throws {
+        let missing = try runRecipes(["follow", UUID().uuidString.lowercased(), "--server", "http://127.0.0.1:\(shared.port)"])
+        #expect(missing.status == 1 && missing.err.contains("404") && missing.err.contains("notFound"))
+        #expect(try runRecipes(["follow", "a b"]).status != 0)
+        #expect(try runRecipes(["follow", "--server", "https://example.org"]).err.contains("http://HOST:PORT"))
+        #expect(try runRecipes(["follow", "--help"]).out.contains("Usage: recipes follow [RECIPE]"))
+    }
+}
+
 @Suite("Server-Sent Events framing")
 struct ServerSentEventsFramingTests {
     @Test func dataLinesIDsAndNames() {
