@@ -5,7 +5,7 @@ import Threads
 /// One open event stream: what it follows (`scope`), whom it shows it to (`viewer`), and the
 /// seam between its history and the live decisions. Live decisions that arrive while it sends
 /// its history wait (at most `maxPending`); once the history is out they follow, those at or
-/// before a position it sent dropped, so nothing is lost or sent twice. A stream whose client
+/// before the positions the history reached dropped, so nothing is lost or sent twice. A stream whose client
 /// falls behind (its queue full, `AnswerStream.maxQueuedBytes`) gets `overflow` and ends.
 final class EventSubscriber: Sendable {
     enum Scope: Sendable {
@@ -33,8 +33,11 @@ final class EventSubscriber: Sendable {
         var done = false
         var pending: [StreamedDecision] = []
         var pendingStates: [String: RecipeStreamState] = [:]
-        /// The last position sent (or resumed after) per partition.
+        /// The last position sent (or resumed after) per partition: the list stream's id.
         var sent: [Int32: Int64] = [:]
+        /// `sent` as the history left it: a live decision at or before it was in the history.
+        /// Live decisions are each handed over once, so nothing else is dropped.
+        var seam: [Int32: Int64] = [:]
     }
 
     init(scope: Scope, viewer: String?, stream: AnswerStream, fanOut: EventFanOut) {
@@ -57,6 +60,7 @@ final class EventSubscriber: Sendable {
             let after = Self.positions(state.sent)
             stream.send(ServerSentEvents.event("caught-up", data: after.isEmpty ? "{}" : #"{"after":"\#(after)"}"#), evenPastBound: true)
             if endsAfter { return end(&state) }
+            state.seam = state.sent
             state.live = true
             let (pending, pendingStates) = (state.pending, state.pendingStates)
             state.pending = []
@@ -110,7 +114,8 @@ final class EventSubscriber: Sendable {
     /// Sends a decision if the stream shows it; false when the stream has ended.
     private func emit(_ decision: StreamedDecision, _ states: [String: RecipeStreamState], into state: inout State,
                       pastBound: Bool) -> Bool {
-        guard decision.offset > state.sent[decision.partition] ?? -1, let id = decision.recipeID else { return true }
+        let before = state.live ? state.seam : state.sent
+        guard decision.offset > before[decision.partition] ?? -1, let id = decision.recipeID else { return true }
         let recipe = states[id]
         if let viewer, let recipe, !recipe.access.isVisible(to: viewer) {
             // A grant revoked: nothing more of it is the viewer's to read.
@@ -127,7 +132,7 @@ final class EventSubscriber: Sendable {
             guard listed || draft || changing else { return true }
             inList = listed
         }
-        state.sent[decision.partition] = decision.offset
+        state.sent[decision.partition] = max(decision.offset, state.sent[decision.partition] ?? -1)
         let id_ = if case .recipe = scope { decision.item.position } else { Self.positions(state.sent) }
         let frame = ServerSentEvents.event(id: id_, decision.item.outcome.rawValue,
                                            data: StreamedEventData(decision, recipe: recipe, inList: inList).json())
