@@ -134,10 +134,11 @@ final class EventFanOut: Sendable {
         }
         guard !perRecipe.isEmpty || !lists.isEmpty else { return }
         let states = try reads.streamStates(Array(ids))
+        let cache = EventDataCache()
         for (id, subscribers) in perRecipe {
             let own = decisions.filter { $0.recipeID == id }
-            for subscriber in subscribers { subscriber.deliver(own, states: states) }
+            for subscriber in subscribers { subscriber.deliver(own, states: states, cache: cache) }
         }
-        for subscriber in lists { subscriber.deliver(decisions, states: states) }
+        for subscriber in lists { subscriber.deliver(decisions, states: states, cache: cache) }
     }
 }
