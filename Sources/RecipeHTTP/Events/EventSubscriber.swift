@@ -135,8 +135,8 @@ final class EventSubscriber: Sendable {
             inList = listed
         }
         state.sent[decision.partition] = max(decision.offset, state.sent[decision.partition] ?? -1)
-        let id_ = if case .recipe = scope { decision.item.position } else { Self.positions(state.sent) }
-        let frame = ServerSentEvents.event(id: id_, decision.item.outcome.rawValue,
+        let eventID = if case .recipe = scope { decision.item.position } else { Self.positions(state.sent) }
+        let frame = ServerSentEvents.event(id: eventID, decision.item.outcome.rawValue,
                                            data: cache.data(decision, recipe: recipe, inList: inList))
         guard stream.send(frame, evenPastBound: pastBound) else { return !overflow(&state) }
         if case .recipe = scope, decision.item.outcome == .accepted, decision.item.type == "RecipeDeleted" {
