@@ -24,6 +24,7 @@ enum RecipesCLI {
             .run(QueryCommands.drafts, QueryCommands.runDrafts),
             .run(QueryCommands.history, QueryCommands.runHistory),
             .run(QueryCommands.rejections, QueryCommands.runRejections),
+            .run(FollowCommand.spec, FollowCommand.run),
             .run(ReplayCommand.spec, ReplayCommand.run),
             .run(RecipeFileCommands.parse, RecipeFileCommands.runParse),
             .run(RecipeFileCommands.importSpec, RecipeFileCommands.runImport),

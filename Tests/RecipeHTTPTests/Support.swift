@@ -230,6 +230,9 @@ final class RecipesProcess: Sendable {
     deinit { if process.isRunning { process.terminate() } }
 
     var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+    /// The exit status, once it has exited.
+    var status: Int32 { process.terminationStatus }
     var out: String { output.texts.withLock { $0[0] } }
     var err: String { output.texts.withLock { $0[1] } }
 

@@ -29,6 +29,7 @@ public final class Metrics: Sendable {
         var projectorFailures = 0
         var projectorFailing = false
         var projectorStopped = false
+        var openStreams = 0
     }
 
     private let state = Locked(State())
@@ -72,6 +73,11 @@ public final class Metrics: Sendable {
         state.withLock { $0.projectorStopped = true }
     }
 
+    /// Event streams open now (`GET /v1/events`, `/v1/recipes/{id}/events`).
+    public func recordOpenStreams(_ count: Int) {
+        state.withLock { $0.openStreams = count }
+    }
+
     /// The exposition text; `positions` are the store's next offsets.
     /// `partial`: the store was built from a log whose head was gone. `decider`: what the decider
     /// this process runs does (nil: none runs here).
@@ -105,6 +111,9 @@ public final class Metrics: Sendable {
         text += "# HELP recipes_projector_stopped Whether the projector stopped for good (1): /readyz says why.\n"
         text += "# TYPE recipes_projector_stopped gauge\n"
         text += "recipes_projector_stopped \(state.projectorStopped ? 1 : 0)\n"
+        text += "# HELP recipes_http_open_streams Event streams open now.\n"
+        text += "# TYPE recipes_http_open_streams gauge\n"
+        text += "recipes_http_open_streams \(state.openStreams)\n"
         text += "# HELP recipes_projector_commands_total Commands the projector applied since start, by outcome.\n"
         text += "# TYPE recipes_projector_commands_total counter\n"
         text += "recipes_projector_commands_total{outcome=\"accepted\"} \(state.accepted)\n"

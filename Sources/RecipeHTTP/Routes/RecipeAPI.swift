@@ -53,6 +53,8 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
                      waiters: waiters, decider: decider).register(in: &router)
         OperationsRoutes(reads: readModel, metrics: metrics, readiness: readiness, decider: decider).register(in: &router)
         ConsoleRoutes().register(in: &router)
+        let fanOut = (readModel as? any RecipeEventReads).map { EventFanOut(reads: $0, pingInterval: options.streamPingInterval, metrics: metrics) }
+        EventRoutes(reads: readModel, access: access, fanOut: fanOut, queueBytes: options.streamQueueBytes).register(in: &router)
         self.router = router
     }
 
@@ -125,6 +127,11 @@ public struct RecipeAPIOptions: Sendable {
     /// Origins (`https://app.example`) whose pages may call the API besides its own; a request
     /// with any other `Origin` is 403 `crossOrigin`.
     public var allowedOrigins: Set<String> = []
+    /// Bytes each event stream may queue for a client that does not read them; past it the
+    /// stream gets `overflow` and ends.
+    public var streamQueueBytes = 256 * 1024
+    /// How often an event stream sends `: ping`.
+    public var streamPingInterval: Duration = .seconds(15)
 
     /// The names of this machine: what a server listening on loopback answers to.
     public static let loopbackNames: Set<String> = ["localhost", "127.0.0.1", "[::1]"]

@@ -97,6 +97,8 @@ public struct HTTPResponse: Sendable {
     /// Set when the body is bytes many answers send (`SharedBytes`): sent from their one
     /// buffer, not copied per connection. Changing `body` unsets it.
     public private(set) var shared: SharedBytes?
+    /// Set for an answer whose body goes on until the stream ends (`AnswerStream`); `body` is then unused.
+    public var stream: AnswerStream?
 
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status

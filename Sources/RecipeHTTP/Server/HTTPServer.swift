@@ -96,6 +96,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// What request bodies hold while they are read and handled, within the same bounds.
     let requestBodies: AnswerMemory
     let lingeringCloses = LingeringCloses()
+    /// Streamed answers open now (`AnswerStream`): `stop` ends them.
+    let openStreams = OpenStreams()
     /// The port it listens on (the chosen one when 0 was asked). Set once in init.
     public private(set) var port: UInt16 = 0
     /// The connections it holds at most: `Limits.maxConnections`, or fewer when the open-file limit allows fewer.
@@ -147,6 +149,7 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop() {
         guard let daemon = self.daemon.withLock({ $0.take() })?.handle else { return }
         stopping.begin()
+        openStreams.endAll()
         // libmicrohttpd may not stop while a connection is suspended: each handler resumes its own.
         handlerThreads.stop()
         MHD_stop_daemon(daemon)

@@ -223,6 +223,7 @@ private func headers(of response: HTTPResponse) -> [(String, String)] {
 /// the bounds of `AnswerMemory`, or 503 `busy`.
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool = false,
                    _ server: HTTPServer, _ state: RequestState, bodyUnread: Bool = false) -> MHD_Result {
+    if let stream = response.stream { return queueStream(stream, response, on: connection, server, headers: headers(of: response)) }
     let connectionState = connectionState(connection)
     let (response, closing) = server.bounded(response, closing: closing, request: state, connection: connectionState)
     if closing && bodyUnread { connectionState?.lingers = true }

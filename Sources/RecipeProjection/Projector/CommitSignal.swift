@@ -38,8 +38,11 @@ public final class CommitSignal: Sendable {
         }
     }
 
+    /// Commits so far: what `waitForCommit(after:deadline:)` takes.
+    public var count: UInt64 { state.withLock { $0.commits } }
+
     /// Blocks until the commit count passes `seen`; false at the deadline or once stopped.
-    private func waitForCommit(after seen: UInt64, deadline: ContinuousClock.Instant) -> Bool {
+    public func waitForCommit(after seen: UInt64, deadline: ContinuousClock.Instant) -> Bool {
         state.withLock(when: { $0.commits != seen || $0.stopped }, deadline: deadline) { state, _ in state.commits != seen }
     }
 }

@@ -10,9 +10,9 @@ import Threads
 /// Threads: calls are serialized on one read connection; safe from any thread.
 public final class ReadModel: @unchecked Sendable {
     /// Not Sendable: used only while holding `lock` (hence `@unchecked`).
-    private let db: SQLiteConnection
+    let db: SQLiteConnection
     private let lock = Locked(())
-    private let commits: CommitSignal?
+    let commits: CommitSignal?
     /// Where the log ends, when this process can ask the brokers (the service sets it):
     /// what tells a position not on the log yet from one the store lags behind.
     public let logEndSource: LogEndSource?
@@ -33,7 +33,7 @@ public final class ReadModel: @unchecked Sendable {
         if version == 0 { throw StoreError.corrupted("\(path) is not a recipes store") }
     }
 
-    private func read<T: Sendable>(_ body: () throws -> T) throws -> T {
+    func read<T: Sendable>(_ body: () throws -> T) throws -> T {
         try lock.withLock { _ in try db.transaction(writing: false, body) }
     }
 
@@ -89,7 +89,7 @@ public final class ReadModel: @unchecked Sendable {
     }
 
     /// Changes whenever another connection commits to the store (`PRAGMA data_version`).
-    private func dataVersion() throws -> Int64 {
+    func dataVersion() throws -> Int64 {
         try lock.withLock { _ in
             let statement = try db.statement("PRAGMA data_version")
             defer { statement.reset() }
@@ -272,10 +272,10 @@ public final class ReadModel: @unchecked Sendable {
     }
 
     /// The columns of the `history` view that `historyItem` reads, in its order.
-    private static let historyColumns = ["partition", "offset", "time", "actor", "type", "command_id", "outcome",
+    static let historyColumns = ["partition", "offset", "time", "actor", "type", "command_id", "outcome",
                                          "reason_code", "reason_message", "revision", "actor_role", "rules_version"]
 
-    private static func historyItem(_ row: SQLiteStatement) throws -> HistoryItem {
+    static func historyItem(_ row: SQLiteStatement) throws -> HistoryItem {
         guard let outcome = RecordOutcome(rawValue: row.text(6)) else {
             throw StoreError.corrupted("history entry at \(row.int(0)):\(row.int64(1)) has the outcome \(row.text(6))")
         }
