@@ -180,11 +180,14 @@ public struct CommandBuilder: Sendable {
         return spliced(bytes, members: members, recipeID: recipe, actor: actor, chunk: &chunk, allowsRecipe: true)
     }
 
-    /// The `recipe` member when it is a recipe id written without escapes.
+    /// The `recipe` member when it is a recipe id written without escapes. Checked as a `String`
+    /// (`RecipeID.init(_:)` walks its contiguous bytes): the generic `init(utf8:)` is not
+    /// specialized across modules, and walking a slice through it cost most of a line's CPU.
     private static func recipeMember(_ bytes: UnsafeRawBufferPointer, _ members: [JSONSlices.Member]) -> RecipeID? {
         guard let member = members.first(where: { JSONSlices.equal(bytes, $0.key, "recipe") }),
               member.isString, !member.escaped else { return nil }
-        return RecipeID(utf8: bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)])
+        let inner = UnsafeRawBufferPointer(rebasing: bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)])
+        return try? RecipeID(String(decoding: inner, as: UTF8.self))
     }
 
     /// The `recipe` member of a line or a batch item: a recipe id, else `malformed`
