@@ -94,3 +94,7 @@ int cmhd_answer_and_close(struct MHD_Connection *connection, const void *bytes, 
     shutdown(fd, SHUT_WR);
     return 1;
 }
+
+int cmhd_response_close_delimited(struct MHD_Response *response) {
+    return MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END) == MHD_YES;
+}

@@ -74,6 +74,19 @@ final class EventStreamClient: @unchecked Sendable {
         throw RawConnection.Failure("the stream ended before the event awaited; got \(events)")
     }
 
+    /// Reads until `count` comments (`: ping`) have come in all; the events read meanwhile.
+    func events(untilComments count: Int, deadline: Duration = .seconds(20)) throws -> [Event] {
+        let end = ContinuousClock.now + deadline
+        var events: [Event] = []
+        while comments.count < count {
+            dechunk()
+            if let event = takeEvent() { events.append(event); continue }
+            if closed { throw RawConnection.Failure("the stream ended after \(comments.count) comments") }
+            try receive(until: end)
+        }
+        return events
+    }
+
     /// Every event until the server closes the stream.
     func eventsUntilClosed(deadline: Duration = .seconds(20)) throws -> [Event] {
         let end = ContinuousClock.now + deadline

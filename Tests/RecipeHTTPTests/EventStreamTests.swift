@@ -175,6 +175,28 @@ struct EventStreamTests {
         #expect(slowEvents.count < written.count)
     }
 
+    /// Idle past the connection timeout (1 s here), a stream stays open: pings come (every
+    /// 300 ms here) and a decision still arrives.
+    @Test func aQuietStreamOutlivesTheConnectionTimeoutWithPings() throws {
+        var api = RecipeAPIOptions()
+        api.streamPingInterval = .milliseconds(300)
+        var server = HTTPServer.Limits()
+        server.connectionTimeoutSeconds = 1
+        let fixture = try ServiceFixture(api: api, server: server)
+        let id = try fixture.newRecipe()
+        let client = try EventStreamClient(port: fixture.port, path: "/v1/recipes/\(id)/events")
+        _ = try client.events(through: { $0.name == "caught-up" })
+        let start = ContinuousClock.now
+        #expect(try client.events(untilComments: 8).isEmpty)
+        #expect(ContinuousClock.now - start > .seconds(1))
+        #expect(Set(client.comments) == ["ping"])
+        let receipt = try fixture.command(id, Self.title("Still here"))
+        #expect(try client.next()?.id == receipt["position"] as? String)
+        // A bad Last-Event-ID is named as such.
+        let bad = try fixture.get("/v1/recipes/\(id)/events", headers: ["Last-Event-ID": "nope"])
+        #expect(bad.status == 400 && bad.errorField == "Last-Event-ID")
+    }
+
     static func openStreams(_ fixture: ServiceFixture) throws -> Int {
         let metrics = try fixture.get("/metrics").text
         let line = metrics.split(separator: "\n").first { $0.hasPrefix("recipes_http_open_streams ") }

@@ -75,3 +75,9 @@ int cmhd_connection_socket(struct MHD_Connection *connection);
 /// Whether the peer of a socket has closed it, or its sending side, or reset it: one poll
 /// with no wait (POLLRDHUP). 0 for a socket that is still open both ways, or for -1.
 int cmhd_peer_closed(int socket);
+
+/// Sends `response` without chunked encoding, its end the connection's close
+/// (MHD_set_response_options with MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, which is variadic). For
+/// endless streamed answers: the body is read into the response's own small buffer, not into
+/// a chunk buffer of half the connection's memory.
+int cmhd_response_close_delimited(struct MHD_Response *response);

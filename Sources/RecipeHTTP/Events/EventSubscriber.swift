@@ -129,7 +129,7 @@ final class EventSubscriber: Sendable {
         }
         state.sent[decision.partition] = decision.offset
         let id_ = if case .recipe = scope { decision.item.position } else { Self.positions(state.sent) }
-        let frame = ServerSentEvents.event(id: id_, decision.item.outcome == .accepted ? "accepted" : "rejected",
+        let frame = ServerSentEvents.event(id: id_, decision.item.outcome.rawValue,
                                            data: StreamedEventData(decision, recipe: recipe, inList: inList).json())
         guard stream.send(frame, evenPastBound: pastBound) else { return !overflow(&state) }
         if case .recipe = scope, decision.item.outcome == .accepted, decision.item.type == "RecipeDeleted" {

@@ -100,7 +100,11 @@ struct EventRoutes<Reads: RecipeReads>: Sendable {
         guard let lastEventID = request.header("last-event-id"), !lastEventID.isEmpty else { return try request.positions("after") }
         var asked = request
         asked.query["after"] = lastEventID
-        return try asked.positions("after")
+        do {
+            return try asked.positions("after")
+        } catch {
+            throw HTTPError.badParameter("Last-Event-ID", "Last-Event-ID must be an event's id, partition:offset[,partition:offset…]; got \"\(lastEventID)\"")
+        }
     }
 
     private static func answer(_ stream: AnswerStream) -> HTTPResponse {

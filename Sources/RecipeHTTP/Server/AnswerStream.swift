@@ -12,6 +12,8 @@ import Threads
 /// Threads: `send` and `end` from any thread; the reader runs on libmicrohttpd's polling threads.
 public final class AnswerStream: @unchecked Sendable {
     public let maxQueuedBytes: Int
+    /// The buffer libmicrohttpd reads the queue into, per stream: one write's worth at most.
+    static let blockSize = 4096
     /// The socket send buffer of a streamed answer's connection (the kernel doubles it).
     static let socketSendBuffer = 16 * 1024
     private let state = Locked(State())
@@ -186,7 +188,7 @@ func queueStream(_ stream: AnswerStream, _ response: HTTPResponse, on connection
     var sendBuffer = Int32(AnswerStream.socketSendBuffer)
     setsockopt(cmhd_connection_socket(connection), SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
     let owner = Unmanaged.passRetained(stream).toOpaque()
-    guard let created = MHD_create_response_from_callback(UInt64.max, 16 * 1024, { owner, _, buffer, max in
+    guard let created = MHD_create_response_from_callback(UInt64.max, AnswerStream.blockSize, { owner, _, buffer, max in
         guard let owner, let buffer else { return -2 }
         return Unmanaged<AnswerStream>.fromOpaque(owner).takeUnretainedValue().read(into: buffer, max: max)
     }, owner, { owner in
@@ -198,6 +200,7 @@ func queueStream(_ stream: AnswerStream, _ response: HTTPResponse, on connection
         stream.finish()
         return MHD_Result.NO
     }
+    _ = cmhd_response_close_delimited(created)
     server.openStreams.add(stream)
     stream.onClose { [weak server] in server?.openStreams.remove(stream) }
     for (name, value) in headers { _ = MHD_add_response_header(created, name, value) }

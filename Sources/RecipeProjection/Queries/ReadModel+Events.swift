@@ -125,10 +125,14 @@ extension ReadModel {
 
     /// Blocks until the store may have changed since `seen` (a count from `changeCount`) or
     /// `deadline` passes, and answers the count then. Woken by this process's projector when it
-    /// has one, else it looks at the file every 50 ms.
+    /// has one (once it has stopped, only the deadline ends the wait), else it looks at the file
+    /// every 50 ms.
     public func waitForChange(after seen: Int64, deadline: ContinuousClock.Instant) throws -> Int64 {
         if let commits {
-            _ = commits.waitForCommit(after: UInt64(seen), deadline: deadline)
+            // False before the deadline: the projector stopped, and no commit will come.
+            if !commits.waitForCommit(after: UInt64(seen), deadline: deadline), ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: (deadline - .now).seconds)
+            }
             return Int64(commits.count)
         }
         while ContinuousClock.now < deadline {
