@@ -150,6 +150,36 @@ struct EventStreamTests {
         #expect(again.last?.id == events.last?.id)
     }
 
+    /// Two recipes of one partition, their commands interleaved in one batch: the projector
+    /// commits them as one chunk per recipe, in the order it first touched each, not by offset.
+    /// The unfiltered list stream still gets every position once, in log order, and its ids
+    /// resume from any of them without a gap.
+    @Test func theListStreamKeepsLogOrderWithinACommit() throws {
+        let run = UUID().uuidString.prefix(8).lowercased()
+        let candidates = (0..<64).map { "interleaved-\(run)-\($0)" }
+        let partitionOf = { (id: String) in KafkaPartitioner.partition(forKey: Array(id.utf8), partitionCount: 4) }
+        let first = candidates[0]
+        let second = try #require(candidates.dropFirst().first { partitionOf($0) == partitionOf(first) })
+        let client = try EventStreamClient(port: shared.port, path: "/v1/events")
+        _ = try client.events(through: { $0.name == "caught-up" })
+        let lines = (0..<10).flatMap { n in [first, second].map { #"{"type":"TitleChanged","recipe":"\#($0)","data":{"title":"Step \#(n)"}}"# } }
+        let batch = try shared.request("POST", "/v1/commands", body: Array(lines.joined(separator: "\n").utf8),
+                                       headers: ["Content-Type": "application/x-ndjson"])
+        #expect(batch.status == 202, "\(batch.text)")
+        let written = try (batch.object["items"] as? [[String: Any]] ?? []).map { try #require($0["position"] as? String) }
+        let last = written.max { Self.offset($0) < Self.offset($1) }
+        let events = try client.events(through: { $0.position == last })
+        let mine = events.filter { written.contains($0.position ?? "") }
+        #expect(mine.map(\.position) == written.sorted { Self.offset($0) < Self.offset($1) }.map { Optional($0) })
+        // Resumed from the middle: the rest, once.
+        let middle = try #require(mine[mine.count / 2].id)
+        let resumed = try EventStreamClient(port: shared.port, path: "/v1/events", headers: ["Last-Event-ID": middle])
+        let rest = try resumed.events(through: { $0.name == "caught-up" }).filter { written.contains($0.position ?? "") }
+        #expect(rest.map(\.position) == mine.suffix(from: mine.count / 2 + 1).map(\.position))
+    }
+
+    static func offset(_ position: String) -> Int { Int(position.split(separator: ":").last ?? "") ?? -1 }
+
     /// A client that does not read fills its queue (a small bound here) and gets `overflow`; a
     /// second client of the same recipe keeps receiving every event.
     @Test func aSlowClientOverflowsWhileAnotherKeepsReceiving() throws {

@@ -100,12 +100,13 @@ final class EventFanOut: Sendable {
             }
             guard open else { return }
             do {
-                // Pages of commits until none is new.
-                while true {
-                    let page = try reads.decisions(afterChunk: mark, maxChunks: 1000)
-                    guard page.mark > mark else { break }
-                    mark = page.mark
-                    if !page.decisions.isEmpty { try deliver(page.decisions) }
+                // Everything committed since the last read, in log order per partition: a commit
+                // writes its recipes' chunks in the order it first touched them, not by offset,
+                // so a page that ended inside a commit could hand a list stream offsets out of order.
+                let page = try reads.decisions(afterChunk: mark, maxChunks: Int(Int32.max))
+                mark = page.mark
+                if !page.decisions.isEmpty {
+                    try deliver(page.decisions.sorted { ($0.partition, $0.offset) < ($1.partition, $1.offset) })
                 }
                 if ContinuousClock.now >= nextPing {
                     for subscriber in everyone() { subscriber.ping() }
@@ -133,10 +134,11 @@ final class EventFanOut: Sendable {
         }
         guard !perRecipe.isEmpty || !lists.isEmpty else { return }
         let states = try reads.streamStates(Array(ids))
+        let cache = EventDataCache()
         for (id, subscribers) in perRecipe {
             let own = decisions.filter { $0.recipeID == id }
-            for subscriber in subscribers { subscriber.deliver(own, states: states) }
+            for subscriber in subscribers { subscriber.deliver(own, states: states, cache: cache) }
         }
-        for subscriber in lists { subscriber.deliver(decisions, states: states) }
+        for subscriber in lists { subscriber.deliver(decisions, states: states, cache: cache) }
     }
 }

@@ -5,7 +5,7 @@ import Threads
 /// One open event stream: what it follows (`scope`), whom it shows it to (`viewer`), and the
 /// seam between its history and the live decisions. Live decisions that arrive while it sends
 /// its history wait (at most `maxPending`); once the history is out they follow, those at or
-/// before a position it sent dropped, so nothing is lost or sent twice. A stream whose client
+/// before the positions the history reached dropped, so nothing is lost or sent twice. A stream whose client
 /// falls behind (its queue full, `AnswerStream.maxQueuedBytes`) gets `overflow` and ends.
 final class EventSubscriber: Sendable {
     enum Scope: Sendable {
@@ -33,8 +33,11 @@ final class EventSubscriber: Sendable {
         var done = false
         var pending: [StreamedDecision] = []
         var pendingStates: [String: RecipeStreamState] = [:]
-        /// The last position sent (or resumed after) per partition.
+        /// The last position sent (or resumed after) per partition: the list stream's id.
         var sent: [Int32: Int64] = [:]
+        /// `sent` as the history left it: a live decision at or before it was in the history.
+        /// Live decisions are each handed over once, so nothing else is dropped.
+        var seam: [Int32: Int64] = [:]
     }
 
     init(scope: Scope, viewer: String?, stream: AnswerStream, fanOut: EventFanOut) {
@@ -49,27 +52,30 @@ final class EventSubscriber: Sendable {
     /// Sends `retry`, the history (past the queue's bound: it is read whole like the history
     /// route's answer), `caught-up`, then what came meanwhile; the stream is live after it.
     func catchUp(history: [StreamedDecision], states: [String: RecipeStreamState], after start: [Int32: Int64], endsAfter: Bool) {
+        let cache = EventDataCache()
         let finished = state.withLock { state -> Bool in
             guard !state.done else { return false }
             stream.send(ServerSentEvents.retry(), evenPastBound: true)
             state.sent = start
-            for decision in history where !emit(decision, states, into: &state, pastBound: true) { return true }
+            for decision in history where !emit(decision, states, cache, into: &state, pastBound: true) { return true }
             let after = Self.positions(state.sent)
             stream.send(ServerSentEvents.event("caught-up", data: after.isEmpty ? "{}" : #"{"after":"\#(after)"}"#), evenPastBound: true)
             if endsAfter { return end(&state) }
+            state.seam = state.sent
             state.live = true
             let (pending, pendingStates) = (state.pending, state.pendingStates)
             state.pending = []
             state.pendingStates = [:]
             let merged = states.merging(pendingStates) { _, newer in newer }
-            for decision in pending where !emit(decision, merged, into: &state, pastBound: false) { return true }
+            for decision in pending where !emit(decision, merged, cache, into: &state, pastBound: false) { return true }
             return false
         }
         if finished { ended() }
     }
 
-    /// Live decisions of a commit (the fan-out's thread), with the recipes' states after it.
-    func deliver(_ decisions: [StreamedDecision], states: [String: RecipeStreamState]) {
+    /// Live decisions of a commit (the fan-out's thread), with the recipes' states after it;
+    /// `cache` holds their data, encoded once for every stream that sends them.
+    func deliver(_ decisions: [StreamedDecision], states: [String: RecipeStreamState], cache: EventDataCache) {
         let finished = state.withLock { state -> Bool in
             guard !state.done else { return false }
             guard state.live else {
@@ -77,7 +83,7 @@ final class EventSubscriber: Sendable {
                 state.pendingStates.merge(states) { _, newer in newer }
                 return state.pending.count > Self.maxPending ? overflow(&state) : false
             }
-            for decision in decisions where !emit(decision, states, into: &state, pastBound: false) { return true }
+            for decision in decisions where !emit(decision, states, cache, into: &state, pastBound: false) { return true }
             return false
         }
         if finished { ended() }
@@ -108,9 +114,10 @@ final class EventSubscriber: Sendable {
     }
 
     /// Sends a decision if the stream shows it; false when the stream has ended.
-    private func emit(_ decision: StreamedDecision, _ states: [String: RecipeStreamState], into state: inout State,
-                      pastBound: Bool) -> Bool {
-        guard decision.offset > state.sent[decision.partition] ?? -1, let id = decision.recipeID else { return true }
+    private func emit(_ decision: StreamedDecision, _ states: [String: RecipeStreamState], _ cache: EventDataCache,
+                      into state: inout State, pastBound: Bool) -> Bool {
+        let before = state.live ? state.seam : state.sent
+        guard decision.offset > before[decision.partition] ?? -1, let id = decision.recipeID else { return true }
         let recipe = states[id]
         if let viewer, let recipe, !recipe.access.isVisible(to: viewer) {
             // A grant revoked: nothing more of it is the viewer's to read.
@@ -127,10 +134,10 @@ final class EventSubscriber: Sendable {
             guard listed || draft || changing else { return true }
             inList = listed
         }
-        state.sent[decision.partition] = decision.offset
-        let id_ = if case .recipe = scope { decision.item.position } else { Self.positions(state.sent) }
-        let frame = ServerSentEvents.event(id: id_, decision.item.outcome.rawValue,
-                                           data: StreamedEventData(decision, recipe: recipe, inList: inList).json())
+        state.sent[decision.partition] = max(decision.offset, state.sent[decision.partition] ?? -1)
+        let eventID = if case .recipe = scope { decision.item.position } else { Self.positions(state.sent) }
+        let frame = ServerSentEvents.event(id: eventID, decision.item.outcome.rawValue,
+                                           data: cache.data(decision, recipe: recipe, inList: inList))
         guard stream.send(frame, evenPastBound: pastBound) else { return !overflow(&state) }
         if case .recipe = scope, decision.item.outcome == .accepted, decision.item.type == "RecipeDeleted" {
             return !end(&state)
@@ -156,5 +163,25 @@ final class EventSubscriber: Sendable {
     /// `P:O,P:O…` in partition order: the id of a list stream's event, and what `after=` takes.
     static func positions(_ positions: [Int32: Int64]) -> String {
         positions.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+    }
+}
+
+/// The data of each decision's event, encoded once per delivery (or catch-up) however many
+/// streams send it: the recipes' states are the same for all of them. Used by one thread.
+final class EventDataCache {
+    private struct Key: Hashable {
+        var partition: Int32
+        var offset: Int64
+        var inList: Bool?
+    }
+
+    private var texts: [Key: String] = [:]
+
+    func data(_ decision: StreamedDecision, recipe: RecipeStreamState?, inList: Bool?) -> String {
+        let key = Key(partition: decision.partition, offset: decision.offset, inList: inList)
+        if let text = texts[key] { return text }
+        let text = StreamedEventData(decision, recipe: recipe, inList: inList).json()
+        texts[key] = text
+        return text
     }
 }
