@@ -16,6 +16,7 @@ enum RecipesBench {
             .run(HTTPBenchmark.spec, HTTPBenchmark.run),
             .run(AppendBenchmark.spec, AppendBenchmark.run),
             .run(ImportBenchmark.spec, ImportBenchmark.run),
+            .run(StreamBenchmark.spec, StreamBenchmark.run),
         ])
 }
 

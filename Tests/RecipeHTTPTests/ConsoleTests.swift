@@ -36,7 +36,7 @@ struct ConsoleTests {
     @Test func servesEveryFileOfTheConsoleFolderWithItsMediaType() throws {
         let api = RecipeAPIHandler(readModel: FakeReads(), appender: FakeLog())
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0 != "index.html" }.sorted()
-        #expect(files == ["console.css", "console.js", "nutrition.js"])
+        #expect(files == ["console.css", "console.js", "live.js", "nutrition.js"])
         let types = ["css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"]
         for file in files {
             let response = api.answer(HTTPRequest(method: "GET", uri: "/console/\(file)"))
@@ -88,7 +88,8 @@ struct ConsoleTests {
     }
 
     @Test func theScriptKeepsTheTokenForTheTabOnlyAndOutOfURLs() throws {
-        let script = String(decoding: try Self.file("console.js"), as: UTF8.self)
+        // live.js follows the event streams with the same header.
+        let script = try ["console.js", "live.js"].map { String(decoding: try Self.file($0), as: UTF8.self) }.joined(separator: "\n")
         let lines = script.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("//") }
         // For the tab only: kept in sessionStorage, never in localStorage or a cookie.
         #expect(script.contains("sessionStorage.getItem(TOKEN_KEY)"))

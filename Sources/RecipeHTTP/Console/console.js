@@ -140,8 +140,22 @@ function notePosition(position) {
 }
 
 /// One request; answers `{status, body}` for 2xx, throws APIError for the others and ServiceDown
-/// when nothing answers. `read: true` adds `after=` with this tab's writes.
+/// when nothing answers. `read: true` adds `after=` with this tab's writes. While a write is on its
+/// way, live updates wait (live.js): the decisions of this tab's own writes are known by their receipts.
 async function api(method, path, options = {}) {
+  if (method === 'GET') return request(method, path, options);
+  live.writing += 1;
+  try {
+    const answer = await request(method, path, options);
+    liveNoteOwn(answer.body);
+    return answer;
+  } finally {
+    live.writing -= 1;
+    setTimeout(liveFlush, 0);
+  }
+}
+
+async function request(method, path, options) {
   const url = new URL(path, document.baseURI);
   const query = Object.assign({}, options.query);
   if (options.read && state.written.size > 0) query.after = afterPositions();
@@ -279,12 +293,16 @@ const pages = {
   import: importPage,
 };
 
+/// Draws the page of the address; false when a later navigation drew another one instead.
 async function route() {
   const { parts, params } = parseHash();
   const name = parts[0] || '';
   const page = pages[name];
   const main = document.getElementById('main');
   const count = ++state.renderCount;
+  // Subscribed and caught up before the page reads what it shows: a change after that read comes live.
+  const follower = followLive(page ? liveScope(name, parts.slice(1), params) : null);
+  if (follower) await follower.ready(LIVE_READY_MS);
   const navigated = state.lastHash !== location.hash;
   state.lastHash = location.hash;
   for (const link of document.querySelectorAll('nav a[data-page]')) {
@@ -300,9 +318,10 @@ async function route() {
     state.viewFailed = error instanceof ServiceDown;
     view = h('section', {}, h('h1', { tabindex: '-1' }, 'Recipe Ledger'), errorBox(error));
   }
-  if (count !== state.renderCount) return;   // a later navigation won
+  if (count !== state.renderCount) return false;   // a later navigation won
   const focused = document.activeElement && document.activeElement.id;
   main.replaceChildren(view);
+  markShown(main);
   const heading = main.querySelector('h1');
   if (heading) document.title = heading.textContent + ' · Recipe Ledger';
   if (navigated) {
@@ -310,6 +329,7 @@ async function route() {
   } else if (focused && document.getElementById(focused)) {
     document.getElementById(focused).focus();
   }
+  return true;
 }
 
 /// Renders the current page again in place (after a change), keeping the focus on the same control.
@@ -1425,6 +1445,7 @@ function setUpToken() {
     input.value = '';
     showTokenState();
     notice(value ? 'The token is set for this tab.' : 'No token.');
+    stopLive();
     refresh();
   });
   document.getElementById('token-forget').addEventListener('click', () => {
@@ -1432,6 +1453,7 @@ function setUpToken() {
     input.value = '';
     showTokenState();
     notice('The token is forgotten.');
+    stopLive();
     refresh();
   });
   showTokenState();

@@ -18,6 +18,7 @@ struct ConsoleRoutes: Sendable {
     static let assets: [String: Asset] = [
         "console.css": Asset(contentType: "text/css; charset=utf-8", body: SharedBytes(PackageResources.console_css)),
         "console.js": Asset(contentType: "text/javascript; charset=utf-8", body: SharedBytes(PackageResources.console_js)),
+        "live.js": Asset(contentType: "text/javascript; charset=utf-8", body: SharedBytes(PackageResources.live_js)),
         "nutrition.js": Asset(contentType: "text/javascript; charset=utf-8", body: SharedBytes(PackageResources.nutrition_js)),
     ]
 
