@@ -16,6 +16,8 @@ enum RecipesBench {
             .run(HTTPBenchmark.spec, HTTPBenchmark.run),
             .run(AppendBenchmark.spec, AppendBenchmark.run),
             .run(ImportBenchmark.spec, ImportBenchmark.run),
+            .run(IdleBenchmark.spec, IdleBenchmark.run),
+            .run(HopsBenchmark.spec, HopsBenchmark.run),
         ])
 }
 

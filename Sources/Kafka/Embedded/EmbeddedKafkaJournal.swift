@@ -131,6 +131,8 @@ public final class EmbeddedKafkaJournal: Sendable {
         var config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         // The embedded broker answers a fetch only when its wait ends: a short one keeps the journal moments behind.
         config["fetch.wait.max.ms"] = String(EmbeddedKafka.fetchWaitMilliseconds)
+        // Idle, it fetches nothing; records this process appends wake it (`KafkaConfig.stopsFetchingWhenIdle`).
+        config.stopsFetchingWhenIdle = true
         let consumer = try KafkaConsumer(config: config)
         let next = state.withLock { state in
             state.running = true
