@@ -20,6 +20,12 @@ public struct KafkaConfig: Sendable, Equatable {
     /// Any librdkafka property; applied after the typed settings and the
     /// client's own defaults, so it can override both.
     public private(set) var properties: [String: String] = [:]
+    /// For a consumer of a cluster embedded in this process (`EmbeddedKafka`), which answers a
+    /// fetch only when its whole wait ends: stop fetching while nothing arrives, and fetch again
+    /// as soon as a producer of this process has a record acknowledged on a topic it reads, or
+    /// every quarter second for other processes' records (`IdleFetching`). No effect elsewhere:
+    /// a real broker answers a fetch as soon as a record arrives.
+    public var stopsFetchingWhenIdle = false
 
     public init(bootstrapServers: String, properties: [String: String] = [:]) {
         self.bootstrapServers = bootstrapServers

@@ -38,6 +38,8 @@ public final class KafkaConsumer: Sendable {
     public let readsHeaders: Bool
     /// Where each partition's end was last found (with `enable.partition.eof=true`) since the last `assign`.
     private let endsReached = Locked<[KafkaTopicPartition: Int64]>([:])
+    /// Pauses fetching while idle (`KafkaConfig.stopsFetchingWhenIdle`, an embedded cluster only).
+    private let idleFetching: IdleFetching?
 
     /// - Parameter groupID: the consumer group for `subscribe`. Without one, a
     ///   private group id is used, which only `assign` needs (librdkafka ties
@@ -61,7 +63,19 @@ public final class KafkaConsumer: Sendable {
             throw KafkaError(.clientCreation, "librdkafka gave no consumer queue")
         }
         self.queue = queue
+        if config.stopsFetchingWhenIdle, let signal = AppendSignal.of(config.bootstrapServers) {
+            let wait = config["fetch.wait.max.ms"].flatMap { Int($0) } ?? 500
+            let idleFetching = IdleFetching(handle: client.handle, queue: queue, fetchWait: .milliseconds(wait))
+            signal.add(idleFetching)
+            client.context.idleFetching.withLock { $0 = idleFetching }
+            self.idleFetching = idleFetching
+        } else {
+            idleFetching = nil
+        }
     }
+
+    /// Whether the consumer has stopped fetching until records arrive (`KafkaConfig.stopsFetchingWhenIdle`).
+    public var isIdlePaused: Bool { idleFetching?.isPaused ?? false }
 
     deinit { close() }
 
@@ -91,6 +105,7 @@ public final class KafkaConsumer: Sendable {
         }
         // An end found before says nothing of where this assignment reads from.
         endsReached.withLock { $0 = [:] }
+        idleFetching?.wakeAll()
     }
 
     /// Joins `groupID`'s group for these topics; the handler says where each
@@ -193,12 +208,7 @@ public final class KafkaConsumer: Sendable {
             let buffer = state.messages.baseAddress!
             // rd_kafka_consume_batch_queue waits its whole timeout unless the batch fills:
             // wait for the first record alone, then take what else is queued without waiting.
-            let first = rd_kafka_consumer_poll(client.handle, timeout.milliseconds)
-            // A rebalance callback ran inside that poll and could not apply its assignment.
-            if let failure = client.context.rebalanceFailure.withLock({ $0.take() }) {
-                if let first { rd_kafka_message_destroy(first) }
-                throw failure
-            }
+            let first = try firstMessage(timeout: timeout)
             guard let first else { return }
             buffer[0] = first
             var count = 1
@@ -228,6 +238,26 @@ public final class KafkaConsumer: Sendable {
                 if given == 0 { throw failure }
                 client.context.lastError.withLock { $0 = failure.message }
             }
+        }
+    }
+
+    /// Waits at most `timeout` for a message; while it waits, an idle consumer pauses and peeks (`IdleFetching`).
+    private func firstMessage(timeout: Duration) throws -> UnsafeMutablePointer<rd_kafka_message_t>? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let wait = idleFetching.map { min(deadline, $0.act()) - .now } ?? timeout
+            // Rounded up: a wait cut to 0 ms would return at once, again and again, until the instant passed.
+            let first = rd_kafka_consumer_poll(client.handle, max(wait + .nanoseconds(999_999), .zero).milliseconds)
+            // A rebalance callback ran inside that poll and could not apply its assignment.
+            if let failure = client.context.rebalanceFailure.withLock({ $0.take() }) {
+                if let first { rd_kafka_message_destroy(first) }
+                throw failure
+            }
+            if let first {
+                if first.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR { idleFetching?.noteRecords() }
+                return first
+            }
+            if idleFetching == nil || ContinuousClock.now >= deadline { return nil }
         }
     }
 
@@ -296,6 +326,8 @@ public final class KafkaConsumer: Sendable {
     }
 
     private func pauseOrResume(_ partitions: [KafkaTopicPartition], pause: Bool) throws {
+        if pause { idleFetching?.ownerPaused(partitions) }
+        defer { if !pause { idleFetching?.ownerResumed(partitions) } }
         let list = RDKafkaTopicPartitionList.make(partitions.map { ($0, 0) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let err = pause ? rd_kafka_pause_partitions(client.handle, list) : rd_kafka_resume_partitions(client.handle, list)
@@ -347,6 +379,7 @@ public final class KafkaConsumer: Sendable {
         pollLock.withLock { state in
             guard state.open else { return }
             state.open = false
+            idleFetching?.close()
             state.messages.deallocate()
             state.messages = .init(start: nil, count: 0)
             rd_kafka_consumer_close(client.handle)
@@ -398,6 +431,8 @@ private func rebalanceCallback(_ rk: OpaquePointer?, _ err: rd_kafka_resp_err_t,
         } else {
             context.noteRebalance(rd_kafka_assign(rk, partitions), "assign \(topicPartitions)")
         }
+        // A partition paused while idle before may come back paused: fetch it now.
+        context.idleFetching.withLock { $0 }?.wakeAll()
     } else {
         handler?.onRevoke(topicPartitions)
         if cooperative {

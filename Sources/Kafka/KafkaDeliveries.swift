@@ -60,6 +60,8 @@ final class BatchDelivery: @unchecked Sendable {
     private let remaining: Atomic<Int>
     private let state = Locked(State())
     private let slots: UnsafeMutablePointer<DeliverySlot>
+    /// Told of the batch's topics once it is complete, when the cluster is embedded here (`IdleFetching`).
+    private let appendSignal: AppendSignal?
 
     private struct Cell {
         var partition: Int32
@@ -73,24 +75,25 @@ final class BatchDelivery: @unchecked Sendable {
         var results: Results?
     }
 
-    convenience init(messages: [KafkaProducerMessage]) {
+    convenience init(messages: [KafkaProducerMessage], appendSignal: AppendSignal? = nil) {
         let first = messages.first?.topic ?? ""
         let same = messages.allSatisfy { $0.topic == first }
-        self.init(count: messages.count, topic: first, topics: same ? [] : messages.map(\.topic))
+        self.init(count: messages.count, topic: first, topics: same ? [] : messages.map(\.topic), appendSignal: appendSignal)
     }
 
     /// The records of `parts`, in order.
-    convenience init(packed parts: [KafkaPackedRecords]) {
+    convenience init(packed parts: [KafkaPackedRecords], appendSignal: AppendSignal? = nil) {
         let first = parts.first?.topic ?? ""
         let same = parts.allSatisfy { $0.topic == first }
         self.init(count: parts.reduce(0) { $0 + $1.count }, topic: first,
-                  topics: same ? [] : parts.flatMap { Array(repeating: $0.topic, count: $0.count) })
+                  topics: same ? [] : parts.flatMap { Array(repeating: $0.topic, count: $0.count) }, appendSignal: appendSignal)
     }
 
     /// `topics`: each record's, or empty when all are `topic`.
-    private init(count: Int, topic: String, topics: [String]) {
+    private init(count: Int, topic: String, topics: [String], appendSignal: AppendSignal?) {
         self.count = count
         (self.topic, self.topics) = (topic, topics)
+        self.appendSignal = appendSignal
         remaining = Atomic(count)
         cells = .allocate(capacity: max(1, count))
         slots = .allocate(capacity: max(1, count))
@@ -131,6 +134,9 @@ final class BatchDelivery: @unchecked Sendable {
         // Releasing: this cell's write is seen by the last one; acquiring: the last one sees all.
         guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
         state.withLock { $0.done = true }
+        if let appendSignal {
+            for topic in topics.isEmpty ? [topic] : Array(Set(topics)) { appendSignal.appended(topic: topic) }
+        }
         Unmanaged.passUnretained(self).release()
     }
 

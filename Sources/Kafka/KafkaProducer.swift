@@ -26,6 +26,8 @@ public final class KafkaProducer: Sendable {
     private let client: RDKafkaClient
     private let state = Locked(State())
     private let pollThread: RDKafkaPollThread
+    /// Wakes this process's idle consumers of the cluster when records land (`IdleFetching`).
+    private let appendSignal: AppendSignal?
 
     private struct State {
         var lifecycle = Lifecycle.running
@@ -45,6 +47,7 @@ public final class KafkaProducer: Sendable {
             rd_kafka_conf_set_dr_msg_cb(conf, deliveryReportCallback)
         }
         pollThread = RDKafkaPollThread(client: client, name: "kafka-producer-poll")
+        appendSignal = AppendSignal.of(config.bootstrapServers)
     }
 
     /// A producer released without `shutdown` does not wait: records still
@@ -86,7 +89,7 @@ public final class KafkaProducer: Sendable {
     /// for case .failure(let error) in pending.results() { log(error) }
     /// ```
     public func enqueue(_ messages: [KafkaProducerMessage]) -> KafkaPendingBatch {
-        let batch = BatchDelivery(messages: messages)
+        let batch = BatchDelivery(messages: messages, appendSignal: appendSignal)
         guard enter(batch) else { return KafkaPendingBatch(batch: batch) }
         defer { leave() }
         var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?
@@ -113,7 +116,7 @@ public final class KafkaProducer: Sendable {
     /// records in each: as `enqueue` of the same records as messages, without a buffer of
     /// their own for each.
     public func enqueue(packed parts: [KafkaPackedRecords]) -> KafkaPendingBatch {
-        let batch = BatchDelivery(packed: parts)
+        let batch = BatchDelivery(packed: parts, appendSignal: appendSignal)
         guard enter(batch) else { return KafkaPendingBatch(batch: batch) }
         defer { leave() }
         var topic: (name: String, handle: Result<TopicHandle, KafkaError>)?

@@ -104,13 +104,20 @@ public final class Decider: @unchecked Sendable {
         var editsConfig = consumerConfig
         if editsConfig["queued.min.messages"] == nil { editsConfig["queued.min.messages"] = String(1_000_000) }
         if editsConfig["queued.max.messages.kbytes"] == nil { editsConfig["queued.max.messages.kbytes"] = String(128 << 10) }
+        // Only the edits consumer and the committed topic's read-back may stop fetching while idle
+        // (`KafkaConfig.stopsFetchingWhenIdle`): the readers of a take read to an end they wait for, and
+        // the decisions' read-back is paused but where it reads a gap.
+        let stopsWhenIdle = consumerConfig.stopsFetchingWhenIdle
+        consumerConfig.stopsFetchingWhenIdle = false
         if case .group(let name) = mode {
             edits = try KafkaConsumer(config: editsConfig, groupID: name, readsHeaders: false)
         } else {
             edits = try KafkaConsumer(config: editsConfig, readsHeaders: false)
         }
         readBack = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
-        committedReadBack = try KafkaConsumer(config: consumerConfig)
+        var committedReadBackConfig = consumerConfig
+        committedReadBackConfig.stopsFetchingWhenIdle = stopsWhenIdle
+        committedReadBack = try KafkaConsumer(config: committedReadBackConfig)
         decisionsReader = try KafkaConsumer(config: consumerConfig, readsHeaders: false)
         var committedConfig = consumerConfig
         committedConfig["enable.partition.eof"] = "true"

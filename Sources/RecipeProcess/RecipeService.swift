@@ -53,6 +53,9 @@ public final class RecipeService: Sendable {
         /// embedded broker answers a fetch only when this wait ends, so it bounds how soon a
         /// write is visible; a real broker answers as soon as data arrives. Nil: librdkafka's 500.
         public var fetchWaitMilliseconds: Int? = nil
+        /// Whether the projector's and the decider's consumers stop fetching while nothing arrives, on a
+        /// cluster embedded in this process (`KafkaConfig.stopsFetchingWhenIdle`); no effect on another.
+        public var stopsFetchingWhenIdle = true
         /// The decider run beside the projector (`RecipeDecisions.Decider`): every partition, or a
         /// group's share. Nil: none here, so the store shows only what deciders elsewhere decide.
         public var decider: Decider.Mode? = .all
@@ -131,6 +134,9 @@ public final class RecipeService: Sendable {
         if projectorConfig["fetch.wait.max.ms"] == nil, let wait = options.fetchWaitMilliseconds {
             projectorConfig["fetch.wait.max.ms"] = String(wait)
         }
+        // On a cluster embedded in this process, the projector and the decider stop fetching while idle
+        // and fetch again when this process appends (`KafkaConfig.stopsFetchingWhenIdle`).
+        projectorConfig.stopsFetchingWhenIdle = options.stopsFetchingWhenIdle
         // One signal for the projectors the supervisor makes one after another: waits outlive each.
         let commits = CommitSignal()
         self.commits = commits

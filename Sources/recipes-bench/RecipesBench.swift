@@ -17,6 +17,8 @@ enum RecipesBench {
             .run(AppendBenchmark.spec, AppendBenchmark.run),
             .run(ImportBenchmark.spec, ImportBenchmark.run),
             .run(StreamBenchmark.spec, StreamBenchmark.run),
+            .run(IdleBenchmark.spec, IdleBenchmark.run),
+            .run(HopsBenchmark.spec, HopsBenchmark.run),
         ])
 }
 

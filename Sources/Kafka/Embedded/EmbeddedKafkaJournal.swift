@@ -131,6 +131,8 @@ public final class EmbeddedKafkaJournal: Sendable {
         var config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
         // The embedded broker answers a fetch only when its wait ends: a short one keeps the journal moments behind.
         config["fetch.wait.max.ms"] = String(EmbeddedKafka.fetchWaitMilliseconds)
+        // Idle, it fetches nothing; records this process appends wake it (`KafkaConfig.stopsFetchingWhenIdle`).
+        config.stopsFetchingWhenIdle = true
         let consumer = try KafkaConsumer(config: config)
         let next = state.withLock { state in
             state.running = true
@@ -183,7 +185,8 @@ public final class EmbeddedKafkaJournal: Sendable {
     private func journal(from consumer: KafkaConsumer, into files: [Int32: FileHandle]) throws {
         var ends: [Int32: Int64]?
         while true {
-            let records = try consumer.poll(maxRecords: 10_000, timeout: .milliseconds(50))
+            // Records end the wait at once: it only paces the look at `stopRequested`, and an idle dev's wake-ups.
+            let records = try consumer.poll(maxRecords: 10_000, timeout: .milliseconds(200))
             if !records.isEmpty {
                 var frames: [Int32: [UInt8]] = [:]
                 var added: [Int32: Int] = [:]

@@ -144,6 +144,8 @@ final class ClientContext: Sendable {
     /// Whether the group's rebalance protocol was COOPERATIVE when the rebalance callback
     /// last learnt it: librdkafka stops naming it once the consumer closes.
     let cooperativeRebalance = Locked<Bool>(false)
+    /// A consumer's pausing while idle, which a new assignment wakes.
+    let idleFetching = Locked<IdleFetching?>(nil)
 
     init(bootstrapServers: String) { self.bootstrapServers = bootstrapServers }
 

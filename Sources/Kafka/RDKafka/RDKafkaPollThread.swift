@@ -13,7 +13,9 @@ final class RDKafkaPollThread: Sendable {
         let stopped = stopped
         thread = OwnedThread(name: name) {
             while !stopped.withLock({ $0 }) {
-                rd_kafka_poll(client.handle, 50)
+                // A report or an error returns at once, and `stop` wakes it: the wait only paces an idle
+                // producer's wake-ups, which an idle `recipes dev` pays for each of its producers.
+                rd_kafka_poll(client.handle, 1_000)
             }
         }
     }
@@ -22,8 +24,7 @@ final class RDKafkaPollThread: Sendable {
     func stop() {
         stopped.withLock { $0 = true }
         // Wakes the poll from its wait (`rd_kafka_poll` serves the main queue), or makes the next
-        // return at once: without it every shutdown waited out up to a poll interval, 50 ms, a
-        // tenth of what `recipes send --stdin` took for 200,000 lines.
+        // return at once: without it every shutdown would wait out up to a poll interval.
         if let queue = rd_kafka_queue_get_main(client.handle) {
             rd_kafka_queue_yield(queue)
             rd_kafka_queue_destroy(queue)
