@@ -17,7 +17,10 @@ extension CommandDescription {
         },
         values: { command in
             guard case .ingredientAdded(let line, let ingredientID) = command else { return nil }
-            return line.values + [.optional(ingredientID)]
+            // Appended in place: `+ [id]` makes a second array and copies the line's into a third.
+            var values = line.values
+            values.append(.optional(ingredientID))
+            return values
         })
 
     static let ingredientUpdated = CommandDescription(
