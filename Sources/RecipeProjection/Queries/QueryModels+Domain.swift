@@ -11,13 +11,11 @@ extension DraftView {
          updatedAt: Int64) throws {
         let missing = Self.missing(title: content.title, ingredientCount: content.ingredients.count)
         let rejection = try Self.lastRejection(fromJSON: lastRejectionJSON)
-        self.init(id: id, title: content.title, servings: content.servings, image: content.image,
-                  description: content.description, yield: content.yield, prepTime: content.prepTime,
-                  cookTime: content.cookTime, totalTime: content.totalTime, sourceUrl: content.sourceUrl,
-                  ingredients: content.ingredients.map(IngredientView.init), instructions: content.instructions.map(InstructionView.init),
+        self.init(id: id, title: content.title, ingredients: content.ingredients.map(IngredientView.init), instructions: content.instructions.map(InstructionView.init),
                   tags: content.tags.map(TagView.init), revision: revision, baseVersion: baseVersion,
                   missing: missing, lastRejection: rejection, updatedAt: ReadModel.time(updatedAt),
                   nutrition: NutritionView(content.nutrition, forServings: content.servings))
+        copyScalars(from: content)
     }
 
     /// What a save still needs: a title that is not blank, an ingredient.
@@ -35,7 +33,7 @@ extension DraftView {
 
 // MARK: - The draft view's JSON
 
-extension DraftView: ContentScalars, ContentDocument {
+extension DraftView: ContentDocument {
     /// The document as `DocumentJSON.encoder` writes it, byte for byte, by `ContentJSON`
     /// (`ContentFormat.draftView`): what `GET /v1/recipes/{id}/draft` answers.
     /// DraftViewJSONTests compares the two.

@@ -88,7 +88,7 @@ public enum ContentJSON {
         _ field: ContentField, _ key: StaticString, of content: Content, _ format: ContentFormat,
         into writer: inout JSONWriter
     ) {
-        switch field {
+        switch field.kind {
         case .title:
             writer.member(key); writer.string(content.title)
         case .servings:
@@ -97,7 +97,7 @@ public enum ContentJSON {
             } else if format.writesNull(field) {
                 writer.member(key); writer.raw("null")
             }
-        case .image, .description, .yield, .prepTime, .cookTime, .totalTime, .sourceUrl:
+        case .text:
             if let text = content[text: field] {
                 writer.member(key); writer.string(text)
             } else if format.writesNull(field) {

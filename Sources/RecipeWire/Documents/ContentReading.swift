@@ -14,10 +14,10 @@ extension ContentJSON {
         for member in format.members {
             guard case .content(let field) = member.part else { continue }
             let key = Key(member.key)
-            switch field {
+            switch field.kind {
             case .title: content.title = try members.decode(String.self, forKey: key)
             case .servings: content.servings = try members.decodeIfPresent(Int.self, forKey: key)
-            case .image, .description, .yield, .prepTime, .cookTime, .totalTime, .sourceUrl:
+            case .text:
                 content[text: field] = try members.decodeIfPresent(String.self, forKey: key)
             case .ingredients:
                 var items = try members.nestedUnkeyedContainer(forKey: key)

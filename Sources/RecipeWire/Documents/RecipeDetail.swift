@@ -87,14 +87,12 @@ extension RecipeDetail {
     /// converted to `units`, as the caller made it.
     public init(id: String, version: Int, content: RecipeContent, guests: Int?, units: UnitSystem?, updatedAt: String,
                 savedBy: String, hasDraft: Bool) {
-        self.init(id: id, version: version, title: content.title, servings: content.servings,
-                  image: content.image, description: content.description, yield: content.yield,
-                  prepTime: content.prepTime, cookTime: content.cookTime, totalTime: content.totalTime,
-                  sourceUrl: content.sourceUrl, guests: guests, units: units?.rawValue,
+        self.init(id: id, version: version, title: content.title, guests: guests, units: units?.rawValue,
                   ingredients: content.ingredients.map(IngredientView.init),
                   instructions: content.instructions.map(InstructionView.init), tags: content.tags.map(TagView.init),
                   updatedAt: updatedAt, savedBy: savedBy, hasDraft: hasDraft,
                   nutrition: NutritionView(content.nutrition, forServings: guests ?? content.servings))
+        copyScalars(from: content)
     }
 }
 
