@@ -207,8 +207,8 @@ extension SnapshotWriter {
     private mutating func content(_ content: RecipeContent) {
         string(content.title)
         optional(content.servings) { $0.integer($1) }
-        // The texts in `ContentField.texts` order: a member added there changes this format
-        // (`PartitionSnapshot.currentFormat`; the golden snapshots of older formats must still read).
+        // The texts in `ContentField.texts` order: a member added there changes this format, so
+        // `PartitionSnapshot.currentFormat` + 1 (a snapshot of another format is rebuilt from the log).
         for field in ContentField.texts { optional(content[text: field]) { $0.string($1) } }
         optional(content.nutrition) { writer, nutrition in
             for nutrient in Nutrition.Nutrient.allCases { writer.optional(nutrition.amounts[nutrient]) { $0.number($1) } }
