@@ -8,7 +8,7 @@ import RecipeJSON
 /// than absent when they have no value, and the keys of an item's members. The four
 /// formats below are the only ones; each is kept byte for byte (goldens, stored rows,
 /// the public detail document).
-public struct ContentFormat: Sendable {
+public final class ContentFormat: Sendable {
     public enum Part: Sendable, Equatable {
         case content(ContentField)
         /// The document's own member at this index of `documentKeys`.
@@ -22,6 +22,14 @@ public struct ContentFormat: Sendable {
     public struct Member<P: Sendable>: Sendable {
         public let key: StaticString
         public let part: P
+        /// `key` as the writer writes it.
+        let prepared: PreparedKey
+
+        init(key: StaticString, part: P) {
+            self.key = key
+            self.part = part
+            prepared = PreparedKey(key)
+        }
     }
 
     /// In the order written.

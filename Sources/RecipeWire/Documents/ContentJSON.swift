@@ -75,17 +75,19 @@ public enum ContentJSON {
         document: (Int, inout JSONWriter) -> Void
     ) {
         writer.raw("{")
-        for member in format.members {
-            switch member.part {
-            case .document(let index): document(index, &writer)
-            case .content(let field): write(field, member.key, of: content, format, into: &writer)
+        format.members.withUnsafeBufferPointer { members in
+            for member in members {
+                switch member.part {
+                case .document(let index): document(index, &writer)
+                case .content(let field): write(field, member.prepared, of: content, format, into: &writer)
+                }
             }
         }
         writer.raw("}")
     }
 
     static func write<Content: ContentDocument>(
-        _ field: ContentField, _ key: StaticString, of content: Content, _ format: ContentFormat,
+        _ field: ContentField, _ key: PreparedKey, of content: Content, _ format: ContentFormat,
         into writer: inout JSONWriter
     ) {
         switch field.kind {
@@ -141,12 +143,12 @@ public enum ContentJSON {
             writer.raw("{")
             for member in format.tagMembers {
                 switch member.part {
-                case .name: writer.member(member.key); writer.string(tags[index].name)
+                case .name: writer.member(member.prepared); writer.string(tags[index].name)
                 case .payload:
                     if let payload = tags[index].payload {
-                        writer.member(member.key); writer.string(payload)
+                        writer.member(member.prepared); writer.string(payload)
                     } else if format.tagPayloadNull {
-                        writer.member(member.key); writer.raw("null")
+                        writer.member(member.prepared); writer.raw("null")
                     }
                 }
             }
@@ -157,17 +159,19 @@ public enum ContentJSON {
 
     static func write<Line: IngredientMembers>(_ line: Line, _ format: ContentFormat, into writer: inout JSONWriter) {
         writer.raw("{")
-        for member in format.ingredientMembers {
-            switch member.part {
-            case .id: writer.member(member.key); writer.string(line.id)
-            case .name: writer.member(member.key); writer.string(line.name)
-            case .amount: if let amount = line.amount { writer.member(member.key); writer.number(amount) }
-            case .amountMax: if let amountMax = line.amountMax { writer.member(member.key); writer.number(amountMax) }
-            case .unit: if let unit = line.unit { writer.member(member.key); writer.string(unit) }
-            case .note: if let note = line.note { writer.member(member.key); writer.string(note) }
-            case .section: if let section = line.section { writer.member(member.key); writer.string(section) }
-            case .text: if let text = line.text { writer.member(member.key); writer.string(text) }
-            case .display: writer.member(member.key); writer.string(line.display)
+        format.ingredientMembers.withUnsafeBufferPointer { members in
+            for member in members {
+                switch member.part {
+                case .id: writer.member(member.prepared); writer.string(line.id)
+                case .name: writer.member(member.prepared); writer.string(line.name)
+                case .amount: if let amount = line.amount { writer.member(member.prepared); writer.number(amount) }
+                case .amountMax: if let amountMax = line.amountMax { writer.member(member.prepared); writer.number(amountMax) }
+                case .unit: if let unit = line.unit { writer.member(member.prepared); writer.string(unit) }
+                case .note: if let note = line.note { writer.member(member.prepared); writer.string(note) }
+                case .section: if let section = line.section { writer.member(member.prepared); writer.string(section) }
+                case .text: if let text = line.text { writer.member(member.prepared); writer.string(text) }
+                case .display: writer.member(member.prepared); writer.string(line.display)
+                }
             }
         }
         writer.raw("}")
@@ -175,12 +179,14 @@ public enum ContentJSON {
 
     static func write<Step: StepMembers>(_ step: Step, _ format: ContentFormat, into writer: inout JSONWriter) {
         writer.raw("{")
-        for member in format.stepMembers {
-            switch member.part {
-            case .id: writer.member(member.key); writer.string(step.id)
-            case .order: writer.member(member.key); writer.integer(step.order)
-            case .description: writer.member(member.key); writer.string(step.description)
-            case .section: if let section = step.section { writer.member(member.key); writer.string(section) }
+        format.stepMembers.withUnsafeBufferPointer { members in
+            for member in members {
+                switch member.part {
+                case .id: writer.member(member.prepared); writer.string(step.id)
+                case .order: writer.member(member.prepared); writer.integer(step.order)
+                case .description: writer.member(member.prepared); writer.string(step.description)
+                case .section: if let section = step.section { writer.member(member.prepared); writer.string(section) }
+                }
             }
         }
         writer.raw("}")
