@@ -207,10 +207,9 @@ extension SnapshotWriter {
     private mutating func content(_ content: RecipeContent) {
         string(content.title)
         optional(content.servings) { $0.integer($1) }
-        for text in [content.image, content.description, content.yield, content.prepTime, content.cookTime,
-                     content.totalTime, content.sourceUrl] {
-            optional(text) { $0.string($1) }
-        }
+        // The texts in `ContentField.texts` order: a member added there changes this format, so
+        // `PartitionSnapshot.currentFormat` + 1 (a snapshot of another format is rebuilt from the log).
+        for field in ContentField.texts { optional(content[text: field]) { $0.string($1) } }
         optional(content.nutrition) { writer, nutrition in
             for nutrient in Nutrition.Nutrient.allCases { writer.optional(nutrition.amounts[nutrient]) { $0.number($1) } }
             writer.optional(nutrition.servingSize) { $0.string($1) }
@@ -270,12 +269,10 @@ extension SnapshotReader {
     }
 
     private mutating func content() throws(Malformed) -> RecipeContent {
-        let title = try string()
-        let servings = try optional { reader throws(Malformed) in try reader.int() }
-        let (image, description, yield) = (try optionalString(), try optionalString(), try optionalString())
-        let (prepTime, cookTime, totalTime) = (try optionalString(), try optionalString(), try optionalString())
-        let sourceUrl = try optionalString()
-        let nutrition = try optional { reader throws(Malformed) in
+        var content = RecipeContent(title: try string())
+        content.servings = try optional { reader throws(Malformed) in try reader.int() }
+        for field in ContentField.texts { content[text: field] = try optionalString() }
+        content.nutrition = try optional { reader throws(Malformed) in
             var nutrition = Nutrition()
             for nutrient in Nutrition.Nutrient.allCases {
                 nutrition.amounts[nutrient] = try reader.optional { reader throws(Malformed) in try reader.number() }
@@ -283,7 +280,7 @@ extension SnapshotReader {
             nutrition.servingSize = try reader.optionalString()
             return nutrition
         }
-        let ingredients = try list { reader throws(Malformed) in
+        content.ingredients = try list { reader throws(Malformed) in
             Ingredient(
                 id: try reader.string(), name: try reader.string(),
                 amount: try reader.optional { reader throws(Malformed) in try reader.number() },
@@ -291,16 +288,13 @@ extension SnapshotReader {
                 unit: try reader.optionalString(), note: try reader.optionalString(),
                 section: try reader.optionalString(), text: try reader.optionalString())
         }
-        let instructions = try list { reader throws(Malformed) in
+        content.instructions = try list { reader throws(Malformed) in
             Instruction(id: try reader.string(), description: try reader.string(), order: try reader.int(),
                         section: try reader.optionalString())
         }
-        let tags = try list { reader throws(Malformed) in
+        content.tags = try list { reader throws(Malformed) in
             Tag(name: try reader.string(), payload: try reader.optionalString())
         }
-        return RecipeContent(
-            title: title, servings: servings, image: image, description: description, yield: yield,
-            prepTime: prepTime, cookTime: cookTime, totalTime: totalTime, sourceUrl: sourceUrl, nutrition: nutrition,
-            ingredients: ingredients, instructions: instructions, tags: tags)
+        return content
     }
 }

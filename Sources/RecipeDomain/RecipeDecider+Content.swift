@@ -86,10 +86,8 @@ extension RecipeDecider {
             return .failure(Rejection(.limitExceeded, "A recipe has at most \(RecipeLimits.maxTags) tags, not \(draft.tags.count)."))
         }
 
-        var content = RecipeContent(
-            title: draft.title, servings: draft.servings, image: draft.image, description: draft.description,
-            yield: draft.yield, prepTime: draft.prepTime, cookTime: draft.cookTime, totalTime: draft.totalTime,
-            sourceUrl: draft.sourceUrl)
+        var content = RecipeContent()
+        content.copyScalars(from: draft)
 
         // Explicit ids first, so a derived id steps around every one of them.
         var ingredientIDs = Set<String>()

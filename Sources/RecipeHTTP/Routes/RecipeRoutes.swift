@@ -54,7 +54,7 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
         let id = try request.recipeID()
         try readYourWrites.wait(for: request)
         try access.checkVisible(id, to: caller, in: reads)
-        return .json(try reads.draft(id))
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: try reads.draft(id).json())
     }
 
     func drafts(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -40,9 +40,17 @@ enum EventWriter {
     /// The event's `data` object: each member written as the description gives it, with
     /// no list of them in between; scalars straight away, lists by `JSONWriter.write`.
     private static func writeData(_ event: RecipeEvent, _ shape: Shape, to writer: inout JSONWriter) {
+        let values: @Sendable (RecipeEvent, _ put: (DataValue) -> Void) -> Bool
+        switch shape.description.writing {
+        case .values(let given): values = given
+        case .json(let write):
+            let described = write(event, &writer)
+            precondition(described, "\(event.kind) described as \(shape.description.kind)")
+            return
+        }
         var index = 0
         var first = true
-        let described = shape.description.values(event) { value in
+        let described = values(event) { value in
             defer { index &+= 1 }
             if case .absent = value { return }
             writer.key(shape.keys[index], first: first)

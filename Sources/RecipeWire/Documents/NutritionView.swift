@@ -46,7 +46,7 @@ public struct NutritionView: Codable, Sendable, Equatable {
 
 extension NutritionView {
     /// The member as `DocumentJSON.encoder` writes it: members and nutrients sorted by name.
-    func write(to writer: inout JSONWriter) {
+    public func write(to writer: inout JSONWriter) {
         writer.raw("{")
         if let forServings { writer.member("forServings"); writer.integer(forServings) }
         writer.member("perServing"); Self.write(perServing, to: &writer)

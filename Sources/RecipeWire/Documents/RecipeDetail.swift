@@ -87,14 +87,12 @@ extension RecipeDetail {
     /// converted to `units`, as the caller made it.
     public init(id: String, version: Int, content: RecipeContent, guests: Int?, units: UnitSystem?, updatedAt: String,
                 savedBy: String, hasDraft: Bool) {
-        self.init(id: id, version: version, title: content.title, servings: content.servings,
-                  image: content.image, description: content.description, yield: content.yield,
-                  prepTime: content.prepTime, cookTime: content.cookTime, totalTime: content.totalTime,
-                  sourceUrl: content.sourceUrl, guests: guests, units: units?.rawValue,
+        self.init(id: id, version: version, title: content.title, guests: guests, units: units?.rawValue,
                   ingredients: content.ingredients.map(IngredientView.init),
                   instructions: content.instructions.map(InstructionView.init), tags: content.tags.map(TagView.init),
                   updatedAt: updatedAt, savedBy: savedBy, hasDraft: hasDraft,
                   nutrition: NutritionView(content.nutrition, forServings: guests ?? content.servings))
+        copyScalars(from: content)
     }
 }
 
@@ -131,78 +129,26 @@ public enum DocumentJSON {
 }
 
 extension RecipeDetail {
-    /// The document as `DocumentJSON.encoder` writes it, byte for byte, written by hand:
+    /// The document as `DocumentJSON.encoder` writes it, byte for byte, by `ContentJSON`:
     /// the decider writes one for every save it decides and the API one for every detail it
     /// serves, and the encoder's reflection costs several times this. `position`, when
     /// given, is one more member (`recipes.committed`'s values). RecipeDetailJSONTests
-    /// compares the two on every member, so a field added to the struct and not here fails.
+    /// compares the two on every member.
     public func json(position: String? = nil) -> [UInt8] {
         var writer = JSONWriter(capacity: 512 + 192 * ingredients.count + 160 * instructions.count + 48 * tags.count)
-        writer.raw("{")
-        // The members in the encoder's order: sorted by name.
-        if let cookTime { writer.member("cookTime"); writer.string(cookTime) }
-        if let description { writer.member("description"); writer.string(description) }
-        if let guests { writer.member("guests"); writer.integer(guests) }
-        writer.member("hasDraft"); writer.raw(hasDraft ? "true" : "false")
-        writer.member("id"); writer.string(id)
-        if let image { writer.member("image"); writer.string(image) }
-        writer.member("ingredients"); writer.raw("[")
-        for ingredient in ingredients { writer.element(); ingredient.write(to: &writer) }
-        writer.raw("]")
-        writer.member("instructions"); writer.raw("[")
-        for instruction in instructions { writer.element(); instruction.write(to: &writer) }
-        writer.raw("]")
-        if let nutrition { writer.member("nutrition"); nutrition.write(to: &writer) }
-        if let position { writer.member("position"); writer.string(position) }
-        if let prepTime { writer.member("prepTime"); writer.string(prepTime) }
-        writer.member("savedBy"); writer.string(savedBy)
-        if let servings { writer.member("servings"); writer.integer(servings) }
-        if let sourceUrl { writer.member("sourceUrl"); writer.string(sourceUrl) }
-        writer.member("tags"); writer.raw("[")
-        for tag in tags { writer.element(); tag.write(to: &writer) }
-        writer.raw("]")
-        writer.member("title"); writer.string(title)
-        if let totalTime { writer.member("totalTime"); writer.string(totalTime) }
-        if let units { writer.member("units"); writer.string(units) }
-        writer.member("updatedAt"); writer.string(updatedAt)
-        writer.member("version"); writer.integer(version)
-        if let yield { writer.member("yield"); writer.string(yield) }
-        writer.raw("}")
+        ContentJSON.write(self, .detail, into: &writer) { index, writer in
+            let member = ContentFormat.DetailMember(rawValue: index)!
+            switch member {
+            case .guests: if let guests { writer.member(member.key); writer.integer(guests) }
+            case .hasDraft: writer.member(member.key); writer.raw(hasDraft ? "true" : "false")
+            case .id: writer.member(member.key); writer.string(id)
+            case .position: if let position { writer.member(member.key); writer.string(position) }
+            case .savedBy: writer.member(member.key); writer.string(savedBy)
+            case .units: if let units { writer.member(member.key); writer.string(units) }
+            case .updatedAt: writer.member(member.key); writer.string(updatedAt)
+            case .version: writer.member(member.key); writer.integer(version)
+            }
+        }
         return writer.bytes
-    }
-}
-
-extension IngredientView {
-    fileprivate func write(to writer: inout JSONWriter) {
-        writer.raw("{")
-        if let amount { writer.member("amount"); writer.number(amount) }
-        if let amountMax { writer.member("amountMax"); writer.number(amountMax) }
-        writer.member("display"); writer.string(display)
-        writer.member("id"); writer.string(id)
-        if let metric { writer.member("metric"); writer.string(metric) }
-        writer.member("name"); writer.string(name)
-        if let note { writer.member("note"); writer.string(note) }
-        if let section { writer.member("section"); writer.string(section) }
-        if let text { writer.member("text"); writer.string(text) }
-        if let unit { writer.member("unit"); writer.string(unit) }
-        writer.raw("}")
-    }
-}
-
-extension InstructionView {
-    fileprivate func write(to writer: inout JSONWriter) {
-        writer.key("description", first: true); writer.string(description)
-        writer.key("id"); writer.string(id)
-        writer.key("order"); writer.integer(order)
-        if let section { writer.key("section"); writer.string(section) }
-        writer.raw("}")
-    }
-}
-
-extension TagView {
-    fileprivate func write(to writer: inout JSONWriter) {
-        writer.key("name", first: true); writer.string(name)
-        if let payload { writer.key("payload"); writer.string(payload) }
-        writer.raw("}")
     }
 }

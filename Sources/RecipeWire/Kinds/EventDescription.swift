@@ -20,19 +20,32 @@ public struct EventDescription: Sendable {
     public let summary: String
     public let fields: [FieldSpec]
     let read: EventFormat.Reader
-    /// Gives the event's members to `put` one by one, in the order of `fields` (an absent
-    /// one as `.absent`); false, having given none, for an event of another kind. Given
-    /// rather than returned as an array: the writer puts each straight into the bytes.
-    let values: @Sendable (RecipeEvent, _ put: (DataValue) -> Void) -> Bool
+    /// How an event of the kind writes its `data`.
+    enum Writing: Sendable {
+        /// Gives the event's members to `put` one by one, in the order of `fields` (an absent
+        /// one as `.absent`); false, having given none, for an event of another kind. Given
+        /// rather than returned as an array: the writer puts each straight into the bytes.
+        case values(@Sendable (RecipeEvent, _ put: (DataValue) -> Void) -> Bool)
+        /// Writes the whole `data` object (a content, by `ContentJSON`); false, having written
+        /// nothing, for an event of another kind.
+        case json(@Sendable (RecipeEvent, inout JSONWriter) -> Bool)
+    }
+
+    let writing: Writing
 
     init(_ kind: RecipeEvent.Kind, version: Int = 1, summary: String, fields: [FieldSpec],
          read: @escaping EventFormat.Reader, values: @escaping @Sendable (RecipeEvent, _ put: (DataValue) -> Void) -> Bool) {
+        self.init(kind, version: version, summary: summary, fields: fields, read: read, writing: .values(values))
+    }
+
+    init(_ kind: RecipeEvent.Kind, version: Int = 1, summary: String, fields: [FieldSpec],
+         read: @escaping EventFormat.Reader, writing: Writing) {
         self.kind = kind
         self.version = version
         self.summary = summary
         self.fields = fields
         self.read = read
-        self.values = values
+        self.writing = writing
     }
 
     /// The reader of the version written.

@@ -53,6 +53,8 @@ extension DraftContent {
     }()
 
     @Sendable static func read(_ data: DataFields) throws(WireError) -> RecipeCommand {
+        var draft = DraftContent()
+        try draft.readScalars(data)
         var ingredients: [NewIngredient] = []
         for item in try data.objects("ingredients", fields: itemFields.ingredients) {
             ingredients.append(NewIngredient(id: try item.optionalString("ingredientId"), try IngredientLine(item)))
@@ -63,26 +65,13 @@ extension DraftContent {
                 id: try item.optionalString("instructionId"), description: try item.string("description"),
                 section: try item.optionalString("section")))
         }
-        return .draftContentSet(DraftContent(
-            title: try data.string("title"),
-            servings: try data.optionalInteger("servings"),
-            image: try data.optionalString("image"),
-            description: try data.optionalString("description"),
-            yield: try data.optionalString("yield"),
-            prepTime: try data.optionalString("prepTime"),
-            cookTime: try data.optionalString("cookTime"),
-            totalTime: try data.optionalString("totalTime"),
-            sourceUrl: try data.optionalString("sourceUrl"),
-            ingredients: ingredients,
-            instructions: instructions,
-            tags: try data.strings("tags")))
+        (draft.ingredients, draft.instructions, draft.tags) = (ingredients, instructions, try data.strings("tags"))
+        return .draftContentSet(draft)
     }
 
     /// The members of DraftContentSet's data, in its fields' order.
     var values: [DataValue] {
-        [
-            .string(title), .optional(servings), .optional(image), .optional(description), .optional(yield),
-            .optional(prepTime), .optional(cookTime), .optional(totalTime), .optional(sourceUrl),
+        scalarValues + [
             .objects(ingredients.map { [.optional($0.id)] + $0.line.values }),
             .objects(instructions.map { [.optional($0.id), .string($0.description), .optional($0.section)] }),
             .strings(tags),

@@ -8,25 +8,7 @@ import RecipeJSON
 extension CommandDescription {
     static let draftContentSet = CommandDescription(
         .draftContentSet, summary: ". Replaces the whole content of the draft (opening one if none is open), so that an import or an app's \"save everything\" is one record. Each field follows the rule of the command that sets it alone; a member absent means the content has none. Steps take their order from their place. Counts (at most 200 ingredients, 200 instructions, 50 tags), ids given twice, tags and durations are checked by the fold; the first problem rejects the whole command.",
-        fields: [
-            .string("title", .maxLength(RecipeLimits.maxTitleLength),
-                "At most 200 characters (RecipeLimits.maxTitleLength); may be empty while drafting."),
-            .optionalInteger("servings", .range(RecipeLimits.servings),
-                "The number of people the amounts are for, 1 to 100 (RecipeLimits.servings)."),
-            .optionalString("image", .maxLength(RecipeLimits.maxImageURLLength),
-                "An http(s) URL of a picture, at most 2048 characters; its form is checked by the fold."),
-            .optionalString("description", .maxLength(RecipeLimits.maxRecipeDescriptionLength),
-                "At most 5000 characters. Must not be blank (checked by the fold)."),
-            .optionalString("yield", .maxLength(RecipeLimits.maxYieldLength),
-                "What the recipe makes, at most 200 characters. Must not be blank (checked by the fold)."),
-            .optionalString("prepTime", .maxLength(RecipeLimits.maxDurationLength),
-                "An ISO 8601 duration (checked by the fold)."),
-            .optionalString("cookTime", .maxLength(RecipeLimits.maxDurationLength),
-                "An ISO 8601 duration (checked by the fold)."),
-            .optionalString("totalTime", .maxLength(RecipeLimits.maxDurationLength),
-                "An ISO 8601 duration (checked by the fold)."),
-            .optionalString("sourceUrl", .maxLength(RecipeLimits.maxSourceURLLength),
-                "An http(s) URL of where the recipe comes from, at most 2048 characters; its form is checked by the fold."),
+        fields: ContentField.scalars.compactMap(\.commandSpec) + [
             .array("ingredients", of: .objects(definition: "ingredient", [
                 .optionalString("ingredientId", .maxLength(RecipeLimits.maxIdentifierLength),
                     "The item's id, to keep ids stable across saves; at most 128 characters. Absent: derived from the command id and the item's place (`<command id>:i<n>`, n from 1)."),
@@ -53,9 +35,9 @@ extension EventDescription {
         .contentSet, summary: ". The draft's whole content, replaced by this one (DraftContentSet).",
         fields: contentFields,
         read: { data throws(WireError) in .contentSet(try readContent(data)) },
-        values: { event, put in
+        writing: .json { event, writer in
             guard case .contentSet(let content) = event else { return false }
-            content.members(put)
+            ContentJSON.write(content, .event, into: &writer)
             return true
         })
 }

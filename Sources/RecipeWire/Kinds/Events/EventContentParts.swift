@@ -5,7 +5,7 @@ import RecipeJSON
 //
 // An ingredient as it is, a tag and a recipe's whole content: the fields, reader and
 // values shared by the events that hold them (IngredientAdded and IngredientUpdated,
-// TagAdded and TagChanged, ContentSet).
+// TagAdded and TagChanged, ContentSet, whose data `ContentJSON` writes).
 
 extension EventDescription {
     /// An ingredient as it is: its id, then the fields of an ingredient line (v2 of the commands).
@@ -34,16 +34,7 @@ extension EventDescription {
 
     /// A recipe's whole content. (An event's items are described in place: the `definition`
     /// of its objects is the words of an item.)
-    static let contentFields: [FieldSpec] = [
-        .string("title", "The title."),
-        .optionalInteger("servings", "The servings; absent when none."),
-        .optionalString("image", "The picture's URL; absent when none."),
-        .optionalString("description", "The description; absent when none."),
-        .optionalString("yield", "What it makes; absent when none."),
-        .optionalString("prepTime", "ISO 8601 duration; absent when none."),
-        .optionalString("cookTime", "ISO 8601 duration; absent when none."),
-        .optionalString("totalTime", "ISO 8601 duration; absent when none."),
-        .optionalString("sourceUrl", "Where it comes from; absent when none."),
+    static let contentFields: [FieldSpec] = ContentField.scalars.compactMap(\.eventSpec) + [
         .array("ingredients", of: .objects(definition: "An ingredient, as IngredientAdded has it.", ingredientFields),
                "In order."),
         .array("instructions", of: .objects(definition: "A step; its order is its place in the list.", contentInstructionFields),
@@ -69,6 +60,8 @@ extension EventDescription {
     }
 
     static func readContent(_ data: DataFields) throws(WireError) -> RecipeContent {
+        var content = RecipeContent()
+        try content.readScalars(data)
         var ingredients: [Ingredient] = []
         for item in try data.objects("ingredients", fields: itemFields.ingredients) {
             ingredients.append(try readIngredient(item))
@@ -83,13 +76,8 @@ extension EventDescription {
         for item in try data.objects("tags", fields: itemFields.tags) {
             tags.append(try readTag(item))
         }
-        return RecipeContent(
-            title: try data.string("title"), servings: try data.optionalInteger("servings"),
-            image: try data.optionalString("image"), description: try data.optionalString("description"),
-            yield: try data.optionalString("yield"), prepTime: try data.optionalString("prepTime"),
-            cookTime: try data.optionalString("cookTime"), totalTime: try data.optionalString("totalTime"),
-            sourceUrl: try data.optionalString("sourceUrl"),
-            ingredients: ingredients, instructions: instructions, tags: tags)
+        (content.ingredients, content.instructions, content.tags) = (ingredients, instructions, tags)
+        return content
     }
 }
 
@@ -112,35 +100,5 @@ extension Tag {
     func members(_ put: (DataValue) -> Void) {
         put(.string(name))
         put(.optional(payload))
-    }
-}
-
-extension RecipeContent {
-    /// Gives the members of `EventDescription.contentFields` to `put`, in their order; a
-    /// step's order is its place in the list (the fold keeps them 1...n).
-    func members(_ put: (DataValue) -> Void) {
-        put(.string(title))
-        put(.optional(servings))
-        put(.optional(image))
-        put(.optional(description))
-        put(.optional(yield))
-        put(.optional(prepTime))
-        put(.optional(cookTime))
-        put(.optional(totalTime))
-        put(.optional(sourceUrl))
-        put(.objects(ingredients.map { ingredient in DataValue.list(ingredient.members) }))
-        put(.objects(instructions.map { step in
-            [.string(step.id), .string(step.description), .optional(step.section)]
-        }))
-        put(.objects(tags.map { tag in DataValue.list(tag.members) }))
-    }
-}
-
-extension DataValue {
-    /// The members `give` gives, as a list (an item of `objects`).
-    static func list(_ give: ((DataValue) -> Void) -> Void) -> [DataValue] {
-        var list: [DataValue] = []
-        give { list.append($0) }
-        return list
     }
 }
