@@ -33,36 +33,13 @@ enum ContentCoding {
     /// Reads content the store wrote; anything else, a member missing or of
     /// another type included, is a corrupted store rather than a default.
     static func content(fromJSON text: String) throws -> RecipeContent {
-        do {
-            return try decoder.decode(StoredContent.self, from: Data(text.utf8)).content
-        } catch let error as DecodingError {
-            throw StoreError.corrupted("recipe content: \(describe(error))")
+        var text = text
+        let read = text.withUTF8 { utf8 in
+            Result { () throws(ContentJSON.ReadError) in try ContentJSON.read(UnsafeRawBufferPointer(utf8), .stored) }
         }
-    }
-
-    private static let decoder = JSONDecoder()
-
-    /// The stored form as `ContentJSON` reads it: `servings`, `image` and `payload` null or
-    /// absent when none (content v1 wrote null), the members of content v2 absent.
-    private struct StoredContent: Decodable {
-        let content: RecipeContent
-
-        init(from decoder: any Decoder) throws {
-            content = try ContentJSON.read(from: decoder, .stored)
-        }
-    }
-
-    /// Where the content breaks its shape, e.g. "ingredients[2]: no member amount".
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return path.isEmpty ? "the content" : String(path.drop { $0 == "." })
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "\(path(context)): no member \(key.stringValue)"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return "\(path(context)): \(context.debugDescription)"
-        @unknown default: return "\(error)"
+        switch read {
+        case .success(let content): return content
+        case .failure(let error): throw StoreError.corrupted("recipe content: \(error.message)")
         }
     }
 }
