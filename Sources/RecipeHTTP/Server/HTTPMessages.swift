@@ -24,9 +24,14 @@ public struct HTTPRequest: Sendable {
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
                 body: [UInt8] = []) {
+        self.init(method: method, path: path, segments: path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) },
+                  query: query, headers: headers, body: body)
+    }
+
+    private init(method: String, path: String, segments: [String], query: [String: String], headers: [String: String], body: [UInt8]) {
         self.method = method
         self.path = path
-        self.segments = path.split(separator: "/").map(String.init)
+        self.segments = segments
         self.query = query
         self.headers = headers
         self.body = body
@@ -35,17 +40,22 @@ public struct HTTPRequest: Sendable {
     /// A request from the URI as sent (`/v1/recipes/a%2Fb?q=soup+pie`). Of a repeated query
     /// parameter the last one counts; invalid escapes stay as written.
     public init(method: String, uri: String, headers: [String: String] = [:], body: [UInt8] = []) {
-        let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let rawPath = parts[0]
+        // Split on the bytes: `?`, `&`, `=` and `/` are ASCII, never part of another character's
+        // UTF-8 (splitting the `String` compared grapheme clusters, most of a request's parsing).
+        let utf8 = Array(uri.utf8)
+        let queryStart = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
+        let rawPath = utf8[..<queryStart]
         var query: [String: String] = [:]
-        for pair in (parts.count > 1 ? parts[1] : "").split(separator: "&") {
-            let nameAndValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            query[Self.percentDecoded(nameAndValue[0], plusIsSpace: true)] =
-                nameAndValue.count > 1 ? Self.percentDecoded(nameAndValue[1], plusIsSpace: true) : ""
+        if queryStart < utf8.endIndex {
+            for pair in utf8[(queryStart + 1)...].split(separator: UInt8(ascii: "&")) {
+                let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+                query[Self.percentDecoded(pair[..<equals], plusIsSpace: true)] =
+                    equals < pair.endIndex ? Self.percentDecoded(pair[(equals + 1)...], plusIsSpace: true) : ""
+            }
         }
-        self.init(method: method, path: Self.percentDecoded(rawPath, plusIsSpace: false), query: query,
-                  headers: headers, body: body)
-        segments = rawPath.split(separator: "/").map { Self.percentDecoded($0, plusIsSpace: false) }
+        self.init(method: method, path: Self.percentDecoded(rawPath, plusIsSpace: false),
+                  segments: rawPath.split(separator: UInt8(ascii: "/")).map { Self.percentDecoded($0, plusIsSpace: false) },
+                  query: query, headers: headers, body: body)
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
@@ -60,7 +70,7 @@ public struct HTTPRequest: Sendable {
     public var declaresBody: Bool { declaredBodyLength != 0 }
 
     /// `%XX` escapes as bytes, read as UTF-8 (invalid sequences become U+FFFD).
-    static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
+    static func percentDecoded(_ input: ArraySlice<UInt8>, plusIsSpace: Bool) -> String {
         func hex(_ byte: UInt8) -> UInt8? {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
@@ -69,12 +79,15 @@ public struct HTTPRequest: Sendable {
             default: nil
             }
         }
-        let input = Array(text.utf8)
+        // A segment without escapes is its bytes as they are.
+        guard input.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(decoding: input, as: UTF8.self)
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(input.count)
-        var index = 0
-        while index < input.count {
-            if input[index] == UInt8(ascii: "%"), index + 2 < input.count,
+        var index = input.startIndex
+        while index < input.endIndex {
+            if input[index] == UInt8(ascii: "%"), index + 2 < input.endIndex,
                let high = hex(input[index + 1]), let low = hex(input[index + 2]) {
                 bytes.append(high << 4 | low)
                 index += 3
