@@ -29,6 +29,29 @@ struct StoredContentTests {
         }
     }
 
+    @Test("stored content is read by its keys: in any order, escaped, null for none, other members passed over")
+    func storedContentIsReadByKey() throws {
+        let text = #"""
+            {"extra":[1,{"a":2}],"tags":[{"payload":null,"name":"veg"}],"instructions":[],"title":"So\u0075p",
+             "servings":null,"ingredients":[{"metric":"g","amount":2.5e2,"name":"Leek","id":"i1","note":null}]}
+            """#
+        var expected = RecipeContent()
+        expected.title = "Soup"
+        expected.ingredients = [Ingredient(id: "i1", name: "Leek", amount: 250, unit: "g")]
+        expected.tags = [Tag(name: "veg")]
+        #expect(try ContentCoding.content(fromJSON: text) == expected)
+        for (broken, complaint) in [("{\"title\":\"Soup\"", "Not valid JSON"), ("[]", "the content: expected an object"),
+                                    ("{\"title\":\"Soup\",\"ingredients\":{}}", "ingredients: expected an array"),
+                                    ("{}", "the content: no member title")] {
+            #expect {
+                try ContentCoding.content(fromJSON: broken)
+            } throws: { error in
+                guard case StoreError.corrupted(let message) = error else { return false }
+                return message.contains(complaint)
+            }
+        }
+    }
+
     @Test("the detail shows every member of the content, its ingredients and its instructions")
     func detailShowsEveryField() throws {
         var content = try #require(foldedContents().first {
