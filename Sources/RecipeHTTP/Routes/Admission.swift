@@ -58,6 +58,6 @@ struct Admission: Sendable {
     static func name(ofAuthority authority: String) -> String {
         let lowered = authority.lowercased()
         if lowered.hasPrefix("["), let end = lowered.firstIndex(of: "]") { return String(lowered[...end]) }
-        return String(lowered.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        return String(lowered[..<(lowered.utf8.firstIndex(of: UInt8(ascii: ":")) ?? lowered.endIndex)])
     }
 }

@@ -60,9 +60,10 @@ func mhdRequestStarted(_ context: UnsafeMutableRawPointer?, _ uri: UnsafePointer
         let limits = server(context).limits
         if text.utf8.count > limits.maxURILength {
             refusal = HTTPError(414, "uriTooLong", "the request target is \(text.utf8.count) bytes; at most \(limits.maxURILength) are read")
-        } else if let query = text.split(separator: "?", maxSplits: 1).dropFirst().first,
+        } else if let question = text.utf8.firstIndex(of: UInt8(ascii: "?")), question != text.utf8.startIndex,
+                  case let query = text.utf8[text.utf8.index(after: question)...], !query.isEmpty,
                   // Empty ones count: libmicrohttpd stores one argument per `&` all the same.
-                  query.split(separator: "&", omittingEmptySubsequences: false).count > limits.maxQueryParameters {
+                  query.reduce(1, { $1 == UInt8(ascii: "&") ? $0 + 1 : $0 }) > limits.maxQueryParameters {
             refusal = HTTPError(400, "tooManyParameters", "the query has more than \(limits.maxQueryParameters) parameters")
         }
     }
