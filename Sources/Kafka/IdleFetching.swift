@@ -20,7 +20,8 @@ import Threads
 final class IdleFetching: Sendable {
     /// How long it keeps fetching after its last record or wake-up.
     static let activeWindow = Duration.milliseconds(100)
-    /// How often a paused consumer asks where its partitions end, for records appended by other processes.
+    /// How often a paused consumer asks where its partitions end, for records appended by other
+    /// processes, unless its config says otherwise (`KafkaConfig.idlePeekInterval`).
     static let peekInterval = Duration.milliseconds(250)
 
     /// The consumer's handle and queue, which librdkafka lets any thread use; valid until `close`.
@@ -29,6 +30,7 @@ final class IdleFetching: Sendable {
     /// How long a peek fetches where the consumer has read nothing yet (so where it reads is not
     /// known): the broker answers an empty fetch after its wait.
     private let peekWindow: Duration
+    private let peekInterval: Duration
     private let state: Locked<State>
 
     private struct State {
@@ -46,11 +48,12 @@ final class IdleFetching: Sendable {
         var closed = false
     }
 
-    init(handle: OpaquePointer, queue: OpaquePointer, fetchWait: Duration) {
+    init(handle: OpaquePointer, queue: OpaquePointer, fetchWait: Duration, peekInterval: Duration = IdleFetching.peekInterval) {
         (self.handle, self.queue) = (handle, queue)
         peekWindow = fetchWait * 2 + .milliseconds(20)
+        self.peekInterval = peekInterval
         let now = ContinuousClock.now
-        state = Locked(State(activeUntil: now + Self.activeWindow, nextPeek: now + Self.peekInterval))
+        state = Locked(State(activeUntil: now + Self.activeWindow, nextPeek: now + peekInterval))
     }
 
     /// Whether it has paused the consumer's partitions (for tests and the benchmark).
@@ -109,11 +112,11 @@ final class IdleFetching: Sendable {
     func act() -> ContinuousClock.Instant {
         state.withLock { state in
             let now = ContinuousClock.now
-            guard !state.closed else { return now + Self.peekInterval }
+            guard !state.closed else { return now + peekInterval }
             if state.paused.isEmpty {
                 guard now >= state.activeUntil else { return state.activeUntil }
                 pauseAssignment(&state)
-                state.nextPeek = now + Self.peekInterval
+                state.nextPeek = now + peekInterval
                 return state.paused.isEmpty ? now + Self.activeWindow : state.nextPeek
             }
             if state.woken {
@@ -121,7 +124,7 @@ final class IdleFetching: Sendable {
                 return state.activeUntil
             }
             guard now >= state.nextPeek else { return state.nextPeek }
-            state.nextPeek = now + Self.peekInterval
+            state.nextPeek = now + peekInterval
             switch peek(state.paused) {
             case .more: resume(&state)
             case .unknown: resume(&state, for: peekWindow)

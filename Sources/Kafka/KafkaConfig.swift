@@ -26,6 +26,8 @@ public struct KafkaConfig: Sendable, Equatable {
     /// every quarter second for other processes' records (`IdleFetching`). No effect elsewhere:
     /// a real broker answers a fetch as soon as a record arrives.
     public var stopsFetchingWhenIdle = false
+    /// How often such a consumer, idle, asks where its partitions end (`IdleFetching.peekInterval`).
+    var idlePeekInterval = IdleFetching.peekInterval
 
     public init(bootstrapServers: String, properties: [String: String] = [:]) {
         self.bootstrapServers = bootstrapServers

@@ -65,13 +65,19 @@ public final class KafkaConsumer: Sendable {
         self.queue = queue
         if config.stopsFetchingWhenIdle, let signal = AppendSignal.of(config.bootstrapServers) {
             let wait = config["fetch.wait.max.ms"].flatMap { Int($0) } ?? 500
-            let idleFetching = IdleFetching(handle: client.handle, queue: queue, fetchWait: .milliseconds(wait))
+            let idleFetching = IdleFetching(handle: client.handle, queue: queue, fetchWait: .milliseconds(wait),
+                                            peekInterval: config.idlePeekInterval)
             signal.add(idleFetching)
             client.context.idleFetching.withLock { $0 = idleFetching }
             self.idleFetching = idleFetching
         } else {
             idleFetching = nil
         }
+    }
+
+    /// Has a consumer that stopped fetching while idle fetch again at once (its owner is about to read to an end).
+    func fetchAgainIfIdle() {
+        idleFetching?.wakeAll()
     }
 
     /// Whether the consumer has stopped fetching until records arrive (`KafkaConfig.stopsFetchingWhenIdle`).

@@ -164,7 +164,8 @@ public final class Decider: @unchecked Sendable {
             // each into arrays of its own, and freeing them, cost more than enqueueing its decision.
             // (A rebalance callback runs inside the poll, before the records are lent: what it
             // could not do is thrown before any of them is decided.)
-            let polled = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty && !lifecycle.hasReleased ? 100 : 1)) {
+            // Idle, the wait only paces the look at `shouldStop` and the progress: records end it at once.
+            let polled = try edits.poll(maxRecords: 5_000, timeout: .milliseconds(pending.isEmpty && !lifecycle.hasReleased ? 250 : 1)) {
                 if pollFailure == nil { decide(LentRecords(records: $0)) }
             }
             if let failure = pollFailure { throw failure }

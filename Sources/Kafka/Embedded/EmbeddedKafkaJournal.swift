@@ -133,6 +133,9 @@ public final class EmbeddedKafkaJournal: Sendable {
         config["fetch.wait.max.ms"] = String(EmbeddedKafka.fetchWaitMilliseconds)
         // Idle, it fetches nothing; records this process appends wake it (`KafkaConfig.stopsFetchingWhenIdle`).
         config.stopsFetchingWhenIdle = true
+        // Other processes' records are looked for once a second, not four times (an idle dev's journals
+        // asked the brokers 12 times a second): no reader waits on a journal, and `stop` fetches at once.
+        config.idlePeekInterval = .seconds(1)
         let consumer = try KafkaConsumer(config: config)
         let next = state.withLock { state in
             state.running = true
@@ -205,6 +208,8 @@ public final class EmbeddedKafkaJournal: Sendable {
             guard stopping else { continue }
             // Stopping: journal up to the ends as they are when asked to stop, then end.
             if ends == nil {
+                // Idle, it would look for other processes' records only at its next peek.
+                consumer.fetchAgainIfIdle()
                 ends = [:]
                 for partition in 0..<Int32(partitions) {
                     ends![partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high

@@ -119,7 +119,8 @@ private final class CommitThread: Sendable {
         }
     }
 
-    var isBusy: Bool { state.withLock { $0.busy } }
+    /// Looks without waking the commit thread: an idle projector asks this every poll.
+    var isBusy: Bool { state.withLock(wake: .nobody) { $0.busy } }
 
     func submit(_ batch: PendingBatch) {
         state.withLock { state in
@@ -130,7 +131,8 @@ private final class CommitThread: Sendable {
 
     /// Waits until no batch is in flight; throws the error its commit met.
     func wait() throws {
-        try state.withLock(when: { !$0.busy }) { state, _ in
+        // Takes only the failure, which the commit thread does not wait on: it is not woken.
+        try state.withLock(when: { !$0.busy }, wake: .nobody) { state, _ in
             if let failure = state.failure {
                 state.failure = nil
                 throw failure

@@ -130,7 +130,8 @@ public final class Projector: Sendable {
         }
         var lastReport = ContinuousClock.now
         while !stop.isSet {
-            let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 100))
+            // A chunk ends the wait at once: idle, it only paces the look at `stop` and the progress.
+            let chunk = try source.next(timeout: .milliseconds(pipeline.isHolding ? 2 : 250))
             let backlog = chunk?.backlog ?? false
             var records = (consume chunk)?.readings ?? []
             try pipeline.add(&records, backlog: backlog)

@@ -83,14 +83,17 @@ final class RecordSource: Sendable {
     private func readAhead() {
         while true {
             var freed: [[DecisionReading]] = []
-            let go = state.withLock(when: { $0.chunks.count < Self.depth || $0.stopping }) { state, _ in
+            // Takes only the spent readings, which no one waits on: the folding thread is not woken.
+            let go = state.withLock(when: { $0.chunks.count < Self.depth || $0.stopping }, wake: .nobody) { state, _ in
                 swap(&freed, &state.spent)
                 return !state.stopping
             }
             freed = []
             guard go else { return }
             do {
-                guard let chunk = try poll(timeout: .milliseconds(100)) else { continue }
+                // Records end the wait at once; it paces the look at `stopping` and an idle consumer's
+                // wake-ups, as often as a consumer that stopped fetching while idle looks anyway (250 ms).
+                guard let chunk = try poll(timeout: .milliseconds(250)) else { continue }
                 state.withLock { $0.chunks.append(chunk) }
             } catch {
                 state.withLock { $0.failure = error }
