@@ -46,7 +46,7 @@ public final class KafkaProducer: Sendable {
         ) { conf in
             rd_kafka_conf_set_dr_msg_cb(conf, deliveryReportCallback)
         }
-        pollThread = RDKafkaPollThread(client: client, name: "kafka-producer-poll")
+        pollThread = RDKafkaPollThread(client: client, name: "producer-poll")
         appendSignal = AppendSignal.of(config.bootstrapServers)
     }
 

@@ -79,7 +79,7 @@ public final class RecipeService: Sendable {
     private let metrics: Metrics
     private let logEnds: LogEndSource
     private let stop = StopSignal()
-    private let projectorThread = OwnedThread(name: "recipes-projector")
+    private let projectorThread = OwnedThread(name: "projector")
     private let decider: Decider?
     private let deciderThread = OwnedThread(name: "recipes-decider")
     private let state: ProjectorStatus

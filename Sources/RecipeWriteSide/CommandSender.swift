@@ -216,7 +216,7 @@ final class LineChunks: Sendable {
 
     init(descriptor: Int32, linesPerChunk: Int, buffered: Int) {
         let state = state
-        reader = OwnedThread(name: "recipes-send-reader") {
+        reader = OwnedThread(name: "send-reader") {
             Self.read(descriptor, linesPerChunk: linesPerChunk, into: state, buffered: buffered)
         }
     }

@@ -19,8 +19,10 @@ public final class OwnedThread: Sendable {
     private enum Phase { case notStarted, running, ended }
 
     /// A thread named `name`, not started yet: an owner makes it with its other stored
-    /// properties, and starts it once the body may use them.
+    /// properties, and starts it once the body may use them. Linux keeps names of at most 15
+    /// bytes and sets none of a longer one, so a longer one is refused here.
     public init(name: String) {
+        precondition(name.utf8.count <= 15, "a thread's name is at most 15 bytes: \(name)")
         self.name = name
     }
 

@@ -11,7 +11,7 @@ import Threads
 private final class SupervisedProjector: Sendable {
     let stop = StopSignal()
     private let statuses = StatusLog()
-    private let thread = OwnedThread(name: "supervised-projector")
+    private let thread = OwnedThread(name: "test-projector")
 
     init(_ makeProjector: @escaping @Sendable () throws -> Projector) {
         let supervisor = ProjectorSupervisor(firstDelay: .milliseconds(50), longestDelay: .milliseconds(400),

@@ -153,7 +153,7 @@ public final class EmbeddedKafkaJournal: Sendable {
             files[partition] = handle
         }
         let openFiles = files
-        let journaling = OwnedThread(name: "embedded-kafka-journal") { [self] in
+        let journaling = OwnedThread(name: "kafka-journal") { [self] in
             defer {
                 for file in openFiles.values { try? file.close() }
                 consumer.close()

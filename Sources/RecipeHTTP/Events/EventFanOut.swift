@@ -58,7 +58,7 @@ final class EventFanOut: Sendable {
         }
         metrics.recordOpenStreams(subscriberCount)
         if let start {
-            OwnedThread(name: "recipes-event-fanout").start { [self] in run(changes: start.changes, mark: start.mark) }
+            OwnedThread(name: "event-fanout").start { [self] in run(changes: start.changes, mark: start.mark) }
         }
     }
 

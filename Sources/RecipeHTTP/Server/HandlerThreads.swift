@@ -49,7 +49,7 @@ final class HandlerThreads: Sendable {
             state.threads += 1
             return (true, true)
         }
-        if startsThread { OwnedThread(name: "recipes-http-handler").start { [self] in work() } }
+        if startsThread { OwnedThread(name: "http-handler").start { [self] in work() } }
         return accepted
     }
 

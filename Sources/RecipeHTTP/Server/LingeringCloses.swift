@@ -44,7 +44,7 @@ final class LingeringCloses: Sendable {
             state.sockets.append(Lingering(socket: socket, until: now + .seconds(Self.maxSeconds),
                                            quietUntil: now + .seconds(Self.quietSeconds), bytesLeft: Self.maxBytes))
             guard state.thread == nil else { return nil }
-            let thread = OwnedThread(name: "recipes-http-linger")
+            let thread = OwnedThread(name: "http-linger")
             state.thread = thread
             return thread
         }

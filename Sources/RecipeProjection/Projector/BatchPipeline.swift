@@ -93,7 +93,7 @@ final class BatchPipeline {
 /// The thread that commits judged batches, one at a time.
 private final class CommitThread: Sendable {
     private let state: Locked<State>
-    private let thread = OwnedThread(name: "projector-commit")
+    private let thread = OwnedThread(name: "projector-store")
 
     private struct State {
         var job: PendingBatch?

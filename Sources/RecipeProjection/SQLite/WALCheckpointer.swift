@@ -36,7 +36,7 @@ final class WALCheckpointer: @unchecked Sendable {
         // The thread closes its connection as it ends: were the last connection to close it, it
         // would checkpoint the rest of the log and delete it, whenever that is.
         let state = state
-        thread = OwnedThread(name: "store-checkpoint") { Self.run(connection, state) }
+        thread = OwnedThread(name: "wal-checkpoint") { Self.run(connection, state) }
         // Unretained: `close` removes the hook before this object can go.
         sqlite3_wal_hook(writer.handle, { context, _, _, pages in
             let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue()
