@@ -4,8 +4,8 @@ import RecipeWire
 
 extension RecipeList {
     /// The list as `HTTPResponse.json` writes it with `DocumentJSON.encoder` (members sorted,
-    /// absent optionals left out), byte for byte, written by hand: the encoder's reflection was
-    /// more than half of a list query's CPU. ListJSONTests compares the two on every member.
+    /// absent optionals left out), byte for byte, written by hand because the list is a hot query
+    /// (docs/benchmarks.md, "Issue 50"). ListJSONTests compares the two on every member.
     func json() -> [UInt8] {
         var writer = JSONWriter(capacity: 64 + 256 * items.count)
         writer.key("items", first: true)
