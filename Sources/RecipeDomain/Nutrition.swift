@@ -51,9 +51,28 @@ public struct Nutrition: Sendable, Hashable {
     /// Whether it states nothing: a recipe whose nutrition was all cleared has none.
     public var isEmpty: Bool { amounts.isEmpty && servingSize == nil }
 
-    /// The amounts for `guests` servings (per serving × guests), for a document scaled to them.
+    /// The amounts for `count` servings (per serving × count), for a document scaled to them:
+    /// a stated decimal times a whole number is that decimal's digits times it, so 0.1 g for
+    /// three servings reads 0.3, not the binary product's 0.30000000000000004.
     public func amounts(forServings count: Int) -> [Nutrient: Double] {
-        amounts.mapValues { $0 * Double(count) }
+        amounts.mapValues { Self.decimalProduct($0, count) }
+    }
+
+    /// `amount` × `count`, computed on `amount`'s shortest decimal digits (up to nine places)
+    /// so the result is the double nearest the exact decimal product; the plain binary
+    /// product where the amount has more places or the digits would not fit.
+    static func decimalProduct(_ amount: Double, _ count: Int) -> Double {
+        var scale = 1.0
+        for _ in 0...9 {
+            let scaled = amount * scale
+            let whole = scaled.wholeRoundedToNearest
+            // `scaled` is within rounding of a whole number: `amount` has this many places.
+            if abs(scaled - whole) <= scaled * 0x1p-50, whole * Double(count) < 0x1p52 {
+                return whole * Double(count) / scale
+            }
+            scale *= 10
+        }
+        return amount * Double(count)
     }
 }
 
