@@ -3,7 +3,7 @@ import Glibc
 /// The listening sockets of the mock brokers, found among this process's descriptors by
 /// their ports (librdkafka 2.0.2 hands them to no one).
 enum BrokerListeners {
-    /// Turns off Nagle's algorithm on the listening sockets bound to `ports` on loopback; Linux
+    /// Turns off Nagle's algorithm on this process's listening sockets bound to `ports`; Linux
     /// copies the option to every connection they accept from then on.
     ///
     /// Why: the mock answers on sockets that hold back a small write while an earlier one is not
@@ -13,26 +13,22 @@ enum BrokerListeners {
     /// lined up, and 16 clients' append → visible took 44 ms instead of 10 (docs/benchmarks.md,
     /// "Issue 50, session 50: append → visible"). Kafka's own brokers set TCP_NODELAY on every
     /// connection they accept.
-    /// - Returns: how many listeners it changed.
-    @discardableResult
-    static func disableNagle(ports: Set<UInt16>) -> Int {
-        guard let directory = opendir("/proc/self/fd") else { return 0 }
+    static func disableNagle(ports: Set<UInt16>) {
+        guard let directory = opendir("/proc/self/fd") else { return }
         defer { closedir(directory) }
         var descriptors: [Int32] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if let fd = Int32(name) { descriptors.append(fd) }
         }
-        var changed = 0
         for fd in descriptors where isListener(fd, onAnyOf: ports) {
             var one: Int32 = 1
-            if setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 { changed += 1 }
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         }
-        return changed
     }
 
     /// Whether `fd` is an IPv4 TCP socket listening on one of `ports`.
-    static func isListener(_ fd: Int32, onAnyOf ports: Set<UInt16>) -> Bool {
+    private static func isListener(_ fd: Int32, onAnyOf ports: Set<UInt16>) -> Bool {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
