@@ -38,6 +38,8 @@ public final class EmbeddedKafka: Sendable {
         }
         self.cluster = cluster
         bootstrapServers = String(cString: rd_kafka_mock_cluster_bootstraps(cluster))
+        // Answers go out at once, as a real broker's do (`BrokerListeners.disableNagle`).
+        BrokerListeners.disableNagle(ports: BrokerListeners.ports(of: bootstrapServers))
         brokerCount = brokers
         AppendSignal.register(AppendSignal(), for: bootstrapServers)
     }
