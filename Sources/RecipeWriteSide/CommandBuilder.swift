@@ -203,20 +203,15 @@ public struct CommandBuilder: Sendable {
         }
     }
 
-    /// A string member without escapes, as a `String`.
-    private static func plainString(_ bytes: UnsafeRawBufferPointer, _ member: JSONSlices.Member) -> String? {
-        guard member.isString, !member.escaped else { return nil }
-        return String(validating: UnsafeRawBufferPointer(rebasing: bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)]),
-                      as: UTF8.self)
-    }
-
     private func spliced(_ bytes: UnsafeRawBufferPointer, members: [JSONSlices.Member], recipeID: RecipeID, actor: String,
                          actorRole: ActorRole? = nil, chunk: inout Chunk, allowsRecipe: Bool) -> Command? {
         var kind: RecipeCommand.Kind?
         var data: Range<Int>?, id: JSONSlices.Member?, expectedRevision: Range<Int>?
         for member in members {
             if JSONSlices.equal(bytes, member.key, "type") {
-                guard let name = Self.plainString(bytes, member), let known = RecipeCommand.Kind(rawValue: name) else { return nil }
+                guard member.isString, !member.escaped,
+                      let known = WireFormat.kind(named: UnsafeRawBufferPointer(
+                        rebasing: bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)])) else { return nil }
                 kind = known
             } else if JSONSlices.equal(bytes, member.key, "data") {
                 data = member.value
