@@ -232,24 +232,21 @@ public struct CommandBuilder: Sendable {
         let commandID = id == nil ? chunk.newCommandID() : nil
         let timeText = chunk.timeText
         func event(version: Int) -> [UInt8] {
+            // The fixed parts in runs, as `RecordEncoder` writes them.
             var writer = JSONWriter(capacity: bytes.count + 320)
-            writer.key("specversion", first: true)
-            writer.string(WireFormat.specVersion)
-            writer.key("id")
+            writer.raw(#"{"specversion":"1.0","id":"#)
             if let id { raw(id.value, into: &writer) } else { writer.string(commandID!) }
             writer.key("source")
             writer.string(source)
             writer.key("type")
             writer.typeName(kind, version: version)
-            writer.key("subject")
+            writer.raw(#","subject":"#)
             writer.string(recipeID.text)
-            writer.key("time")
+            writer.raw(#","time":"#)
             writer.string(timeText)
-            writer.key("datacontenttype")
-            writer.string(WireFormat.dataContentType)
-            writer.key("dataschema")
+            writer.raw(#","datacontenttype":"application/json","dataschema":"#)
             writer.dataSchema(kind, version: version)
-            writer.key("actor")
+            writer.raw(#","actor":"#)
             writer.string(actor)
             if let actorRole {
                 writer.key("actorrole")
