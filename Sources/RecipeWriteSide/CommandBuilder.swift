@@ -203,20 +203,15 @@ public struct CommandBuilder: Sendable {
         }
     }
 
-    /// A string member without escapes, as a `String`.
-    private static func plainString(_ bytes: UnsafeRawBufferPointer, _ member: JSONSlices.Member) -> String? {
-        guard member.isString, !member.escaped else { return nil }
-        return String(validating: UnsafeRawBufferPointer(rebasing: bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)]),
-                      as: UTF8.self)
-    }
-
     private func spliced(_ bytes: UnsafeRawBufferPointer, members: [JSONSlices.Member], recipeID: RecipeID, actor: String,
                          actorRole: ActorRole? = nil, chunk: inout Chunk, allowsRecipe: Bool) -> Command? {
         var kind: RecipeCommand.Kind?
         var data: Range<Int>?, id: JSONSlices.Member?, expectedRevision: Range<Int>?
         for member in members {
             if JSONSlices.equal(bytes, member.key, "type") {
-                guard let name = Self.plainString(bytes, member), let known = RecipeCommand.Kind(rawValue: name) else { return nil }
+                guard member.isString, !member.escaped,
+                      let known = WireFormat.kind(named: UnsafeRawBufferPointer(
+                        rebasing: bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)])) else { return nil }
                 kind = known
             } else if JSONSlices.equal(bytes, member.key, "data") {
                 data = member.value
@@ -237,24 +232,21 @@ public struct CommandBuilder: Sendable {
         let commandID = id == nil ? chunk.newCommandID() : nil
         let timeText = chunk.timeText
         func event(version: Int) -> [UInt8] {
+            // The fixed parts in runs, as `RecordEncoder` writes them.
             var writer = JSONWriter(capacity: bytes.count + 320)
-            writer.key("specversion", first: true)
-            writer.string(WireFormat.specVersion)
-            writer.key("id")
+            writer.raw(#"{"specversion":"1.0","id":"#)
             if let id { raw(id.value, into: &writer) } else { writer.string(commandID!) }
             writer.key("source")
             writer.string(source)
             writer.key("type")
             writer.typeName(kind, version: version)
-            writer.key("subject")
+            writer.raw(#","subject":"#)
             writer.string(recipeID.text)
-            writer.key("time")
+            writer.raw(#","time":"#)
             writer.string(timeText)
-            writer.key("datacontenttype")
-            writer.string(WireFormat.dataContentType)
-            writer.key("dataschema")
+            writer.raw(#","datacontenttype":"application/json","dataschema":"#)
             writer.dataSchema(kind, version: version)
-            writer.key("actor")
+            writer.raw(#","actor":"#)
             writer.string(actor)
             if let actorRole {
                 writer.key("actorrole")

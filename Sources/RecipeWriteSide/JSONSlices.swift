@@ -27,6 +27,8 @@ public enum JSONSlices {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
         index = skipWhitespace(bytes, index + 1)
         var members: [Member] = []
+        // A command's object has six members at most: room for them at once, not grown twice.
+        members.reserveCapacity(6)
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             return skipWhitespace(bytes, index + 1) == bytes.count ? members : nil
         }

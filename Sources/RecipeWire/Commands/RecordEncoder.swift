@@ -76,7 +76,6 @@ public struct RecordEncoder: Sendable {
 
     /// The `data` object, as the command's kind describes it (`CommandDescription`).
     private func writeData(_ command: RecipeCommand, to writer: inout JSONWriter) {
-        let description = CommandDescription.all[command.kind.ordinal]
-        writer.data(description.values(of: command), description.fields)
+        writer.data(of: command, CommandDescription.all[command.kind.ordinal])
     }
 }

@@ -43,41 +43,54 @@ public enum RecordLimits {
     /// the record size bounds the record.
     public static func violation(in command: RecipeCommand) -> WireError? {
         let description = CommandDescription.all[command.kind.ordinal]
-        return violation(in: description.values(of: command), description.fields) { "data" }
+        var problem: WireError?
+        description.members(of: command) { index, value in
+            // Only a problem found is stored: an optional error assigned per member cost more than the checks.
+            guard case .none = problem, let found = violation(of: value, description.fields, index, at: { "data" }) else { return }
+            problem = found
+        }
+        return problem
     }
 
-    /// The first member of an object (`data`, or an item of one of its lists) that breaks its bound.
+    /// The first member of an object (an item of a list in `data`) that breaks its bound.
     private static func violation(in values: [DataValue], _ fields: [FieldSpec], at place: () -> String) -> WireError? {
         for index in values.indices {
-            let field = fields[index]
-            func path() -> String { "\(place()).\(field.name)" }
-            switch values[index] {
-            case .string(let text):
-                if let problem = violation(of: text, field.bound, path()) { return problem }
-            case .integer(let value):
-                switch field.bound {
-                case .range(let bounds): if let problem = range(value, bounds, path()) { return problem }
-                case .atLeast(let least): if let problem = range(value, least...Int.max, path()) { return problem }
-                default: break
-                }
-            case .number(let value):
-                if field.bound == .amount, let problem = amount(value, path()) { return problem }
-                if case .measure(let range) = field.bound, !(value.isFinite && range.contains(value)) {
-                    return .invalid(path(), "must be a number from \(PrettyJSON.number(range.lowerBound).indented(0)) to \(PrettyJSON.number(range.upperBound).indented(0))")
-                }
-            case .strings(let texts):
-                guard case .strings(let bound) = field.items else { break }
-                for (item, text) in texts.enumerated() {
-                    if let problem = violation(of: text, bound, "\(path())[\(item)]") { return problem }
-                }
-            case .objects(let items):
-                guard case .objects(_, let itemFields) = field.items else { break }
-                for (item, members) in items.enumerated() {
-                    if let problem = violation(in: members, itemFields, at: { "\(path())[\(item)]" }) { return problem }
-                }
-            case .absent, .null, .boolean, .time:
-                break
+            if let problem = violation(of: values[index], fields, index, at: place) { return problem }
+        }
+        return nil
+    }
+
+    /// Whether `value`, the member `fields[index]` of the object at `place`, breaks the field's bound
+    /// (the field read in place: a `FieldSpec` copied per member cost as much as its check).
+    private static func violation(of value: DataValue, _ fields: [FieldSpec], _ index: Int, at place: () -> String) -> WireError? {
+        func path() -> String { "\(place()).\(fields[index].name)" }
+        switch value {
+        case .string(let text):
+            if let problem = violation(of: text, fields[index].bound, path()) { return problem }
+        case .integer(let value):
+            switch fields[index].bound {
+            case .range(let bounds): if let problem = range(value, bounds, path()) { return problem }
+            case .atLeast(let least): if let problem = range(value, least...Int.max, path()) { return problem }
+            default: break
             }
+        case .number(let value):
+            let bound = fields[index].bound
+            if bound == .amount, let problem = amount(value, path()) { return problem }
+            if case .measure(let range) = bound, !(value.isFinite && range.contains(value)) {
+                return .invalid(path(), "must be a number from \(PrettyJSON.number(range.lowerBound).indented(0)) to \(PrettyJSON.number(range.upperBound).indented(0))")
+            }
+        case .strings(let texts):
+            guard case .strings(let bound) = fields[index].items else { break }
+            for (item, text) in texts.enumerated() {
+                if let problem = violation(of: text, bound, "\(path())[\(item)]") { return problem }
+            }
+        case .objects(let items):
+            guard case .objects(_, let itemFields) = fields[index].items else { break }
+            for (item, members) in items.enumerated() {
+                if let problem = violation(in: members, itemFields, at: { "\(path())[\(item)]" }) { return problem }
+            }
+        case .absent, .null, .boolean, .time:
+            break
         }
         return nil
     }

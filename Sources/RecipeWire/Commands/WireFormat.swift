@@ -64,6 +64,12 @@ public enum WireFormat {
     static let dataSchemaPrefix = "Schemas/commands/"
     static let dataSchemaSuffix = ".schema.json"
 
+    /// The command whose name is `name`'s UTF-8 exactly (case-sensitive), if any: a name read where
+    /// it lies in a producer's bytes, without making a `String` of it.
+    public static func kind(named name: UnsafeRawBufferPointer) -> RecipeCommand.Kind? {
+        DataFormats.kind(named: name)
+    }
+
     /// The data version the encoder writes for `kind`: the newest the decoder reads.
     public static func currentVersion(of kind: RecipeCommand.Kind) -> Int {
         DataFormats.standard.currentVersion(of: kind)

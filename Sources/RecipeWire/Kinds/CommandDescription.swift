@@ -19,11 +19,13 @@ public struct CommandDescription: Sendable {
     public let summary: String
     public let fields: [FieldSpec]
     let read: DataFormat.Reader
-    /// The command's members in the order of `fields`; nil for a command of another kind.
-    let values: @Sendable (RecipeCommand) -> [DataValue]?
+    /// Gives the command's members to `put` one by one, in the order of `fields` (an absent one
+    /// as `.absent`); false, having given none, for a command of another kind. Given rather than
+    /// returned as an array: the limits and the writer take each where it is, with no array made.
+    let values: @Sendable (RecipeCommand, _ put: (DataValue) -> Void) -> Bool
 
     init(_ kind: RecipeCommand.Kind, version: Int = 1, summary: String, fields: [FieldSpec],
-         read: @escaping DataFormat.Reader, values: @escaping @Sendable (RecipeCommand) -> [DataValue]?) {
+         read: @escaping DataFormat.Reader, values: @escaping @Sendable (RecipeCommand, _ put: (DataValue) -> Void) -> Bool) {
         self.kind = kind
         self.version = version
         self.summary = summary
@@ -35,11 +37,15 @@ public struct CommandDescription: Sendable {
     /// The reader of the version written.
     var format: DataFormat { DataFormat(kind, version: version, fields: fields.map(\.field), read: read) }
 
-    /// `command`'s members, in the order of `fields`.
-    func values(of command: RecipeCommand) -> [DataValue] {
-        guard let values = values(command) else { preconditionFailure("\(command.kind) described as \(kind)") }
-        assert(values.count == fields.count, "\(kind): \(values.count) values for \(fields.count) fields")
-        return values
+    /// Gives `command`'s members to `put` with the index of each one's field in `fields`, in that order.
+    func members(of command: RecipeCommand, _ put: (_ field: Int, DataValue) -> Void) {
+        var index = 0
+        let described = values(command) { value in
+            put(index, value)
+            index &+= 1
+        }
+        precondition(described, "\(command.kind) described as \(kind)")
+        assert(index == fields.count, "\(kind): \(index) values for \(fields.count) fields")
     }
 
     /// Every kind's description, in `allCases` order.
@@ -81,6 +87,27 @@ public struct CommandDescription: Sendable {
 // MARK: - Writing described data
 
 extension JSONWriter {
+    /// A command's `data` object as its description gives it: each member not absent, under its
+    /// field's name, in the fields' order (the bytes `data(_:_:)` writes of the same values).
+    mutating func data(of command: RecipeCommand, _ description: CommandDescription) {
+        var first = true
+        description.members(of: command) { index, value in
+            if case .absent = value { return }
+            key(description.fields[index].field.key, first: first)
+            first = false
+            // Scalars straight away; a list by `write`, which needs its field's items.
+            switch value {
+            case .string(let text): string(text)
+            case .integer(let number): integer(number)
+            case .number(let number): self.number(number)
+            case .null: raw("null")
+            case .boolean(let flag): raw(flag ? "true" : "false")
+            case .absent, .time, .strings, .objects: write(value, description.fields[index])
+            }
+        }
+        raw(first ? "{}" : "}")
+    }
+
     /// A `data` object: each member of `values` not absent, under its field's name, in
     /// the fields' order. The same values always give the same bytes.
     mutating func data(_ values: [DataValue], _ fields: [FieldSpec]) {

@@ -21,9 +21,11 @@ extension CommandDescription {
             }
             return .accessGranted(grantee: try data.string("grantee"), role: accessRole)
         },
-        values: { command in
-            guard case .accessGranted(let grantee, let role) = command else { return nil }
-            return [.string(grantee), .string(role.rawValue)]
+        values: { command, put in
+            guard case .accessGranted(let grantee, let role) = command else { return false }
+            put(.string(grantee))
+            put(.string(role.rawValue))
+            return true
         })
 
     static let accessRevoked = CommandDescription(
@@ -33,7 +35,7 @@ extension CommandDescription {
                 "The actor whose grant ends; at most 128 characters. An actor name (ActorName): in Unicode NFC (jose\\u0301 is invalid, naming jos\\u00e9), without spaces, control characters or '#'."),
         ],
         read: { data throws(WireError) in .accessRevoked(grantee: try data.string("grantee")) },
-        values: { command in guard case .accessRevoked(let grantee) = command else { return nil }; return [.string(grantee)] })
+        values: { command, put in guard case .accessRevoked(let grantee) = command else { return false }; put(.string(grantee)); return true })
 
     static let ownershipTransferred = CommandDescription(
         .ownershipTransferred, summary: ". Makes another actor the recipe's owner; the previous owner keeps no access. Only the owner or an admin may.",
@@ -42,7 +44,7 @@ extension CommandDescription {
                 "The actor who owns the recipe from now on; at most 128 characters. An actor name (ActorName): in Unicode NFC (jose\\u0301 is invalid, naming jos\\u00e9), without spaces, control characters or '#'."),
         ],
         read: { data throws(WireError) in .ownershipTransferred(newOwner: try data.string("newOwner")) },
-        values: { command in guard case .ownershipTransferred(let newOwner) = command else { return nil }; return [.string(newOwner)] })
+        values: { command, put in guard case .ownershipTransferred(let newOwner) = command else { return false }; put(.string(newOwner)); return true })
 }
 
 extension EventDescription {

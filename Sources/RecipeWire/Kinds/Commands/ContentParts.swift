@@ -35,10 +35,23 @@ extension IngredientLine {
             "The line as written, kept for display and export; at most 1000 characters (RecipeLimits.maxIngredientTextLength). Must not be blank (checked by the fold)."),
     ]
 
-    /// The line's members in v2 order (`name` first).
+    /// Gives the line's members to `put` in v2 order (`name` first).
+    func members(_ put: (DataValue) -> Void) {
+        put(.string(name))
+        put(.optional(amount))
+        put(.optional(amountMax))
+        put(.optional(unit))
+        put(.optional(note))
+        put(.optional(section))
+        put(.optional(text))
+    }
+
+    /// The line's members in v2 order, as an item of a list holds them (after its id).
     var values: [DataValue] {
-        [.string(name), .optional(amount), .optional(amountMax), .optional(unit), .optional(note), .optional(section),
-         .optional(text)]
+        var values: [DataValue] = []
+        values.reserveCapacity(7)
+        members { values.append($0) }
+        return values
     }
 }
 
@@ -69,12 +82,11 @@ extension DraftContent {
         return .draftContentSet(draft)
     }
 
-    /// The members of DraftContentSet's data, in its fields' order.
-    var values: [DataValue] {
-        scalarValues + [
-            .objects(ingredients.map { [.optional($0.id)] + $0.line.values }),
-            .objects(instructions.map { [.optional($0.id), .string($0.description), .optional($0.section)] }),
-            .strings(tags),
-        ]
+    /// Gives the members of DraftContentSet's data to `put`, in its fields' order.
+    func members(_ put: (DataValue) -> Void) {
+        scalarMembers(put)
+        put(.objects(ingredients.map { [.optional($0.id)] + $0.line.values }))
+        put(.objects(instructions.map { [.optional($0.id), .string($0.description), .optional($0.section)] }))
+        put(.strings(tags))
     }
 }

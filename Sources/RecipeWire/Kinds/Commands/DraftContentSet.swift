@@ -27,7 +27,7 @@ extension CommandDescription {
                 "Each a TagAdded text holding one tag (`@vegan`, `@source(grand-mère)`), at most 2048 characters (RecipeLimits.maxTagTextLength)."),
         ],
         read: DraftContent.read,
-        values: { command in guard case .draftContentSet(let draft) = command else { return nil }; return draft.values })
+        values: { command, put in guard case .draftContentSet(let draft) = command else { return false }; draft.members(put); return true })
 }
 
 extension EventDescription {

@@ -15,12 +15,11 @@ extension CommandDescription {
         read: { data throws(WireError) in
             .ingredientAdded(try IngredientLine(data), ingredientID: try data.optionalString("ingredientId"))
         },
-        values: { command in
-            guard case .ingredientAdded(let line, let ingredientID) = command else { return nil }
-            // Appended in place: `+ [id]` makes a second array and copies the line's into a third.
-            var values = line.values
-            values.append(.optional(ingredientID))
-            return values
+        values: { command, put in
+            guard case .ingredientAdded(let line, let ingredientID) = command else { return false }
+            line.members(put)
+            put(.optional(ingredientID))
+            return true
         })
 
     static let ingredientUpdated = CommandDescription(
@@ -53,12 +52,17 @@ extension CommandDescription {
                 section: try data.clearableString("section"),
                 text: try data.clearableString("text")))
         },
-        values: { command in
-            guard case .ingredientUpdated(let ingredientID, let changes) = command else { return nil }
-            return [
-                .string(ingredientID), .optional(changes.name), .update(changes.amount), .update(changes.amountMax),
-                .update(changes.unit), .update(changes.note), .update(changes.section), .update(changes.text),
-            ]
+        values: { command, put in
+            guard case .ingredientUpdated(let ingredientID, let changes) = command else { return false }
+            put(.string(ingredientID))
+            put(.optional(changes.name))
+            put(.update(changes.amount))
+            put(.update(changes.amountMax))
+            put(.update(changes.unit))
+            put(.update(changes.note))
+            put(.update(changes.section))
+            put(.update(changes.text))
+            return true
         })
 
     static let ingredientRemoved = CommandDescription(
@@ -68,7 +72,7 @@ extension CommandDescription {
                 "The ingredient to remove; an unknown id is rejected by the fold (`unknownIngredient`)."),
         ],
         read: { data throws(WireError) in .ingredientRemoved(ingredientID: try data.string("ingredientId")) },
-        values: { command in guard case .ingredientRemoved(let ingredientID) = command else { return nil }; return [.string(ingredientID)] })
+        values: { command, put in guard case .ingredientRemoved(let ingredientID) = command else { return false }; put(.string(ingredientID)); return true })
 }
 
 extension EventDescription {

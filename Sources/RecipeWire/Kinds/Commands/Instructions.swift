@@ -25,9 +25,13 @@ extension CommandDescription {
                 instructionID: try data.optionalString("instructionId"),
                 section: try data.optionalString("section"))
         },
-        values: { command in
-            guard case .instructionAdded(let description, let position, let instructionID, let section) = command else { return nil }
-            return [.string(description), .optional(position), .optional(instructionID), .optional(section)]
+        values: { command, put in
+            guard case .instructionAdded(let description, let position, let instructionID, let section) = command else { return false }
+            put(.string(description))
+            put(.optional(position))
+            put(.optional(instructionID))
+            put(.optional(section))
+            return true
         })
 
     static let instructionUpdated = CommandDescription(
@@ -46,9 +50,12 @@ extension CommandDescription {
                 description: try data.optionalString("description"),
                 section: try data.clearableString("section"))
         },
-        values: { command in
-            guard case .instructionUpdated(let instructionID, let description, let section) = command else { return nil }
-            return [.string(instructionID), .optional(description), .update(section)]
+        values: { command, put in
+            guard case .instructionUpdated(let instructionID, let description, let section) = command else { return false }
+            put(.string(instructionID))
+            put(.optional(description))
+            put(.update(section))
+            return true
         })
 
     static let instructionRemoved = CommandDescription(
@@ -58,7 +65,7 @@ extension CommandDescription {
                 "The step to remove."),
         ],
         read: { data throws(WireError) in .instructionRemoved(instructionID: try data.string("instructionId")) },
-        values: { command in guard case .instructionRemoved(let instructionID) = command else { return nil }; return [.string(instructionID)] })
+        values: { command, put in guard case .instructionRemoved(let instructionID) = command else { return false }; put(.string(instructionID)); return true })
 
     static let instructionMoved = CommandDescription(
         .instructionMoved, summary: ". Moves a step to `position`; the ones between shift.",
@@ -71,9 +78,11 @@ extension CommandDescription {
         read: { data throws(WireError) in
             .instructionMoved(instructionID: try data.string("instructionId"), position: try data.integer("position"))
         },
-        values: { command in
-            guard case .instructionMoved(let instructionID, let position) = command else { return nil }
-            return [.string(instructionID), .integer(position)]
+        values: { command, put in
+            guard case .instructionMoved(let instructionID, let position) = command else { return false }
+            put(.string(instructionID))
+            put(.integer(position))
+            return true
         })
 }
 

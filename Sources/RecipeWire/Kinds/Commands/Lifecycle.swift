@@ -11,28 +11,28 @@ extension CommandDescription {
         fields: [
         ],
         read: { _ throws(WireError) in .draftStarted },
-        values: { command in guard case .draftStarted = command else { return nil }; return [] })
+        values: { command, _ in guard case .draftStarted = command else { return false }; return true })
 
     static let recipeSaved = CommandDescription(
         .recipeSaved, summary: ". Commits the draft as the next version and closes it. No data.",
         fields: [
         ],
         read: { _ throws(WireError) in .recipeSaved },
-        values: { command in guard case .recipeSaved = command else { return nil }; return [] })
+        values: { command, _ in guard case .recipeSaved = command else { return false }; return true })
 
     static let draftDiscarded = CommandDescription(
         .draftDiscarded, summary: ". Closes the draft without committing it. No data.",
         fields: [
         ],
         read: { _ throws(WireError) in .draftDiscarded },
-        values: { command in guard case .draftDiscarded = command else { return nil }; return [] })
+        values: { command, _ in guard case .draftDiscarded = command else { return false }; return true })
 
     static let recipeDeleted = CommandDescription(
         .recipeDeleted, summary: ". Takes the recipe off the list; its versions stay. No data.",
         fields: [
         ],
         read: { _ throws(WireError) in .recipeDeleted },
-        values: { command in guard case .recipeDeleted = command else { return nil }; return [] })
+        values: { command, _ in guard case .recipeDeleted = command else { return false }; return true })
 }
 
 extension EventDescription {

@@ -20,9 +20,11 @@ extension CommandDescription {
             for nutrient in Nutrition.Nutrient.allCases { amounts[nutrient] = try data.clearableNumber(nutrient.key) }
             return .nutritionChanged(NutritionChanges(amounts: amounts, servingSize: try data.clearableString("servingSize")))
         },
-        values: { command in
-            guard case .nutritionChanged(let changes) = command else { return nil }
-            return Nutrition.Nutrient.allCases.map { .update(changes.update(of: $0)) } + [.update(changes.servingSize)]
+        values: { command, put in
+            guard case .nutritionChanged(let changes) = command else { return false }
+            for nutrient in Nutrition.Nutrient.allCases { put(.update(changes.update(of: nutrient))) }
+            put(.update(changes.servingSize))
+            return true
         })
 }
 

@@ -13,7 +13,7 @@ extension CommandDescription {
                 "At most 200 characters (RecipeLimits.maxTitleLength)."),
         ],
         read: { data throws(WireError) in .titleChanged(title: try data.string("title")) },
-        values: { command in guard case .titleChanged(let title) = command else { return nil }; return [.string(title)] })
+        values: { command, put in guard case .titleChanged(let title) = command else { return false }; put(.string(title)); return true })
 
     static let servingsChanged = CommandDescription(
         .servingsChanged, summary: ". Sets the number of servings the amounts are for.",
@@ -22,7 +22,7 @@ extension CommandDescription {
                 "1 to 100 (RecipeLimits.servings)."),
         ],
         read: { data throws(WireError) in .servingsChanged(servings: try data.integer("servings")) },
-        values: { command in guard case .servingsChanged(let servings) = command else { return nil }; return [.integer(servings)] })
+        values: { command, put in guard case .servingsChanged(let servings) = command else { return false }; put(.integer(servings)); return true })
 
     static let imageChanged = CommandDescription(
         .imageChanged, summary: ". Sets the picture to an http(s) URL, or removes it with null. `url` is required so that leaving it out cannot remove a picture by accident.",
@@ -31,7 +31,7 @@ extension CommandDescription {
                 "An http or https URL of at most 2048 characters (RecipeLimits.maxImageURLLength), or null to remove the picture. Its form is checked by the fold (rejection `invalid`)."),
         ],
         read: { data throws(WireError) in .imageChanged(url: try data.nullableString("url")) },
-        values: { command in guard case .imageChanged(let url) = command else { return nil }; return [.nullable(url)] })
+        values: { command, put in guard case .imageChanged(let url) = command else { return false }; put(.nullable(url)); return true })
 
     static let descriptionChanged = CommandDescription(
         .descriptionChanged, summary: ". Sets what the recipe is, in a few sentences, or removes it with null. `description` is required so that leaving it out cannot remove one by accident.",
@@ -40,7 +40,7 @@ extension CommandDescription {
                 "At most 5000 characters (RecipeLimits.maxRecipeDescriptionLength), or null to remove it. Must not be blank (checked by the fold)."),
         ],
         read: { data throws(WireError) in .descriptionChanged(description: try data.nullableString("description")) },
-        values: { command in guard case .descriptionChanged(let description) = command else { return nil }; return [.nullable(description)] })
+        values: { command, put in guard case .descriptionChanged(let description) = command else { return false }; put(.nullable(description)); return true })
 
     static let yieldChanged = CommandDescription(
         .yieldChanged, summary: ". Sets what the recipe makes, as text (\"12 muffins\"), beside `servings`, which stays the number scaling uses; null removes it.",
@@ -49,7 +49,7 @@ extension CommandDescription {
                 "At most 200 characters (RecipeLimits.maxYieldLength), or null to remove it. Must not be blank (checked by the fold)."),
         ],
         read: { data throws(WireError) in .yieldChanged(yield: try data.nullableString("yield")) },
-        values: { command in guard case .yieldChanged(let yield) = command else { return nil }; return [.nullable(yield)] })
+        values: { command, put in guard case .yieldChanged(let yield) = command else { return false }; put(.nullable(yield)); return true })
 
     static let timesChanged = CommandDescription(
         .timesChanged, summary: ". Sets, removes (null) or keeps (absent) each of the three times; at least one must be given (checked by the fold).",
@@ -66,9 +66,12 @@ extension CommandDescription {
                 prepTime: try data.clearableString("prepTime"), cookTime: try data.clearableString("cookTime"),
                 totalTime: try data.clearableString("totalTime"))
         },
-        values: { command in
-            guard case .timesChanged(let prepTime, let cookTime, let totalTime) = command else { return nil }
-            return [.update(prepTime), .update(cookTime), .update(totalTime)]
+        values: { command, put in
+            guard case .timesChanged(let prepTime, let cookTime, let totalTime) = command else { return false }
+            put(.update(prepTime))
+            put(.update(cookTime))
+            put(.update(totalTime))
+            return true
         })
 
     static let sourceChanged = CommandDescription(
@@ -78,7 +81,7 @@ extension CommandDescription {
                 "An http or https URL of at most 2048 characters (RecipeLimits.maxSourceURLLength), or null to remove it. Its form is checked by the fold (rejection `invalid`)."),
         ],
         read: { data throws(WireError) in .sourceChanged(url: try data.nullableString("url")) },
-        values: { command in guard case .sourceChanged(let url) = command else { return nil }; return [.nullable(url)] })
+        values: { command, put in guard case .sourceChanged(let url) = command else { return false }; put(.nullable(url)); return true })
 }
 
 extension EventDescription {

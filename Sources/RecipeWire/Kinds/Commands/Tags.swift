@@ -13,7 +13,7 @@ extension CommandDescription {
                 "Must hold exactly one tag (checked by the fold, `invalidTag`); at most 2048 characters (RecipeLimits.maxTagTextLength)."),
         ],
         read: { data throws(WireError) in .tagAdded(text: try data.string("text")) },
-        values: { command in guard case .tagAdded(let text) = command else { return nil }; return [.string(text)] })
+        values: { command, put in guard case .tagAdded(let text) = command else { return false }; put(.string(text)); return true })
 
     static let tagChanged = CommandDescription(
         .tagChanged, summary: ". Replaces the tag called `name` by the one tag written in `text`.",
@@ -24,7 +24,7 @@ extension CommandDescription {
                 "Must hold exactly one tag; at most 2048 characters."),
         ],
         read: { data throws(WireError) in .tagChanged(name: try data.string("name"), text: try data.string("text")) },
-        values: { command in guard case .tagChanged(let name, let text) = command else { return nil }; return [.string(name), .string(text)] })
+        values: { command, put in guard case .tagChanged(let name, let text) = command else { return false }; put(.string(name)); put(.string(text)); return true })
 
     static let tagRemoved = CommandDescription(
         .tagRemoved, summary: ". Removes the tag called `name`.",
@@ -33,7 +33,7 @@ extension CommandDescription {
                 "The tag to remove, with or without its @; matched ignoring case."),
         ],
         read: { data throws(WireError) in .tagRemoved(name: try data.string("name")) },
-        values: { command in guard case .tagRemoved(let name) = command else { return nil }; return [.string(name)] })
+        values: { command, put in guard case .tagRemoved(let name) = command else { return false }; put(.string(name)); return true })
 }
 
 extension EventDescription {

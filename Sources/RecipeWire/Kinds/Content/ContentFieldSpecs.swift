@@ -54,9 +54,11 @@ extension ContentScalars {
         for field in ContentField.texts { self[text: field] = try data.optionalString(field.key) }
     }
 
-    /// The scalars as a description's values, in `ContentField.scalars` order.
-    var scalarValues: [DataValue] {
-        [.string(title), .optional(servings)] + ContentField.texts.map { .optional(self[text: $0]) }
+    /// Gives the scalars to `put` as a description's values, in `ContentField.scalars` order.
+    func scalarMembers(_ put: (DataValue) -> Void) {
+        put(.string(title))
+        put(.optional(servings))
+        for field in ContentField.texts { put(.optional(self[text: field])) }
     }
 }
 
