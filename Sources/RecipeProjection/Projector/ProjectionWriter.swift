@@ -115,8 +115,8 @@ final class ProjectionWriter {
                     if let decision = readings[index].decision.take() {
                         if let link = EffectiveDecisions.link(of: decision, onPartition: partition, after: tail) {
                             tail = link
-                            let entry = HistoryEntry(decision, logTime: readings[index].logTime, recipeID: readings[index].recipeID)
-                            try project(decision, entry, into: &batch, summary: &summary)
+                            try project(decision, logTime: readings[index].logTime, recipeID: readings[index].recipeID,
+                                        into: &batch, summary: &summary)
                             (decided, counted) = (link, true)
                         }
                         readings[index].decision = consume decision
@@ -158,9 +158,14 @@ final class ProjectionWriter {
         cache = cache.filter { $0.value.batch == sealed }
     }
 
-    private func project(_ decision: DecisionRecord, _ entry: HistoryEntry, into batch: inout PendingBatch,
+    /// An accepted or duplicate decision's history entry is written straight from the decision
+    /// (`CachedRecipe.record(_:outcome:…)`); a `HistoryEntry` is made only for the others, which
+    /// the rejections and stray chunks keep: making one retained and released each of its strings,
+    /// on objects the reading threads made.
+    private func project(_ decision: DecisionRecord, logTime: Int64?, recipeID: RecipeID?, into batch: inout PendingBatch,
                          summary: inout BatchSummary) throws {
-        guard decision.commandKind != nil, let recipeID = entry.recipeID else {
+        guard decision.commandKind != nil, let recipeID else {
+            let entry = HistoryEntry(decision, logTime: logTime, recipeID: recipeID)
             // Not a command (undecodable): still the last word on an open draft of the recipe it
             // names, unless it lies in another partition than that recipe's. Such a record is not
             // ordered with the recipe's own, so where it fell among them would depend on how the
@@ -179,20 +184,27 @@ final class ProjectionWriter {
         let cached = try cached(recipeID, for: &batch, creating: true)!
         // Folded where it lies in the cache: in place, without copying the recipe.
         let (versionsBefore, deletedBefore) = (cached.projected.recipe.versions.count, cached.projected.recipe.isDeleted)
-        cached.projected.fold(decision, entry: entry, keepsAppliedIDs: false)
         switch decision.outcome {
         case .accepted:
-            let recipe = cached.projected.recipe
-            for version in recipe.versions[versionsBefore...] { batch.newVersions.append(SavedVersion(recipeID: recipeID, version)) }
-            if recipe.versions.count != versionsBefore || recipe.isDeleted != deletedBefore { cached.listingChanged = true }
+            cached.projected.apply(decision, keepsAppliedIDs: false)
+            // Read where they lie: a copy of the recipe retained and released each of its parts.
+            let versionsAfter = cached.projected.recipe.versions.count
+            for index in versionsBefore..<versionsAfter {
+                batch.newVersions.append(SavedVersion(recipeID: recipeID, cached.projected.recipe.versions[index]))
+            }
+            if versionsAfter != versionsBefore || cached.projected.recipe.isDeleted != deletedBefore { cached.listingChanged = true }
             summary.accepted += 1
+            cached.record(decision, outcome: .accepted, logTime: logTime, recipeID: recipeID, strays: &batch.strayHistory)
         case .duplicate:
             summary.duplicates += 1
+            cached.record(decision, outcome: .duplicate, logTime: logTime, recipeID: recipeID, strays: &batch.strayHistory)
         case .rejected, .undecodable:
+            let entry = HistoryEntry(decision, logTime: logTime, recipeID: recipeID)
+            cached.projected.fold(decision, entry: entry, keepsAppliedIDs: false)
             batch.rejections.append(entry)
             summary.rejected += 1
+            cached.record(entry, strays: &batch.strayHistory)
         }
-        cached.record(entry, strays: &batch.strayHistory)
     }
 
     /// The recipe's latest state in the cache, loaded from the store (or, with
@@ -258,6 +270,18 @@ final class CachedRecipe {
             history!.append(entry)
         } else {
             strays.append(entry)
+        }
+    }
+
+    /// The same for an accepted or duplicate decision about this recipe, its entry
+    /// written from the decision: the bytes `HistoryEntry(decision, …)` gives.
+    func record(_ decision: borrowing DecisionRecord, outcome: RecordOutcome, logTime: Int64?, recipeID: RecipeID,
+                strays: inout [HistoryChunk.Key: HistoryChunk]) {
+        if history == nil { history = HistoryChunk(recipeID: recipeID, partition: decision.partition) }
+        if history!.key.partition == decision.partition {
+            history!.append(decision, outcome: outcome)
+        } else {
+            strays.append(HistoryEntry(decision, logTime: logTime, recipeID: recipeID))
         }
     }
 }
@@ -383,36 +407,53 @@ struct HistoryChunk: Sendable {
 
     /// Appends an entry of the chunk's recipe and partition.
     mutating func append(_ entry: HistoryEntry) {
+        append(offset: entry.offset, commandID: entry.commandID, time: entry.time, actor: entry.actor, type: entry.type,
+               outcome: entry.outcome, reasonCode: entry.reasonCode, reasonMessage: entry.reasonMessage,
+               revision: entry.revision, actorRole: entry.actorRole, rulesVersion: entry.rulesVersion)
+    }
+
+    /// Appends the entry of an accepted or duplicate decision of the chunk's recipe and
+    /// partition, as `HistoryEntry(decision, …)` has it (no reason), without making one.
+    mutating func append(_ decision: borrowing DecisionRecord, outcome: RecordOutcome) {
+        append(offset: decision.offset, commandID: decision.commandID, time: decision.time?.millisecondsSinceEpoch,
+               actor: decision.actor, type: decision.commandKind?.rawValue ?? "unknown", outcome: outcome, reasonCode: nil,
+               reasonMessage: nil, revision: decision.outcome.revision, actorRole: decision.actorRole?.rawValue,
+               rulesVersion: decision.rulesVersion)
+    }
+
+    private mutating func append(offset: Int64, commandID: String?, time: Int64?, actor: String?, type: String,
+                                 outcome: RecordOutcome, reasonCode: String?, reasonMessage: String?, revision: Int?,
+                                 actorRole: String?, rulesVersion: Int?) {
         var writer = JSONWriter(capacity: 256)
         if firstOffset < 0 {
-            firstOffset = entry.offset
+            firstOffset = offset
             writer.raw("[[")
         } else {
             entries.removeLast() // the array's "]"
             writer.raw(",[")
         }
-        lastOffset = entry.offset
-        writer.integer(Int(entry.offset))
+        lastOffset = offset
+        writer.integer(Int(offset))
         writer.raw(",")
-        Self.optional(entry.commandID, &writer)
+        Self.optional(commandID, &writer)
         writer.raw(",")
-        if let time = entry.time { writer.integer(Int(time)) } else { writer.raw("null") }
+        if let time = time { writer.integer(Int(time)) } else { writer.raw("null") }
         writer.raw(",")
-        Self.optional(entry.actor, &writer)
+        Self.optional(actor, &writer)
         writer.raw(",")
-        writer.string(entry.type)
+        writer.string(type)
         writer.raw(",")
-        writer.string(entry.outcome.rawValue)
+        writer.string(outcome.rawValue)
         writer.raw(",")
-        Self.optional(entry.reasonCode, &writer)
+        Self.optional(reasonCode, &writer)
         writer.raw(",")
-        Self.optional(entry.reasonMessage, &writer)
+        Self.optional(reasonMessage, &writer)
         writer.raw(",")
-        if let revision = entry.revision { writer.integer(revision) } else { writer.raw("null") }
+        if let revision = revision { writer.integer(revision) } else { writer.raw("null") }
         writer.raw(",")
-        Self.optional(entry.actorRole, &writer)
+        Self.optional(actorRole, &writer)
         writer.raw(",")
-        if let rulesVersion = entry.rulesVersion { writer.integer(rulesVersion) } else { writer.raw("null") }
+        if let rulesVersion = rulesVersion { writer.integer(rulesVersion) } else { writer.raw("null") }
         writer.raw("]]")
         writer.withBytes { entries.append(contentsOf: $0) }
     }
