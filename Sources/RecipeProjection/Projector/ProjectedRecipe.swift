@@ -33,14 +33,14 @@ public struct ProjectedRecipe: Sendable {
     /// ids to tell duplicates by (hashing and indexing each was a twentieth of the fold).
     mutating func fold(_ decision: DecisionRecord, entry: HistoryEntry, keepsAppliedIDs: Bool) {
         switch decision.outcome {
-        case .accepted, .duplicate: apply(decision, keepsAppliedIDs: keepsAppliedIDs)
+        case .accepted, .duplicate: foldEvents(of: decision, keepsAppliedIDs: keepsAppliedIDs)
         case .rejected(let rejection, _), .undecodable(let rejection): noteRejection(rejection, entry: entry)
         }
     }
 
     /// Folds an accepted decision's events (a duplicate changes nothing): what `fold`
     /// does with those, for a caller that has no history entry at hand.
-    mutating func apply(_ decision: DecisionRecord, keepsAppliedIDs: Bool) {
+    mutating func foldEvents(of decision: DecisionRecord, keepsAppliedIDs: Bool) {
         guard case .accepted(let events, _) = decision.outcome else { return }
         if keepsAppliedIDs { recipe.record(events, ofCommand: decision.commandID ?? "") } else { recipe.record(events) }
         updatedAt = decision.time?.millisecondsSinceEpoch ?? updatedAt

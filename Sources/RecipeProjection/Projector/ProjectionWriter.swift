@@ -186,7 +186,7 @@ final class ProjectionWriter {
         let (versionsBefore, deletedBefore) = (cached.projected.recipe.versions.count, cached.projected.recipe.isDeleted)
         switch decision.outcome {
         case .accepted:
-            cached.projected.apply(decision, keepsAppliedIDs: false)
+            cached.projected.foldEvents(of: decision, keepsAppliedIDs: false)
             // Read where they lie: a copy of the recipe retained and released each of its parts.
             let versionsAfter = cached.projected.recipe.versions.count
             for index in versionsBefore..<versionsAfter {
