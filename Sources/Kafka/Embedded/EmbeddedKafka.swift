@@ -39,11 +39,11 @@ public final class EmbeddedKafka: Sendable {
         self.cluster = cluster
         bootstrapServers = String(cString: rd_kafka_mock_cluster_bootstraps(cluster))
         brokerCount = brokers
-        AppendSignal.register(AppendSignal(), for: bootstrapServers)
+        IdleCluster.register(IdleCluster(), for: bootstrapServers)
     }
 
     deinit {
-        AppendSignal.unregister(bootstrapServers)
+        IdleCluster.unregister(bootstrapServers)
         rd_kafka_mock_cluster_destroy(cluster)
         client.destroy()
     }

@@ -26,8 +26,9 @@ final class JournalingThread: Sendable {
         config["fetch.wait.max.ms"] = String(EmbeddedKafka.fetchWaitMilliseconds)
         // Idle, it fetches nothing; records this process appends wake it (`KafkaConfig.stopsFetchingWhenIdle`).
         config.stopsFetchingWhenIdle = true
-        // Other processes' records are looked for once a second, not four times: no reader waits
-        // on a journal, and `stop` fetches at once.
+        // Alone, it looks for other processes' records once a second, not four times (with other
+        // idle consumers of the cluster, at their shared peeks): no reader waits on a journal,
+        // and `stop` fetches at once.
         config.idlePeekInterval = .seconds(1)
         let consumer = try KafkaConsumer(config: config)
         var files: [KafkaTopicPartition: FileHandle] = [:]
