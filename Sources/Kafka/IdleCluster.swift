@@ -6,7 +6,7 @@ import Threads
 ///
 /// One peek for the cluster rather than one a consumer: each peek is a request to every broker
 /// leading a paused partition, which wakes the asking client's broker threads and the embedded
-/// brokers; an idle `recipes dev` has five paused consumers. Every `peekInterval` (the shortest
+/// brokers; an idle `recipes dev` has four paused consumers. Every `peekInterval` (the shortest
 /// of the paused consumers'), the first of them to poll asks where every paused partition ends,
 /// and each consumer with a partition ending past where it paused is told (`IdleFetching.found`).
 /// The consumer that peeked last keeps peeking; the others look again one interval after the

@@ -126,10 +126,11 @@ final class IdleFetching: Sendable {
     /// peeks for the whole cluster when that is due. Returns when to look again.
     func act() -> ContinuousClock.Instant {
         guard var paused = step() else { return .now + peekInterval }
-        // Whichever consumer of the cluster comes first once the peek is due asks, with its own
-        // handle, where every paused partition ends; each consumer with records past where it
-        // reads (this one too) is told.
-        if let partitions = cluster.claimPeek(by: self) {
+        // Whichever paused consumer of the cluster comes first once the peek is due asks, with
+        // its own handle, where every paused partition ends; each consumer with records past where
+        // it reads (this one too) is told. One that fetches has no part in it: nothing is added to
+        // a busy consumer's polls.
+        if paused, let partitions = cluster.claimPeek(by: self) {
             let ends = ends(of: partitions)
             for (consumer, peek) in cluster.peeked(ends) { consumer.found(peek, interrupting: consumer !== self) }
             guard let pausedNow = step() else { return .now + peekInterval }
