@@ -9,8 +9,8 @@ import Threads
 /// brokers; an idle `recipes dev` has four paused consumers. Every `peekInterval` (the shortest
 /// of the paused consumers'), the first of them to poll asks where every paused partition ends,
 /// and each consumer with a partition ending past where it paused is told (`IdleFetching.found`).
-/// The consumer that peeked last keeps peeking; the others look again one interval after the
-/// next peek is due, and take it over should it stop polling.
+/// Every paused consumer still looks when a peek is due, as each did for its own: one that
+/// missed a wake-up finds its records within the interval, whichever consumer asked.
 ///
 /// Locks: a consumer calls in here holding its own lock; nothing here calls a consumer while
 /// holding this lock.
@@ -30,10 +30,6 @@ final class IdleCluster: Sendable {
         var consumers: [ObjectIdentifier: Consumer] = [:]
         /// When the next peek is due.
         var nextPeek = ContinuousClock.now
-        /// The interval it was due after.
-        var interval = IdleFetching.peekInterval
-        /// The consumer that claimed the last peek.
-        var peeker: ObjectIdentifier?
         var peeking = false
     }
 
@@ -53,7 +49,6 @@ final class IdleCluster: Sendable {
     func remove(_ fetching: IdleFetching) {
         registry.withLock(wake: .nobody) { registry in
             registry.consumers[ObjectIdentifier(fetching)] = nil
-            if registry.peeker == ObjectIdentifier(fetching) { registry.peeker = nil }
         }
     }
 
@@ -72,15 +67,13 @@ final class IdleCluster: Sendable {
 
     /// The paused partitions to ask the ends of, when a peek is due and no other consumer is at
     /// it; the caller then hands the answer to `peeked`.
-    func claimPeek(by fetching: IdleFetching) -> [KafkaTopicPartition]? {
+    func claimPeek() -> [KafkaTopicPartition]? {
         registry.withLock(wake: .nobody) { registry in
             let now = ContinuousClock.now
             guard !registry.peeking, now >= registry.nextPeek else { return nil }
             let paused = registry.consumers.values.filter { $0.fetching != nil && !$0.paused.isEmpty }
             guard !paused.isEmpty else { return nil }
-            registry.interval = paused.compactMap { $0.fetching?.peekInterval }.min() ?? IdleFetching.peekInterval
-            registry.nextPeek = now + registry.interval
-            registry.peeker = ObjectIdentifier(fetching)
+            registry.nextPeek = now + (paused.compactMap { $0.fetching?.peekInterval }.min() ?? IdleFetching.peekInterval)
             registry.peeking = true
             return Set(paused.flatMap(\.paused.keys)).sorted()
         }
@@ -108,12 +101,9 @@ final class IdleCluster: Sendable {
         }
     }
 
-    /// When a paused consumer looks again: the peeker when the next peek is due, the others
-    /// an interval later, in case it has stopped polling.
-    func nextLook(by fetching: IdleFetching) -> ContinuousClock.Instant {
-        registry.withLock(wake: .nobody) { registry in
-            registry.peeker == ObjectIdentifier(fetching) ? registry.nextPeek : registry.nextPeek + registry.interval
-        }
+    /// When the next peek is due: a paused consumer looks again then.
+    var nextPeek: ContinuousClock.Instant {
+        registry.withLock(wake: .nobody) { $0.nextPeek }
     }
 
     /// Records of `topic` were acknowledged by a producer of this process.

@@ -130,13 +130,13 @@ final class IdleFetching: Sendable {
         // its own handle, where every paused partition ends; each consumer with records past where
         // it reads (this one too) is told. One that fetches has no part in it: nothing is added to
         // a busy consumer's polls.
-        if paused, let partitions = cluster.claimPeek(by: self) {
+        if paused, let partitions = cluster.claimPeek() {
             let ends = ends(of: partitions)
             for (consumer, peek) in cluster.peeked(ends) { consumer.found(peek, interrupting: consumer !== self) }
             guard let pausedNow = step() else { return .now + peekInterval }
             paused = pausedNow
         }
-        return paused ? cluster.nextLook(by: self) : state.withLock(wake: .nobody) { $0.activeUntil }
+        return paused ? cluster.nextPeek : state.withLock(wake: .nobody) { $0.activeUntil }
     }
 
     /// Pauses, or resumes, as the state says; returns whether it is paused now (nil: closed).
