@@ -46,6 +46,10 @@ final class IdleFetching: Sendable {
         var found: IdleCluster.Peek?
         /// Partitions the consumer's owner paused: never resumed here.
         var ownerPaused: Set<KafkaTopicPartition> = []
+        /// Where the owner had it start reading a partition (an `assign` or `seek` to an offset):
+        /// where it reads until it returns a record of the partition. Without it, a partition
+        /// read to its end before this assignment fetched at every peek.
+        var startOffsets: [KafkaTopicPartition: Int64] = [:]
         /// Set before the consumer closes: the handle is not touched after.
         var closed = false
     }
@@ -112,8 +116,18 @@ final class IdleFetching: Sendable {
         state.withLock(wake: .nobody) { state in
             state.ownerPaused.formUnion(partitions)
             state.paused.removeAll { partitions.contains($0) }
-            cluster.setPaused(self, at: positions(of: state.paused))
+            cluster.setPaused(self, at: positions(of: state.paused, starts: state.startOffsets))
         }
+    }
+
+    /// The owner assigned partitions, these from these offsets.
+    func assigned(from offsets: [KafkaTopicPartition: Int64]) {
+        state.withLock(wake: .nobody) { $0.startOffsets = offsets }
+    }
+
+    /// The owner moved where it reads a partition (nil: to its start or end, not an offset).
+    func sought(_ partition: KafkaTopicPartition, to offset: Int64?) {
+        state.withLock(wake: .nobody) { $0.startOffsets[partition] = offset }
     }
 
     func ownerResumed(_ partitions: [KafkaTopicPartition]) {
@@ -167,7 +181,7 @@ final class IdleFetching: Sendable {
         guard !paused.isEmpty, pauseOrResume(paused, pause: true) else { return }
         state.paused = paused
         state.found = nil
-        cluster.setPaused(self, at: positions(of: paused))
+        cluster.setPaused(self, at: positions(of: paused, starts: state.startOffsets))
     }
 
     /// Resumes what it paused. librdkafka looks at a resumed partition only when its broker's
@@ -184,14 +198,17 @@ final class IdleFetching: Sendable {
         cluster.setPaused(self, at: [:])
     }
 
-    /// Where the consumer reads each partition: known (non-nil) once it has returned a record of it.
-    private func positions(of partitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: Int64?] {
+    /// Where the consumer reads each partition: after the last record it returned, else where its
+    /// owner had it start (nil: not known).
+    private func positions(of partitions: [KafkaTopicPartition], starts: [KafkaTopicPartition: Int64]) -> [KafkaTopicPartition: Int64?] {
         guard !partitions.isEmpty else { return [:] }
         let list = RDKafkaTopicPartitionList.make(partitions.map { ($0, Int64(RD_KAFKA_OFFSET_INVALID)) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let known = rd_kafka_position(handle, list) == RD_KAFKA_RESP_ERR_NO_ERROR
         var positions: [KafkaTopicPartition: Int64?] = [:]
-        for (partition, position, _) in RDKafkaTopicPartitionList.entries(list) { positions[partition] = known && position >= 0 ? position : nil }
+        for (partition, position, _) in RDKafkaTopicPartitionList.entries(list) {
+            positions[partition] = known && position >= 0 ? position : starts[partition]
+        }
         return positions
     }
 

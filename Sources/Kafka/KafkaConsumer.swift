@@ -110,6 +110,9 @@ public final class KafkaConsumer: Sendable {
         }
         // An end found before says nothing of where this assignment reads from.
         endsReached.withLock { $0 = [:] }
+        idleFetching?.assigned(from: partitions.reduce(into: [:]) { starts, partition in
+            if case .offset(let offset) = offsets[partition] ?? defaultOffset { starts[partition] = offset }
+        })
         idleFetching?.wakeAll()
     }
 
@@ -319,6 +322,7 @@ public final class KafkaConsumer: Sendable {
             defer { rd_kafka_error_destroy(error) }
             throw KafkaError.rdKafka(.consumerFailed, "seek \(partition)", rd_kafka_error_code(error))
         }
+        if case .offset(let start) = offset { idleFetching?.sought(partition, to: start) } else { idleFetching?.sought(partition, to: nil) }
     }
 
     /// Stops fetching these partitions until `resume`.

@@ -131,4 +131,31 @@ struct IdleFetchingTests {
         #expect(read[topics[0]] == nil)
         #expect(consumers[0].isIdlePaused, "a consumer with nothing new stays paused")
     }
+
+    @Test("a consumer assigned at a partition's end, with records before it, is not made to fetch by every peek")
+    func assignedAtTheEnd() throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic("idle")
+        try kafka.createTopic(topic, partitions: 1)
+        let producer = try KafkaProducer(config: .embedded(kafka))
+        defer { try? producer.shutdown() }
+        for result in producer.sendBatch(messages(topic, 0..<5, partition: 0)) { _ = try result.get() }
+        var config = KafkaConfig.embedded(kafka)
+        config["fetch.wait.max.ms"] = "10"
+        config.stopsFetchingWhenIdle = true
+        let consumer = try KafkaConsumer(config: config)
+        defer { consumer.close() }
+        // Where a restarted reader goes on: after the records it read before.
+        try consumer.assign(topic: topic, from: [0: .offset(5)])
+        var seen: [KafkaConsumerRecord] = []
+        try waitUntil("the consumer stops fetching") {
+            seen += try consumer.poll(maxRecords: 100, timeout: .milliseconds(50))
+            return consumer.isIdlePaused
+        }
+        let partition = KafkaTopicPartition(topic: topic, partition: 0)
+        let cluster = try #require(IdleCluster.of(kafka.bootstrapServers))
+        #expect(cluster.peeked([partition: 5]).isEmpty, "where it reads is known: nothing past it")
+        #expect(cluster.peeked([partition: 6]).map(\.1) == [.more])
+        #expect(seen.isEmpty)
+    }
 }
