@@ -39,7 +39,7 @@ public final class KafkaConsumer: Sendable {
     /// Where each partition's end was last found (with `enable.partition.eof=true`) since the last `assign`.
     private let endsReached = Locked<[KafkaTopicPartition: Int64]>([:])
     /// Pauses fetching while idle (`KafkaConfig.stopsFetchingWhenIdle`, an embedded cluster only).
-    private let idleFetching: IdleFetching?
+    let idleFetching: IdleFetching?
 
     /// - Parameter groupID: the consumer group for `subscribe`. Without one, a
     ///   private group id is used, which only `assign` needs (librdkafka ties
@@ -63,11 +63,10 @@ public final class KafkaConsumer: Sendable {
             throw KafkaError(.clientCreation, "librdkafka gave no consumer queue")
         }
         self.queue = queue
-        if config.stopsFetchingWhenIdle, let signal = AppendSignal.of(config.bootstrapServers) {
+        if config.stopsFetchingWhenIdle, let cluster = IdleCluster.of(config.bootstrapServers) {
             let wait = config["fetch.wait.max.ms"].flatMap { Int($0) } ?? 500
             let idleFetching = IdleFetching(handle: client.handle, queue: queue, fetchWait: .milliseconds(wait),
-                                            peekInterval: config.idlePeekInterval)
-            signal.add(idleFetching)
+                                            cluster: cluster, peekInterval: config.idlePeekInterval)
             client.context.idleFetching.withLock { $0 = idleFetching }
             self.idleFetching = idleFetching
         } else {
@@ -111,6 +110,9 @@ public final class KafkaConsumer: Sendable {
         }
         // An end found before says nothing of where this assignment reads from.
         endsReached.withLock { $0 = [:] }
+        idleFetching?.assigned(from: partitions.reduce(into: [:]) { starts, partition in
+            if case .offset(let offset) = offsets[partition] ?? defaultOffset { starts[partition] = offset }
+        })
         idleFetching?.wakeAll()
     }
 
@@ -320,6 +322,7 @@ public final class KafkaConsumer: Sendable {
             defer { rd_kafka_error_destroy(error) }
             throw KafkaError.rdKafka(.consumerFailed, "seek \(partition)", rd_kafka_error_code(error))
         }
+        if case .offset(let start) = offset { idleFetching?.sought(partition, to: start) } else { idleFetching?.sought(partition, to: nil) }
     }
 
     /// Stops fetching these partitions until `resume`.

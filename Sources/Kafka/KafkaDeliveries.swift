@@ -61,7 +61,7 @@ final class BatchDelivery: @unchecked Sendable {
     private let state = Locked(State())
     private let slots: UnsafeMutablePointer<DeliverySlot>
     /// Told of the batch's topics once it is complete, when the cluster is embedded here (`IdleFetching`).
-    private let appendSignal: AppendSignal?
+    private let appendSignal: IdleCluster?
 
     private struct Cell {
         var partition: Int32
@@ -75,14 +75,14 @@ final class BatchDelivery: @unchecked Sendable {
         var results: Results?
     }
 
-    convenience init(messages: [KafkaProducerMessage], appendSignal: AppendSignal? = nil) {
+    convenience init(messages: [KafkaProducerMessage], appendSignal: IdleCluster? = nil) {
         let first = messages.first?.topic ?? ""
         let same = messages.allSatisfy { $0.topic == first }
         self.init(count: messages.count, topic: first, topics: same ? [] : messages.map(\.topic), appendSignal: appendSignal)
     }
 
     /// The records of `parts`, in order.
-    convenience init(packed parts: [KafkaPackedRecords], appendSignal: AppendSignal? = nil) {
+    convenience init(packed parts: [KafkaPackedRecords], appendSignal: IdleCluster? = nil) {
         let first = parts.first?.topic ?? ""
         let same = parts.allSatisfy { $0.topic == first }
         self.init(count: parts.reduce(0) { $0 + $1.count }, topic: first,
@@ -90,7 +90,7 @@ final class BatchDelivery: @unchecked Sendable {
     }
 
     /// `topics`: each record's, or empty when all are `topic`.
-    private init(count: Int, topic: String, topics: [String], appendSignal: AppendSignal?) {
+    private init(count: Int, topic: String, topics: [String], appendSignal: IdleCluster?) {
         self.count = count
         (self.topic, self.topics) = (topic, topics)
         self.appendSignal = appendSignal

@@ -27,7 +27,7 @@ public final class KafkaProducer: Sendable {
     private let state = Locked(State())
     private let pollThread: RDKafkaPollThread
     /// Wakes this process's idle consumers of the cluster when records land (`IdleFetching`).
-    private let appendSignal: AppendSignal?
+    private let appendSignal: IdleCluster?
 
     private struct State {
         var lifecycle = Lifecycle.running
@@ -47,7 +47,7 @@ public final class KafkaProducer: Sendable {
             rd_kafka_conf_set_dr_msg_cb(conf, deliveryReportCallback)
         }
         pollThread = RDKafkaPollThread(client: client, name: "producer-poll")
-        appendSignal = AppendSignal.of(config.bootstrapServers)
+        appendSignal = IdleCluster.of(config.bootstrapServers)
     }
 
     /// A producer released without `shutdown` does not wait: records still

@@ -39,8 +39,10 @@ public final class OwnedThread: Sendable {
             precondition(phase == .notStarted, "\(name) is started once")
             phase = .running
         }
-        let (phase, sent) = (phase, Sent(body))
+        let (phase, sent, threadName) = (phase, Sent(body), name)
         let thread = Thread {
+            // Foundation gives the kernel a name set on the thread itself only (not one set before `start`).
+            Thread.current.name = threadName
             sent.run()
             phase.withLock { $0 = .ended }
         }

@@ -89,7 +89,8 @@ enum DevCommand {
         // A store folded from decisions no journal kept (a folder from before they were journaled) is
         // built again from the decisions made now.
         if journal.restoredRecords > 0, decidedJournals[0].restoredRecords == 0 { try removeStore() }
-        for kept in [journal] + decidedJournals { try kept.start() }
+        // One consumer journals the three topics (`EmbeddedKafkaJournal.start(_:)`).
+        try EmbeddedKafkaJournal.start([journal] + decidedJournals)
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(),
                                             storePath: storePath)
         options.decider = .all

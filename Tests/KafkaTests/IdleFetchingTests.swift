@@ -1,5 +1,5 @@
 import Foundation
-import Kafka
+@testable import Kafka
 import RecipeTestSupport
 import Testing
 
@@ -88,5 +88,74 @@ struct IdleFetchingTests {
         let before = seen.count
         seen += try consume(consumer) { $0.count + before >= 6 }
         #expect(seen.filter { $0.partition == 0 }.map(\.offset) == [0, 1, 2])
+    }
+
+    @Test("the paused consumers of a cluster share one peek: one asks where all their partitions end, and each with another process's records reads them")
+    func onePeekForTheCluster() throws {
+        let kafka = try EmbeddedKafka(brokers: 3)
+        let topics = (0..<3).map { _ in uniqueTopic("idle") }
+        for topic in topics { try kafka.createTopic(topic, partitions: 2, replicationFactor: 3) }
+        let consumers = try topics.map { try idleConsumer(kafka, topic: $0) }
+        defer { for consumer in consumers { consumer.close() } }
+        var seen: [KafkaConsumerRecord] = []
+        for consumer in consumers { try waitUntilIdle(consumer, seen: &seen) }
+        try waitUntil("all three stop fetching") {
+            for consumer in consumers { seen += try consumer.poll(maxRecords: 100, timeout: .zero) }
+            return consumers.allSatisfy(\.isIdlePaused)
+        }
+        let cluster = try #require(IdleCluster.of(kafka.bootstrapServers))
+        // Nobody polls now: the test claims the next peek as a consumer would.
+        var asked: [KafkaTopicPartition] = []
+        try waitUntil("a peek is due") {
+            asked = cluster.claimPeek() ?? []
+            return !asked.isEmpty
+        }
+        #expect(asked == topics.flatMap { topic in (0..<2).map { KafkaTopicPartition(topic: topic, partition: Int32($0)) } }.sorted(),
+                "one peek asks for every paused partition of the cluster")
+        #expect(cluster.claimPeek() == nil, "no consumer peeks again before the interval")
+        #expect(cluster.peeked(Dictionary(uniqueKeysWithValues: asked.map { ($0, Int64(0)) })).isEmpty, "empty partitions: nobody is told")
+
+        // Records from another process (a producer this process's cluster does not tell) on two of the topics.
+        let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: String(kafka.bootstrapServers.split(separator: ",")[0])))
+        defer { try? producer.shutdown() }
+        for topic in topics.dropFirst() {
+            for result in producer.sendBatch(messages(topic, 0..<4, partition: 1)) { _ = try result.get() }
+        }
+        var read: [String: Int] = [:]
+        try waitUntil("both consumers read the other process's records at a peek") {
+            for consumer in consumers {
+                for record in try consumer.poll(maxRecords: 100, timeout: .milliseconds(20)) { read[record.topic, default: 0] += 1 }
+            }
+            return read[topics[1]] == 4 && read[topics[2]] == 4
+        }
+        #expect(read[topics[0]] == nil)
+        #expect(consumers[0].isIdlePaused, "a consumer with nothing new stays paused")
+    }
+
+    @Test("a consumer assigned at a partition's end, with records before it, is not made to fetch by every peek")
+    func assignedAtTheEnd() throws {
+        let kafka = try EmbeddedKafka(brokers: 1)
+        let topic = uniqueTopic("idle")
+        try kafka.createTopic(topic, partitions: 1)
+        let producer = try KafkaProducer(config: .embedded(kafka))
+        defer { try? producer.shutdown() }
+        for result in producer.sendBatch(messages(topic, 0..<5, partition: 0)) { _ = try result.get() }
+        var config = KafkaConfig.embedded(kafka)
+        config["fetch.wait.max.ms"] = "10"
+        config.stopsFetchingWhenIdle = true
+        let consumer = try KafkaConsumer(config: config)
+        defer { consumer.close() }
+        // Where a restarted reader goes on: after the records it read before.
+        try consumer.assign(topic: topic, from: [0: .offset(5)])
+        var seen: [KafkaConsumerRecord] = []
+        try waitUntil("the consumer stops fetching") {
+            seen += try consumer.poll(maxRecords: 100, timeout: .milliseconds(50))
+            return consumer.isIdlePaused
+        }
+        let partition = KafkaTopicPartition(topic: topic, partition: 0)
+        let cluster = try #require(IdleCluster.of(kafka.bootstrapServers))
+        #expect(cluster.peeked([partition: 5]).isEmpty, "where it reads is known: nothing past it")
+        #expect(cluster.peeked([partition: 6]).map(\.1) == [.more])
+        #expect(seen.isEmpty)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Kafka
+@testable import Kafka
 import RecipeTestSupport
 import Testing
 
@@ -115,6 +115,47 @@ struct JournalTests {
         try reopened.stop()
         #expect(throws: KafkaError.self) {
             _ = try EmbeddedKafkaJournal(folder: folder, kafka: try EmbeddedKafka(brokers: 1), topic: "other", partitions: 1)
+        }
+    }
+
+    @Test("journals started together share one consumer; each stops at the log's end as it stood, the others go on")
+    func journalsTogether() throws {
+        let topics = ["journal.a", "journal.b", "journal.c"]
+        let folders = topics.map { _ in folder() }
+        defer { for folder in folders { try? FileManager.default.removeItem(atPath: folder) } }
+        let first = try EmbeddedKafka(brokers: 3)
+        let journals = try zip(folders, topics).map { try EmbeddedKafkaJournal(folder: $0, kafka: first, topic: $1, partitions: 2) }
+        try EmbeddedKafkaJournal.start(journals)
+        let journaling = journals.map { $0.journaling.withLock { $0 } }
+        #expect(journaling[0] != nil && journaling.allSatisfy { $0 === journaling[0] }, "one consumer and thread journal the three topics")
+        let producer = try KafkaProducer(config: KafkaConfig(bootstrapServers: first.bootstrapServers))
+        defer { try? producer.shutdown() }
+        func append(_ range: Range<Int>, to topic: String) throws {
+            let messages = range.map { KafkaProducerMessage(topic: topic, key: Array("k\($0 % 5)".utf8), value: Array("\(topic) \($0)".utf8)) }
+            for result in producer.sendBatch(messages) { _ = try result.get() }
+        }
+        for topic in topics { try append(0..<100, to: topic) }
+        try journals[0].stop()
+        // The first journal's folder is free again while the others journal on.
+        let reopened = try EmbeddedKafkaJournal(folder: folders[0], kafka: try EmbeddedKafka(brokers: 1), topic: topics[0], partitions: 2)
+        #expect(reopened.restoredRecords == 100)
+        try reopened.stop()
+        for topic in topics { try append(100..<150, to: topic) }
+        try journals[1].stop()
+        try journals[2].stop()
+        #expect(journals.allSatisfy { $0.journaling.withLock { $0 } == nil }, "its thread has ended")
+
+        let second = try EmbeddedKafka(brokers: 1)
+        for (index, topic) in topics.enumerated() {
+            let restored = try EmbeddedKafkaJournal(folder: folders[index], kafka: second, topic: topic, partitions: 2)
+            #expect(restored.restoredRecords == (index == 0 ? 100 : 150))
+            let consumer = try KafkaConsumer(config: KafkaConfig(bootstrapServers: second.bootstrapServers))
+            defer { consumer.close() }
+            try consumer.assign(topic: topic)
+            let values = try consume(consumer) { $0.count >= restored.restoredRecords }.map { String(decoding: $0.value, as: UTF8.self) }
+            #expect(Set(values) == Set((0..<restored.restoredRecords).map { "\(topic) \($0)" }), "each journal holds its own topic's records, each once")
+            #expect(values.count == restored.restoredRecords)
+            try restored.stop()
         }
     }
 }

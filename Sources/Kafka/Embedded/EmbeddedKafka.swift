@@ -41,11 +41,11 @@ public final class EmbeddedKafka: Sendable {
         // Answers go out at once, as a real broker's do (`BrokerListeners.disableNagle`).
         BrokerListeners.disableNagle(ports: BrokerListeners.ports(of: bootstrapServers))
         brokerCount = brokers
-        AppendSignal.register(AppendSignal(), for: bootstrapServers)
+        IdleCluster.register(IdleCluster(), for: bootstrapServers)
     }
 
     deinit {
-        AppendSignal.unregister(bootstrapServers)
+        IdleCluster.unregister(bootstrapServers)
         rd_kafka_mock_cluster_destroy(cluster)
         client.destroy()
     }

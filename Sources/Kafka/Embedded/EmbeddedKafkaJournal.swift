@@ -23,14 +23,15 @@ public final class EmbeddedKafkaJournal: Sendable {
     public let restoredRecords: Int
     public let folder: String
 
-    private let kafka: EmbeddedKafka
+    let kafka: EmbeddedKafka
     /// An exclusive `flock` on the folder until `stop`: one journal at a time writes a folder.
     private let lockDescriptor: Locked<Int32?>
-    private let state = Locked(State())
-    /// The journaling thread, once started.
-    private let thread = Locked<OwnedThread?>(nil)
+    let state = Locked(State())
+    /// What journals it, once started (with the other journals started with it).
+    let journaling = Locked<JournalingThread?>(nil)
 
-    private struct State {
+    struct State {
+        /// Started, and neither stopped at the log's end nor failed.
         var running = false
         var stopRequested = false
         var failure: KafkaError?
@@ -126,45 +127,20 @@ public final class EmbeddedKafkaJournal: Sendable {
 
     // MARK: - Journaling
 
-    /// Starts a thread that reads the topic from where the journal ends and appends each record to its file.
+    /// Starts journaling: a thread reads the topic from where the journal ends and appends each
+    /// record to its file. `start(_:)` journals several topics with one consumer.
     public func start() throws {
-        var config = KafkaConfig(bootstrapServers: kafka.bootstrapServers)
-        // The embedded broker answers a fetch only when its wait ends: a short one keeps the journal moments behind.
-        config["fetch.wait.max.ms"] = String(EmbeddedKafka.fetchWaitMilliseconds)
-        // Idle, it fetches nothing; records this process appends wake it (`KafkaConfig.stopsFetchingWhenIdle`).
-        config.stopsFetchingWhenIdle = true
-        // Other processes' records are looked for once a second, not four times (an idle dev's journals
-        // asked the brokers 12 times a second): no reader waits on a journal, and `stop` fetches at once.
-        config.idlePeekInterval = .seconds(1)
-        let consumer = try KafkaConsumer(config: config)
-        let next = state.withLock { state in
-            state.running = true
-            return state.next
-        }
-        try consumer.assign(topic: topic, from: next.mapValues { .offset($0) }, defaultOffset: .beginning)
-        var files: [Int32: FileHandle] = [:]
-        for partition in 0..<Int32(partitions) {
-            let path = Self.path(folder, topic, partition)
-            if !FileManager.default.fileExists(atPath: path), !FileManager.default.createFile(atPath: path, contents: nil) {
-                throw KafkaError(.embeddedBroker, "cannot create \(path)")
-            }
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            try handle.seekToEnd()
-            files[partition] = handle
-        }
-        let openFiles = files
-        let journaling = OwnedThread(name: "kafka-journal") { [self] in
-            defer {
-                for file in openFiles.values { try? file.close() }
-                consumer.close()
-            }
-            do {
-                try journal(from: consumer, into: openFiles)
-            } catch {
-                state.withLock { $0.failure = error as? KafkaError ?? KafkaError(.embeddedBroker, "journal: \(error)") }
-            }
-        }
-        thread.withLock { $0 = journaling }
+        try Self.start([self])
+    }
+
+    /// Starts journaling these journals, all of one embedded cluster, with one consumer and one
+    /// thread: each client of a cluster costs the process its own threads and timers while idle
+    /// (a consumer six threads, each waking every second), whatever it reads.
+    public static func start(_ journals: [EmbeddedKafkaJournal]) throws {
+        guard let kafka = journals.first?.kafka else { return }
+        precondition(journals.allSatisfy { $0.kafka === kafka }, "journals started together are of one cluster")
+        precondition(Set(journals.map(\.topic)).count == journals.count, "one journal a topic")
+        try JournalingThread.start(journals, kafka: kafka)
     }
 
     /// Journals what the broker holds now, then stops and lets another journal
@@ -172,59 +148,23 @@ public final class EmbeddedKafkaJournal: Sendable {
     /// log's end was not journaled within `timeout` (the folder then stays locked
     /// until the process ends: the journal's thread may still write to it).
     public func stop(timeout: Duration = .seconds(30)) throws {
-        let running = state.withLock { state in
+        let deadline = ContinuousClock.now + timeout
+        let journaling = state.withLock { state in
             state.stopRequested = true
-            return state.running
+            return state.running ? self.journaling.withLock { $0 } : nil
         }
-        guard running else { return releaseLock() }
-        guard thread.withLock({ $0 })?.join(deadline: .now + timeout) ?? true else {
+        guard let journaling else { return releaseLock() }
+        journaling.stopRequested()
+        guard state.wait(until: { !$0.running }, deadline: deadline), journaling.joinIfDone(deadline: deadline) else {
             throw KafkaError(.timedOut, "the journal did not reach the log's end within \(timeout): the last records may be missing from \(folder)")
         }
-        state.withLock { $0.running = false }
         releaseLock()
         if let failure { throw failure }
     }
 
-    private func journal(from consumer: KafkaConsumer, into files: [Int32: FileHandle]) throws {
-        var ends: [Int32: Int64]?
-        while true {
-            // Records end the wait at once: it only paces the look at `stopRequested`, and an idle dev's wake-ups.
-            let records = try consumer.poll(maxRecords: 10_000, timeout: .milliseconds(200))
-            if !records.isEmpty {
-                var frames: [Int32: [UInt8]] = [:]
-                var added: [Int32: Int] = [:]
-                for record in records {
-                    frames[record.partition, default: []] += Self.frame(record)
-                    added[record.partition, default: 0] += record.value.count + (record.key?.count ?? 0)
-                }
-                for (partition, bytes) in frames { try files[partition]!.write(contentsOf: bytes) }
-                let last = records.reduce(into: [Int32: Int64]()) { $0[$1.partition] = $1.offset + 1 }
-                state.withLock { state in
-                    for (partition, size) in added { state.bytes[partition, default: 0] += size }
-                    for (partition, next) in last { state.next[partition] = next }
-                }
-            }
-            let (stopping, next) = state.withLock { ($0.stopRequested, $0.next) }
-            guard stopping else { continue }
-            // Stopping: journal up to the ends as they are when asked to stop, then end.
-            if ends == nil {
-                // Idle, it would look for other processes' records only at its next peek.
-                consumer.fetchAgainIfIdle()
-                ends = [:]
-                for partition in 0..<Int32(partitions) {
-                    ends![partition] = try consumer.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high
-                }
-            }
-            if ends!.allSatisfy({ next[$0.key] ?? 0 >= $0.value }) {
-                for file in files.values { try file.synchronize() }
-                return
-            }
-        }
-    }
-
     // MARK: - The files
 
-    private static func path(_ folder: String, _ topic: String, _ partition: Int32) -> String {
+    static func path(_ folder: String, _ topic: String, _ partition: Int32) -> String {
         "\(folder)/\(topic)-\(partition).records"
     }
 
