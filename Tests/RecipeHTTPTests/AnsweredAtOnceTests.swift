@@ -30,6 +30,8 @@ struct AnsweredAtOnceTests {
         limits.handlerThreads = 1
         let server = try HTTPServer(handler: handler, port: 0, loopbackOnly: true, limits: limits)
         defer { server.stop() }
+        // Released before the server stops (it waits for its handler threads), however the test ends.
+        defer { handler.state.withLock { $0.released = true } }
         let held = try RawConnection(port: server.port)
         #expect(held.send("GET /held HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
         try waitFor("the handler thread to be taken", deadline: .seconds(30)) { handler.state.withLock { $0.responding } }
