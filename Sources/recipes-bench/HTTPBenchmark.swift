@@ -31,6 +31,8 @@ enum HTTPBenchmark {
             .value("idle", "N", "Idle connections held open in the load rounds.", default: "1100"),
             .value("fetch-wait", "MS", "The consumers' fetch.wait.max.ms, which bounds append → visible on the embedded broker.",
                    default: String(EmbeddedKafka.fetchWaitMilliseconds)),
+            .value("connection-memory", "KIB", "The server's memory per connection (`HTTPServer.Limits.connectionMemoryLimit`), which libmicrohttpd zeroes between requests.",
+                   default: String(HTTPServer.Limits().connectionMemoryLimit / 1024)),
             .value("only", "PHASES", "Comma-separated phases to run: \(phases.joined(separator: ","))."),
         ],
         discussion: """
@@ -39,7 +41,9 @@ enum HTTPBenchmark {
             spread over addresses would) and raise the server's connection limit to hold every idle connection.
             """)
 
-    static let phases = ["detail", "list", "visible", "load"]
+    /// `floor`: a detail of a recipe the store does not have (404 after one indexed lookup): what
+    /// nearly any request costs here besides its own work.
+    static let phases = ["detail", "list", "floor", "visible", "load"]
 
     static func run(_ arguments: [String]) throws {
         let args = try ParsedArguments(arguments, spec: spec)
@@ -55,6 +59,7 @@ enum HTTPBenchmark {
         let farFuture = try args.int("far-future", in: 1...5_000)!
         let idle = try args.int("idle", in: 1...10_000)!
         let fetchWait = try args.int("fetch-wait", in: 1...500)!
+        let connectionMemory = try args.int("connection-memory", in: 32...4096)!
 
         let kafka = try EmbeddedKafka(brokers: 3)
         let topic = RecipeTopics().edits
@@ -65,6 +70,7 @@ enum HTTPBenchmark {
         var options = RecipeService.Options(kafka: KafkaConfig(bootstrapServers: kafka.bootstrapServers), topics: RecipeTopics(), storePath: store)
         options.port = 0
         options.fetchWaitMilliseconds = fetchWait
+        options.server.connectionMemoryLimit = connectionMemory * 1024
         // Room for every idle connection of the load rounds, and the others: the server holds them all.
         options.server.maxConnections = max(options.server.maxConnections, idle + farFuture + connections + 64)
         let service = try RecipeService(options: options)
@@ -109,6 +115,14 @@ enum HTTPBenchmark {
             let directList = measureDirect(seconds: seconds, threads: connections) { _ in _ = try readModel.list(limit: 20) }
             let list = try measureHTTP(port: port, seconds: seconds, connections: connections) { _ in "/v1/recipes?limit=20" }
             report("list (20 items)", http: list, direct: directList, issue: "issue 50: 0.46× (3.8k/s) when filed; aim ≥ 0.6× and ≥ 10k/s")
+        }
+
+        if only.contains("floor") {
+            let unknown = "/v1/recipes/\(UUID().uuidString.lowercased())"
+            let floor = try measureHTTP(port: port, seconds: seconds, connections: connections, status: 404) { _ in unknown }
+            say(String(format: "  floor (a 404 for a recipe the store does not have): HTTP %.0f req/s (p50 %.2f ms, p99 %.2f ms); CPU a request: %.1f µs in the server, %.1f µs in the client",
+                       floor.perSecond, percentile(floor.latencies, 0.5) * 1000, percentile(floor.latencies, 0.99) * 1000,
+                       floor.othersMicroseconds, floor.loopMicroseconds))
         }
 
         // Append → visible: POST a title change, then GET the draft with after=<position>: the
@@ -261,13 +275,23 @@ enum HTTPBenchmark {
         var requests: Int
         var elapsed: Double
         var latencies: [Double]
+        /// CPU seconds of the whole process during the phase, and of the measuring threads alone.
+        var processCPU = 0.0
+        var loopCPU = 0.0
         var perSecond: Double { Double(requests) / elapsed }
+        /// µs of CPU a request: all but the measuring threads' (the server's, over HTTP), and theirs.
+        var othersMicroseconds: Double { (processCPU - loopCPU) / Double(max(requests, 1)) * 1e6 }
+        var loopMicroseconds: Double { loopCPU / Double(max(requests, 1)) * 1e6 }
     }
 
+    /// Rates and the ratio, and beside them the CPU a request costs: on a shared machine the rates
+    /// follow the CPU the process is given, the CPU a request does not.
     static func report(_ name: String, http: Measure, direct: Measure, issue: String) {
         say(String(format: "  %@: HTTP %.0f req/s (p50 %.2f ms, p99 %.2f ms); read model directly %.0f/s; ratio %.2f (%@)",
                    name, http.perSecond, percentile(http.latencies, 0.5) * 1000, percentile(http.latencies, 0.99) * 1000,
                    direct.perSecond, http.perSecond / direct.perSecond, issue))
+        say(String(format: "    CPU a request: HTTP %.1f µs in the server and %.1f µs in the in-process client; directly %.1f µs a query",
+                   http.othersMicroseconds, http.loopMicroseconds, direct.processCPU / Double(max(direct.requests, 1)) * 1e6))
     }
 
     static func measureDirect(seconds: Int, threads: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> Measure {
@@ -276,14 +300,14 @@ enum HTTPBenchmark {
         }
     }
 
-    static func measureHTTP(port: UInt16, seconds: Int, connections: Int,
+    static func measureHTTP(port: UInt16, seconds: Int, connections: Int, status: Int = 200,
                             _ path: @escaping @Sendable (Int) -> String) throws -> Measure {
         let measure = run(seconds: seconds, threads: connections) { _ in
             let client = try? KeepAliveClient(port: port)
             return { index in
                 guard let client else { throw UsageError("cannot connect to port \(port)") }
                 let response = try client.request("GET", path(index))
-                guard response.status == 200 else { throw UsageError("GET \(path(index)): \(response.status)") }
+                guard response.status == status else { throw UsageError("GET \(path(index)): \(response.status)") }
             }
         }
         guard measure.requests > 0 else { throw UsageError("no request succeeded") }
@@ -314,10 +338,14 @@ enum HTTPBenchmark {
     static func run(seconds: Int, threads: Int,
                     _ make: @escaping @Sendable (Int) throws -> (Int) throws -> Void) -> Measure {
         let results = ResultsBox()
+        let loopCPU = Locked(0.0)
+        let processCPU = AppendBenchmark.cpuSeconds().own
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
         let running = (0..<threads).map { thread in
             OwnedThread(name: "bench-client") {
+                let threadCPU = threadCPUSeconds()
+                defer { loopCPU.withLock { $0 += threadCPUSeconds() - threadCPU } }
                 var latencies: [Double] = []
                 if let operation = try? make(thread) {
                     var index = thread * 7919
@@ -333,7 +361,16 @@ enum HTTPBenchmark {
         }
         for thread in running { thread.join() }
         let latencies = results.all.sorted()
-        return Measure(requests: latencies.count, elapsed: (ContinuousClock.now - start).seconds, latencies: latencies)
+        return Measure(requests: latencies.count, elapsed: (ContinuousClock.now - start).seconds, latencies: latencies,
+                       processCPU: AppendBenchmark.cpuSeconds().own - processCPU, loopCPU: loopCPU.withLock { $0 })
+    }
+
+    /// CPU seconds (user and system) of the calling thread.
+    static func threadCPUSeconds() -> Double {
+        var usage = rusage()
+        // RUSAGE_THREAD (1 on Linux): the module map of Glibc leaves it out.
+        getrusage(__rusage_who_t(1), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     final class ResultsBox: Sendable {
@@ -349,10 +386,15 @@ enum HTTPBenchmark {
 }
 
 /// A blocking HTTP/1.1 client on one keep-alive connection (responses must carry Content-Length).
+/// It reads the head on its bytes into buffers it keeps: it shares the cores with the server it
+/// measures, so what it spends a request is taken from the server's figure.
 final class KeepAliveClient: @unchecked Sendable {
     private let fd: Int32
     private let port: UInt16
+    /// Bytes received and not yet consumed: `buffer[consumed...]`.
     private var buffer: [UInt8] = []
+    private var consumed = 0
+    private var chunk = [UInt8](repeating: 0, count: 65536)
 
     struct Response {
         var status: Int
@@ -372,38 +414,67 @@ final class KeepAliveClient: @unchecked Sendable {
     func request(_ method: String, _ path: String, body: [UInt8] = [], contentType: String = "application/json") throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if method == "POST" { head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n" }
-        let bytes = Array((head + "\r\n").utf8) + body
+        head += "\r\n"
+        var bytes = Array(head.utf8)
+        bytes += body
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + sent, $0.count - sent) }
             guard n > 0 else { throw UsageError("write failed") }
             sent += n
         }
-        let separator = Array("\r\n\r\n".utf8)
-        var headEnd: Range<Int>?
+        var headEnd: Int?
+        var searched = consumed
         while true {
-            headEnd = buffer.firstRange(of: separator)
+            headEnd = Self.endOfHead(buffer, from: max(consumed, searched - 3))
             if headEnd != nil { break }
+            searched = buffer.count
             try fill()
         }
-        let headText = String(decoding: buffer[..<headEnd!.lowerBound], as: UTF8.self)
-        let lines = headText.components(separatedBy: "\r\n")
-        let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-        var length = 0
-        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
-            length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
-        }
-        let bodyStart = headEnd!.upperBound
+        let (status, length) = Self.statusAndLength(buffer[consumed..<headEnd!])
+        let bodyStart = headEnd! + 4
         while buffer.count < bodyStart + length { try fill() }
         let responseBody = Array(buffer[bodyStart..<(bodyStart + length)])
-        buffer.removeFirst(bodyStart + length)
+        consumed = bodyStart + length
+        if consumed == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            consumed = 0
+        }
         return Response(status: status, body: responseBody)
     }
 
+    /// Where `\r\n\r\n` starts at or after `from`.
+    private static func endOfHead(_ bytes: [UInt8], from: Int) -> Int? {
+        var index = from
+        while index + 3 < bytes.count {
+            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The status code of the head's first line and its Content-Length (0 without one).
+    private static func statusAndLength(_ head: ArraySlice<UInt8>) -> (Int, Int) {
+        let lines = head.split(separator: 10)
+        let status = lines.first.flatMap { line in
+            line.split(separator: UInt8(ascii: " ")).dropFirst().first.map { Self.number($0) }
+        } ?? 0
+        let name = Array("content-length:".utf8)
+        var length = 0
+        for line in lines.dropFirst() where line.count > name.count
+            && zip(line.prefix(name.count), name).allSatisfy({ $0 | 0x20 == $1 || $0 == $1 }) {
+            length = number(line.dropFirst(name.count))
+        }
+        return (status, length)
+    }
+
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int {
+        digits.reduce(0) { value, byte in (48...57).contains(byte) ? value * 10 + Int(byte - 48) : value }
+    }
+
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         guard n > 0 else { throw UsageError("connection closed") }
-        buffer += chunk[0..<n]
+        buffer.append(contentsOf: chunk[0..<n])
     }
 }

@@ -85,11 +85,8 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
             response = HTTPResponse(error: error)
         case .success(let match):
             pattern = match.pattern
-            var request = request
-            request.parameters = match.parameters
             do {
-                try Access.refuseTokenInQuery(request)
-                response = try match.handler(request)
+                response = try answer(request, match)
             } catch {
                 response = HTTPResponse(error: error)
             }
@@ -97,6 +94,37 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
         metrics.recordRequest(route: pattern, method: request.method, status: response.status,
                               seconds: (ContinuousClock.now - start).seconds)
         return response
+    }
+
+    /// Answers a route that reads the store only (`RouteIntake.readsStoreOnly`) on the calling
+    /// polling thread when the store can answer without waiting; nil for any other request
+    /// (one that waits for a position with `after=` included), and when the store cannot: a
+    /// handler thread then answers it (`respond`).
+    public func respondWithoutWaiting(to request: HTTPRequest) -> HTTPResponse? {
+        guard request.query["after"] == nil,
+              case .success(let match) = router.match(method: request.method, segments: request.segments, path: request.path),
+              match.takes.readsStoreOnly else { return nil }
+        let start = ContinuousClock.now
+        let response: HTTPResponse
+        do {
+            guard let answered = try readModel.withoutWaiting({ try answer(request, match) }) else { return nil }
+            response = answered
+        } catch is ReadWouldWait {
+            return nil
+        } catch {
+            response = HTTPResponse(error: error)
+        }
+        metrics.recordRequest(route: match.pattern, method: request.method, status: response.status,
+                              seconds: (ContinuousClock.now - start).seconds)
+        return response
+    }
+
+    /// The route's answer; what it throws is answered by `HTTPResponse(error:)`.
+    private func answer(_ request: HTTPRequest, _ match: Router<RouteHandler>.Match) throws -> HTTPResponse {
+        var request = request
+        request.parameters = match.parameters
+        try Access.refuseTokenInQuery(request)
+        return try match.handler(request)
     }
 
     /// Appends a command, blocking until the log has answered: the path every producer of

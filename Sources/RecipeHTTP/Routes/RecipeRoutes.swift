@@ -14,9 +14,9 @@ struct RecipeRoutes<Reads: RecipeReads>: Sendable {
 
     func register(in router: inout Router<RouteHandler>) {
         router.add("GET", "/v1/drafts", drafts)
-        router.add("GET", "/v1/recipes", list)
-        router.add("GET", "/v1/recipes/{id}", detail)
-        router.add("GET", "/v1/recipes/{id}/draft", draft)
+        router.add("GET", "/v1/recipes", takes: .storeRead, list)
+        router.add("GET", "/v1/recipes/{id}", takes: .storeRead, detail)
+        router.add("GET", "/v1/recipes/{id}/draft", takes: .storeRead, draft)
         router.add("GET", "/v1/recipes/{id}/history", history)
     }
 

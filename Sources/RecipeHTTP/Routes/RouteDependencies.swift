@@ -33,6 +33,14 @@ public protocol RecipeReads: Sendable {
     var tellsLogEnds: Bool { get }
     /// The log the store is built from, and the heads it lacks (a partial store); nil before its first projection.
     func storeLog() throws -> StoreLog?
+    /// Runs `body` when the reads it makes can be answered without waiting (`ReadModel.withoutWaiting`),
+    /// nil when they cannot; a read in it that would wait after all throws `ReadWouldWait`.
+    func withoutWaiting<T>(_ body: () throws -> T) throws -> T?
+}
+
+extension RecipeReads {
+    /// Reads that may wait: a request goes to a handler thread.
+    public func withoutWaiting<T>(_ body: () throws -> T) throws -> T? { nil }
 }
 
 extension RecipeReads {

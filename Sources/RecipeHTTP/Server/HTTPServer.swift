@@ -11,11 +11,17 @@ public protocol HTTPHandler: Sendable {
     func admit(_ head: HTTPRequest) -> HTTPAdmission
     /// Called on a handler thread (`HTTPServer.Limits.handlerThreads`), so it may block while it waits.
     func respond(to request: HTTPRequest) -> HTTPResponse
+    /// Called on the polling thread with a complete request before it is handed to a handler
+    /// thread: the answer, when it can be made without blocking (no wait for a lock held
+    /// by other work, for the log or for a position), saving the hand-off; nil to have `respond` make it.
+    func respondWithoutWaiting(to request: HTTPRequest) -> HTTPResponse?
 }
 
 extension HTTPHandler {
     /// Every request is read, with a body of up to `HTTPServer.defaultMaxBodySize`.
     public func admit(_ head: HTTPRequest) -> HTTPAdmission { .read(maxBodySize: HTTPServer.defaultMaxBodySize) }
+    /// Every request is answered on a handler thread.
+    public func respondWithoutWaiting(to request: HTTPRequest) -> HTTPResponse? { nil }
 }
 
 /// What `HTTPHandler.admit` decides about a request whose headers are in.
@@ -32,7 +38,8 @@ public enum HTTPAdmission: Sendable {
 /// its body), then the handler admits it or answers it at once; an admitted body is collected up
 /// to the handler's limit (a larger one is answered 413 as soon as it passes it, chunked or not,
 /// and the connection closed). The complete request is then handed to a handler thread while its
-/// connection is suspended, and the connection resumed with the answer. Refusals are the API's
+/// connection is suspended, and the connection resumed with the answer (unless the handler
+/// answers it at once without blocking: `HTTPHandler.respondWithoutWaiting`). Refusals are the API's
 /// JSON errors; only a request head too large for a connection's memory at all
 /// (`connectionMemoryLimit`) or one libmicrohttpd cannot parse gets libmicrohttpd's own answer,
 /// an HTML 431, 414 or 400 that no callback of libmicrohttpd 0.9.75 can replace

@@ -2,7 +2,8 @@ import CMicroHTTPD
 import Foundation
 
 // libmicrohttpd's callbacks, at file scope: they run on its polling threads, which must never
-// block; the handler's `respond` runs on `HandlerThreads` while the connection is suspended.
+// block; the handler's `respond` runs on `HandlerThreads` while the connection is suspended,
+// unless `respondWithoutWaiting` answers the request on the polling thread without blocking.
 
 /// One request's state between libmicrohttpd's calls.
 final class RequestState: @unchecked Sendable {
@@ -126,9 +127,15 @@ func mhdAccessHandler(_ context: UnsafeMutableRawPointer?, _ connection: OpaqueP
             state.phase = .answered
             return queue(HTTPServer.busyAnswer, on: connection, closing: true, server, state)
         }
+        let handler = server.handler
+        if let response = handler.respondWithoutWaiting(to: request) {
+            server.requestBodies.release(state.bodyBytes, for: state.client)
+            state.bodyBytes = 0
+            state.phase = .answered
+            return queue(response, on: connection, server, state)
+        }
         // Suspended before the handler can resume it: a resume must follow its suspend.
         MHD_suspend_connection(connection)
-        let handler = server.handler
         let suspended = SuspendedConnection(pointer: connection)
         let taken = server.handlerThreads.submit {
             state.response = handler.respond(to: request)

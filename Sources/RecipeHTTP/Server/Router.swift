@@ -79,6 +79,10 @@ public struct RouteIntake: Sendable {
     public var mediaTypes: [String]
     /// The largest body read: a larger one is 413, before it is read when its length is declared.
     public var maxBodySize: Int
+    /// The handler reads the store and nothing else, a bounded amount (one recipe, one page):
+    /// a polling thread may answer it itself when the store can answer without waiting
+    /// (`HTTPHandler.respondWithoutWaiting`), unless it waits for a position (`after=`).
+    public var readsStoreOnly = false
 
     public init(writes: Bool, mediaTypes: [String], maxBodySize: Int) {
         self.writes = writes
@@ -88,6 +92,13 @@ public struct RouteIntake: Sendable {
 
     /// No body, no token needed before the handler.
     public static let nothing = RouteIntake(writes: false, mediaTypes: [], maxBodySize: HTTPServer.defaultMaxBodySize)
+
+    /// `nothing`, and `readsStoreOnly`.
+    public static let storeRead: RouteIntake = {
+        var intake = RouteIntake.nothing
+        intake.readsStoreOnly = true
+        return intake
+    }()
 
     /// A JSON body written with a writer's token.
     public static func jsonWrite(maxBodySize: Int = HTTPServer.defaultMaxBodySize) -> RouteIntake {

@@ -48,7 +48,7 @@ extension ReadModel {
     /// Where the history ends now: the last chunk committed. Decisions committed later are
     /// `decisions(afterChunk:)` of it.
     public func historyMark() throws -> Int64 {
-        try read {
+        try read { db in
             let row = try db.statement("SELECT coalesce(max(chunk), 0) FROM history_chunks")
             guard try row.step() else { return 0 }
             return row.int64(0)
@@ -58,7 +58,7 @@ extension ReadModel {
     /// The decisions committed after `mark` (a `historyMark`), in commit order, at most
     /// `maxChunks` transactions' chunks of them, and the mark they reach.
     public func decisions(afterChunk mark: Int64, maxChunks: Int = 1000) throws -> (decisions: [StreamedDecision], mark: Int64) {
-        try read {
+        try read { db in
             let columns = Self.historyColumns.map { $0 == "partition" ? "c.partition" : HistoryChunk.member($0) }
             let rows = try db.statement("""
                 SELECT \(columns.joined(separator: ", ")), c.chunk, c.recipe_id FROM history_chunks c, json_each(c.entries) e
@@ -78,7 +78,7 @@ extension ReadModel {
 
     /// The decisions of `partition` after `offset`, in log order, at most `limit`.
     public func decisions(partition: Int32, after offset: Int64, limit: Int) throws -> [StreamedDecision] {
-        try read {
+        try read { db in
             let columns = Self.historyColumns.map { $0 == "partition" ? "c.partition" : HistoryChunk.member($0) }
             let rows = try db.statement("""
                 SELECT \(columns.joined(separator: ", ")), c.recipe_id FROM history_chunks c, json_each(c.entries) e
@@ -96,7 +96,7 @@ extension ReadModel {
 
     /// The stream state of each recipe named that the store knows.
     public func streamStates(_ ids: [String]) throws -> [String: RecipeStreamState] {
-        try read {
+        try read { db in
             let row = try db.statement("""
                 SELECT r.recipe_id, r.title, r.latest_version, r.revision, r.deleted, r.listed, r.tags, r.owner, r.grants,
                     r.updated_at, r.title_key, (SELECT d.revision FROM drafts d WHERE d.recipe_id = r.recipe_id),

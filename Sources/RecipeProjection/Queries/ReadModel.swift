@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import RecipeDomain
 import RecipeWire
@@ -7,34 +8,65 @@ import Threads
 /// list, details (any version, scaled), drafts, history, rejections and the
 /// stored positions. Any number of readers may run beside the one writer.
 ///
-/// Threads: calls are serialized on one read connection; safe from any thread.
+/// Threads: safe from any thread. Each read takes a connection of its own for its one
+/// snapshot (`ReadConnections`, up to `readers` of them), so reads run side by side.
 public final class ReadModel: @unchecked Sendable {
-    /// Not Sendable: used only while holding `lock` (hence `@unchecked`).
-    let db: SQLiteConnection
+    /// The connection `dataVersion` asks, always the same one (the version is per connection);
+    /// used only while holding `lock` (hence `@unchecked`).
+    private let versionProbe: SQLiteConnection
     private let lock = Locked(())
+    private let readers: ReadConnections
     let commits: CommitSignal?
     /// Where the log ends, when this process can ask the brokers (the service sets it):
     /// what tells a position not on the log yet from one the store lags behind.
     public let logEndSource: LogEndSource?
 
+    /// Connections reads may hold at once unless told otherwise: past the cores of a small
+    /// server, so that a read descheduled mid-query holds up no other.
+    public static let defaultReaders = 4
+
     /// Opens a store; it must exist (a projector creates it).
     /// - Parameter commits: the signal of the projector that writes the store in this
     ///   process (`Projector.commits`): waits for positions are woken by its commits.
     ///   Without it another process writes the store, and waits poll for changes.
-    public init(path: String, commits: CommitSignal? = nil, logEnds: LogEndSource? = nil) throws {
+    /// - Parameter readers: how many reads may run at once, each on a connection of its own.
+    public init(path: String, commits: CommitSignal? = nil, logEnds: LogEndSource? = nil, readers: Int = ReadModel.defaultReaders) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.missing(path: path)
         }
         self.commits = commits
         logEndSource = logEnds
-        db = try SQLiteConnection(path: path)
-        let version = try StoreSchema.installedVersion(db)
+        let first = try SQLiteConnection(path: path)
+        let version = try StoreSchema.installedVersion(first)
         if version > StoreSchema.version { throw StoreError.newerSchema(found: version, supported: StoreSchema.version) }
         if version == 0 { throw StoreError.corrupted("\(path) is not a recipes store") }
+        versionProbe = first
+        self.readers = ReadConnections(path: path, limit: max(1, readers))
     }
 
-    func read<T: Sendable>(_ body: () throws -> T) throws -> T {
-        try lock.withLock { _ in try db.transaction(writing: false, body) }
+    /// Runs `body` in one read transaction (one snapshot) on a connection it holds alone: the
+    /// one its thread holds in `withoutWaiting`, or one taken for it.
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if let held = readers.heldByThisThread() {
+            do {
+                return try held.transaction(writing: false) { try body(held) }
+            } catch let error as SQLiteError where error.isBusy {
+                throw ReadWouldWait()
+            }
+        }
+        let loan = try readers.take()
+        defer { readers.giveBack(loan) }
+        let db = loan.connection
+        return try db.transaction(writing: false) { try body(db) }
+    }
+
+    /// Runs `body` so that every read it makes on this thread answers without waiting: on a
+    /// connection idle now, held for all of them, which gives up (`ReadWouldWait`) rather than
+    /// wait for a lock another connection holds. Nil, without running `body`, when no connection
+    /// is idle. For a thread that must not block (the HTTP server's polling threads): what is
+    /// left is the work of the reads themselves, and reading the store's pages.
+    public func withoutWaiting<T>(_ body: () throws -> T) throws -> T? {
+        try readers.holdingIdle(body)
     }
 
     // MARK: - Positions
@@ -42,7 +74,7 @@ public final class ReadModel: @unchecked Sendable {
     /// The next command offset of every partition whose decisions the store has read:
     /// positions of the edits log, which a POST answers and `after=` takes.
     public func positions() throws -> [Int32: Int64] {
-        try read {
+        try read { db in
             try db.statement("SELECT partition, coalesce(next_command, 0) FROM positions").rows { (Int32($0.int(0)), $0.int64(1)) }
                 .reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
@@ -50,7 +82,7 @@ public final class ReadModel: @unchecked Sendable {
 
     /// The next offset of every partition of the decisions topic the store has read.
     public func decisionPositions() throws -> [Int32: Int64] {
-        try read {
+        try read { db in
             try db.statement("SELECT partition, next_offset FROM positions").rows { (Int32($0.int(0)), $0.int64(1)) }
                 .reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
@@ -91,7 +123,7 @@ public final class ReadModel: @unchecked Sendable {
     /// Changes whenever another connection commits to the store (`PRAGMA data_version`).
     func dataVersion() throws -> Int64 {
         try lock.withLock { _ in
-            let statement = try db.statement("PRAGMA data_version")
+            let statement = try versionProbe.statement("PRAGMA data_version")
             defer { statement.reset() }
             guard try statement.step() else { throw StoreError.corrupted("PRAGMA data_version answered nothing") }
             return statement.int64(0)
@@ -128,7 +160,7 @@ public final class ReadModel: @unchecked Sendable {
         }
         sql += " ORDER BY r.title_key, r.recipe_id LIMIT ?"
         values.append(.int(limit + 1))
-        return try read {
+        return try read { db in
             let statement = try db.statement(sql)
             for (index, value) in values.enumerated() { statement.bind(value, at: Int32(index + 1)) }
             var rows = try statement.rows { row in
@@ -150,7 +182,7 @@ public final class ReadModel: @unchecked Sendable {
     /// amounts never change). Scaling comes first, so both give what a cook
     /// would get by scaling the recipe as written and then converting.
     public func detail(_ id: RecipeID, version: Int? = nil, guests: Int? = nil, units: UnitSystem? = nil) throws -> RecipeDetail {
-        try read {
+        try read { db in
             let header = try db.statement("SELECT deleted, latest_version, draft_base FROM recipes WHERE recipe_id = ?").bind(.id(id))
             guard try header.step(), header.int(1) > 0 else { throw QueryError.notFound(id.text) }
             if header.int(0) != 0 { throw QueryError.deleted(id.text) }
@@ -176,7 +208,7 @@ public final class ReadModel: @unchecked Sendable {
     // MARK: - Drafts
 
     public func draft(_ id: RecipeID) throws -> DraftView {
-        try read {
+        try read { db in
             let row = try db.statement("""
                 SELECT recipe_id, content, base_version, revision, updated_at, last_rejection FROM drafts WHERE recipe_id = ?
                 """).bind(.id(id))
@@ -197,7 +229,7 @@ public final class ReadModel: @unchecked Sendable {
             d.recipe_id, d.title, d.ingredient_count, d.instruction_count, d.base_version, d.revision, d.updated_at, d.last_rejection
             """
         let order = "ORDER BY d.updated_at DESC, d.recipe_id LIMIT ?1"
-        return try read {
+        return try read { db in
             let statement = if let actor {
                 try db.statement("""
                     SELECT \(columns) FROM drafts d JOIN recipes r ON r.recipe_id = d.recipe_id
@@ -228,7 +260,7 @@ public final class ReadModel: @unchecked Sendable {
 
     /// The recipe's owner and grants, or nil when the log never touched it.
     public func access(_ id: RecipeID) throws -> RecipeAccessView? {
-        try read {
+        try read { db in
             let row = try db.statement("SELECT owner, grants FROM recipes WHERE recipe_id = ?").bind(.id(id))
             guard try row.step() else { return nil }
             let grants = try ContentCoding.grants(fromJSON: row.optionalText(1))
@@ -246,7 +278,7 @@ public final class ReadModel: @unchecked Sendable {
 
     /// Every record of the recipe in log order, with its outcome.
     public func history(_ id: RecipeID) throws -> RecipeHistory {
-        try read {
+        try read { db in
             let items = try db.statement("""
                 SELECT \(Self.historyColumns.joined(separator: ", ")) FROM history WHERE recipe_id = ? ORDER BY offset
                 """).bind(.id(id)).rows { try Self.historyItem($0) }
@@ -259,7 +291,7 @@ public final class ReadModel: @unchecked Sendable {
     /// up by position: quick for recent records, which is what it is asked for
     /// (the outcome of an append).
     public func outcome(partition: Int32, offset: Int64) throws -> HistoryItem? {
-        try read {
+        try read { db in
             // The chunks' own columns and indexes, not the view: the view cannot use them.
             let columns = Self.historyColumns.map { $0 == "partition" ? "c.partition" : HistoryChunk.member($0) }
             let row = try db.statement("""
@@ -288,7 +320,7 @@ public final class ReadModel: @unchecked Sendable {
     /// The most recent rejected or undecodable records, newest first; with `visibleTo`, only
     /// those keyed by a recipe that actor owns or holds a grant on (none without a key).
     public func rejections(limit: Int = 100, visibleTo actor: String? = nil) throws -> [RejectionItem] {
-        try read {
+        try read { db in
             let columns = "j.partition, j.offset, j.key, j.command_id, j.type, j.reason_code, j.reason_message"
             let order = "ORDER BY j.log_time DESC, j.partition, j.offset DESC LIMIT ?1"
             let statement = if let actor {
@@ -313,8 +345,16 @@ public final class ReadModel: @unchecked Sendable {
         RFC3339.string(Timestamp(millisecondsSinceEpoch: milliseconds))
     }
 
+    /// A list entry's tags as the projector wrote them (`ContentCoding.json(_:)`).
     static func tags(fromJSON text: String) throws -> [TagView] {
-        try JSONDecoder().decode([TagView].self, from: Data(text.utf8))
+        var text = text
+        let read = text.withUTF8 { utf8 in
+            Result { () throws(ContentJSON.ReadError) in try ContentJSON.readTags(UnsafeRawBufferPointer(utf8), .stored) }
+        }
+        switch read {
+        case .success(let tags): return tags.map(TagView.init)
+        case .failure(let error): throw StoreError.corrupted("recipe tags: \(error.message)")
+        }
     }
 
     static func reason(_ row: SQLiteStatement, _ column: Int32) -> ReasonView? {
@@ -386,6 +426,17 @@ enum ListCursor {
 extension ReadModel {
     /// The log the store is built from and the heads it lacks, nil before its first projection.
     public func storeLog() throws -> StoreLog? {
-        try read { try StoreLog.read(from: db) }
+        try read { db in try StoreLog.read(from: db) }
     }
+}
+
+/// A read inside `ReadModel.withoutWaiting` that would have to wait for a lock: make it again
+/// where waiting is allowed.
+public struct ReadWouldWait: Error, Sendable {
+    public init() {}
+}
+
+extension SQLiteError {
+    /// Another connection holds a lock this statement needs (`SQLITE_BUSY`, `SQLITE_LOCKED`).
+    var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
 }

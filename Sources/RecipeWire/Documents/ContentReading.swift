@@ -40,6 +40,44 @@ extension ContentJSON {
         return try content(&members, format)
     }
 
+    /// Reads a list of tags as `writeTags` writes it (the store's list entries), by the same
+    /// rules as `read(_:_:)`; an error names the item (`[1]: no member name`).
+    public static func readTags(_ bytes: UnsafeRawBufferPointer, _ format: ContentFormat) throws(ReadError) -> [Tag] {
+        guard bytes.count <= JSONScanner.maxInputSize else { throw ReadError(path: "", reason: "too large") }
+        var scanner = JSONScanner(bytes, maxNestingDepth: WireFormat.maxNestingDepth)
+        var writer = JSONTapeWriter(capacity: 16)
+        let root: Int
+        do {
+            root = try scanner.value(depth: 1, onto: &writer)
+            try scanner.expectEnd()
+        } catch {
+            throw ReadError(path: "", reason: error.message)
+        }
+        let tape = JSONTape(bytes: bytes, tokens: writer.tokens)
+        guard tape[root].kind == .array else { throw ReadError(path: "", reason: "expected an array, found \(tape[root].kind.article)") }
+        var tags: [Tag] = []
+        try tape.forEachElement(ofArray: root) { (element: Int) throws(ReadError) in
+            do throws(ReadError) {
+                var item = try Members(tape, element)
+                tags.append(try tag(&item, format))
+            } catch {
+                throw error.within("[\(tags.count)]")
+            }
+        }
+        return tags
+    }
+
+    private static func tag(_ item: inout Members, _ format: ContentFormat) throws(ReadError) -> Tag {
+        var tag = Tag(name: "", payload: nil)
+        for member in format.tagMembers {
+            switch member.part {
+            case .name: tag.name = try item.string(member.key)
+            case .payload: tag.payload = try item.optionalString(member.key)
+            }
+        }
+        return tag
+    }
+
     private static func content(_ members: inout Members, _ format: ContentFormat) throws(ReadError) -> RecipeContent {
         let tape = members.tape
         var content = RecipeContent()
@@ -60,14 +98,7 @@ extension ContentJSON {
                 }
             case .tags:
                 try members.forEachItem(key) { (item: inout Members) throws(ReadError) in
-                    var tag = Tag(name: "", payload: nil)
-                    for member in format.tagMembers {
-                        switch member.part {
-                        case .name: tag.name = try item.string(member.key)
-                        case .payload: tag.payload = try item.optionalString(member.key)
-                        }
-                    }
-                    content.tags.append(tag)
+                    content.tags.append(try tag(&item, format))
                 }
             case .nutrition:
                 guard let value = members.value(key), tape[value].kind != .null else { continue }
