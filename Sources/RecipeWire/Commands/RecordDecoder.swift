@@ -149,6 +149,7 @@ public struct RecordDecoder: Sendable {
     }
 
     /// Why `source` is no record's source (empty, or holding a control character), or nil.
+    @inline(__always) // as a call of its own, it cost the decoder about 150 instructions a record
     static func sourceProblem(_ source: String) -> WireError? {
         if source.isEmpty { return .malformed("source must not be empty.", field: "source") }
         var source = source
@@ -157,6 +158,7 @@ public struct RecordDecoder: Sendable {
     }
 
     /// The command `data`, the value at `index` on `tape`, holds in `format`.
+    @inline(__always) // as a call of its own, its format's fields were retained and released per record
     static func command(data index: Int, on tape: JSONTape, format: DataFormat) throws(WireError) -> RecipeCommand {
         let token = tape[index]
         guard token.kind == .object else { throw .wrongType("data", expected: "an object, not \(token.kind.article)") }
