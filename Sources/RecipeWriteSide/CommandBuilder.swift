@@ -262,14 +262,25 @@ public struct CommandBuilder: Sendable {
             return writer.bytes
         }
         let key = RecordKey.key(forRecipe: recipeID)
-        // Today's version first; a body in an earlier shape (v1's `metric`) is read as the log reads
-        // an old record, as the slow path does, so that clients of v1 stay on this path.
         let current = WireFormat.currentVersion(of: kind)
+        func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[range]) }
+        // Today's version checked without reading back what was written here: only the members
+        // copied from the producer are read (`RecordDecoder.decode(spliced:…)`, which accepts
+        // exactly the records `decode` accepts).
+        let currentValue = event(version: current)
+        let checked = RecordDecoder().decode(
+            spliced: kind, recipeID: recipeID, id: id.map { .given(slice($0.value)) } ?? .made(commandID!),
+            expectedRevision: expectedRevision.map(slice), data: data.map(slice) ?? Self.emptyObjectBytes,
+            recordSize: currentValue.count, attributes: chunk.attributes(source: source, actor: actor, actorRole: actorRole))
+        assert(checked == (try? RecordDecoder().decode(key: key, value: currentValue).get()),
+               "the check of a spliced record and the record decoder disagree")
+        // Else the whole record read, and a body in an earlier shape (v1's `metric`) read as the log
+        // reads an old record, as the slow path does, so that clients of v1 stay on this path.
         func decoded(_ version: Int) -> (DecodedRecord, [UInt8])? {
-            let value = event(version: version)
+            let value = version == current ? currentValue : event(version: version)
             return (try? RecordDecoder().decode(key: key, value: value).get()).map { ($0, value) }
         }
-        guard let (decoded, value) = decoded(current)
+        guard let (decoded, value) = checked.map({ ($0, currentValue) }) ?? decoded(current)
                 ?? WireFormat.knownVersions(of: kind).reversed().lazy.filter({ $0 < current }).compactMap(decoded).first else {
             return nil
         }
@@ -281,7 +292,7 @@ public struct CommandBuilder: Sendable {
             && (expectedRevision.map { Self.isCanonical(bytes[$0], integer: decoded.envelope.expectedRevision) } ?? true)
             && RecordEncoder(source: source).isCanonicalData(
                 data.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) }
-                    ?? UnsafeRawBufferPointer(start: Self.emptyObject.utf8Start, count: Self.emptyObject.utf8CodeUnitCount),
+                    ?? Self.emptyObjectBytes,
                 of: decoded.envelope.command)
         let record = canonical ? value : nil
         assert(record == nil || record == RecordEncoder(source: source).encode(decoded.envelope),
@@ -290,6 +301,9 @@ public struct CommandBuilder: Sendable {
     }
 
     private static let emptyObject: StaticString = "{}"
+    private static var emptyObjectBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: emptyObject.utf8Start, count: emptyObject.utf8CodeUnitCount)
+    }
 
     /// A string member written without escapes or control characters, whose text is `text`.
     private static func isPlain(_ bytes: UnsafeRawBufferPointer, _ member: JSONSlices.Member, equalTo text: String) -> Bool {
@@ -321,7 +335,7 @@ public struct CommandBuilder: Sendable {
     }
 
     /// The UUID text of 128 random bits.
-    fileprivate static func commandID(_ high: UInt64, _ low: UInt64) -> String {
+    static func commandID(_ high: UInt64, _ low: UInt64) -> String {
         let high = (high & ~0xF000) | 0x4000                       // version 4
         let low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
         return String(unsafeUninitializedCapacity: 36) { text in
@@ -416,60 +430,6 @@ public struct CommandBuilder: Sendable {
                 error.message = error.message.replacingOccurrences(of: "expectedrevision", with: "expectedRevision")
             }
             throw .invalid(error)
-        }
-    }
-}
-
-extension CommandBuilder {
-    /// What the commands built together (a chunk of `send --stdin`, a batch) share: the time they
-    /// are made at, written as text once, and the random bits of their ids, drawn for up to 256 ids
-    /// per system call rather than one call per id.
-    public struct Chunk: Sendable {
-        public let time: Timestamp
-        let timeText: String
-        private var random: [UInt64] = []
-        private var used = 0
-        /// Commands still expected: how many ids the next draw is for.
-        private var expected: Int
-
-        public init(time: Timestamp = .now, commands: Int) {
-            self.time = time
-            timeText = RFC3339.string(time)
-            expected = max(1, commands)
-        }
-
-        mutating func newCommandID() -> String {
-            if used == random.count {
-                let ids = min(expected, 256)
-                random = [UInt64](repeating: 0, count: 2 * ids)
-                random.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
-                used = 0
-                expected = max(1, expected - ids)
-            }
-            defer { used += 2 }
-            return CommandBuilder.commandID(random[used], random[used + 1])
-        }
-    }
-
-    /// A command built from a line, with its record's key and, when the bytes read to validate it
-    /// are already what `RecordEncoder` writes for it, those bytes: what to append without encoding
-    /// the command again.
-    public struct Command: Sendable {
-        public var decoded: DecodedRecord
-        /// The recipe's record key.
-        public var key: [UInt8]
-        /// The canonical record, or nil: encode `decoded.envelope`.
-        public var record: [UInt8]?
-
-        /// The record's bytes: `record`, or the envelope encoded.
-        public var value: [UInt8] {
-            record ?? RecordEncoder(source: decoded.source).encode(decoded.envelope)
-        }
-
-        init(_ decoded: DecodedRecord, key: [UInt8]? = nil, record: [UInt8]? = nil) {
-            self.decoded = decoded
-            self.key = key ?? RecordKey.key(forRecipe: decoded.envelope.recipeID)
-            self.record = record
         }
     }
 }

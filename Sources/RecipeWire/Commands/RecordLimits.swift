@@ -23,18 +23,33 @@ public enum RecordLimits {
     /// An empty `id` is `malformed` (CloudEvents requires one; the recipe id is a
     /// `RecipeID`, never empty); every other problem is `invalid` and names its field.
     public static func violation(in envelope: CommandEnvelope) -> WireError? {
-        if envelope.commandID.isEmpty { return .malformed("id must not be empty.", field: "id") }
-        if let problem = maxLength(envelope.commandID, RecipeLimits.maxIdentifierLength, "id") { return problem }
+        if let problem = violation(commandID: envelope.commandID) { return problem }
+        if let problem = violation(actor: envelope.actor) { return problem }
+        if let revision = envelope.expectedRevision, let problem = violation(expectedRevision: revision) { return problem }
+        return violation(in: envelope.command)
+    }
+
+    /// Why `commandID` is no record's `id`, or nil.
+    static func violation(commandID: String) -> WireError? {
+        if commandID.isEmpty { return .malformed("id must not be empty.", field: "id") }
+        if let problem = maxLength(commandID, RecipeLimits.maxIdentifierLength, "id") { return problem }
         // Tab and newline too: an id is a name, not text (other controls never get this far).
-        var commandID = envelope.commandID
+        var commandID = commandID
         if commandID.withUTF8({ $0.contains { $0 < 0x20 } }) {
             return .invalid("id", "must not hold control characters, tab and newline included")
         }
-        if let problem = actorName(envelope.actor, "actor") { return problem }
-        if let revision = envelope.expectedRevision, !(0...JSONNumber.maxSafeInteger).contains(revision) {
-            return .invalid("expectedrevision", "must be from 0 to \(JSONNumber.maxSafeInteger), not \(revision)")
-        }
-        return violation(in: envelope.command)
+        return nil
+    }
+
+    /// Why `actor` is no record's `actor` (`ActorName`), or nil.
+    static func violation(actor: String) -> WireError? {
+        actorName(actor, "actor")
+    }
+
+    /// Why `revision` is no record's `expectedrevision`, or nil.
+    static func violation(expectedRevision revision: Int) -> WireError? {
+        guard !(0...JSONNumber.maxSafeInteger).contains(revision) else { return nil }
+        return .invalid("expectedrevision", "must be from 0 to \(JSONNumber.maxSafeInteger), not \(revision)")
     }
 
     /// The first field of `command`'s data that breaks a record-level limit, or nil: each
