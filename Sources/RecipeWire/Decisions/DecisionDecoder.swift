@@ -63,7 +63,10 @@ public struct DecisionDecoder: Sendable {
                             field: "specversion")
         }
         let format = try dataFormat(reader)
-        let id = try reader.string(.id)
+        // Read where it lies: a String is made for an id only when it is no position.
+        let id = try reader.string(.id, parsedBy: { Optional(DecisionID(utf8: $0)) }) { text in
+            preconditionFailure("every id reads as a DecisionID, not \(text)")
+        }
         try reader.checkNonEmpty(.source)
         let subject = try reader.optionalString(.subject)
         if subject?.isEmpty == true { throw .malformed("subject must not be empty; leave it out when no recipe is named.", field: "subject") }

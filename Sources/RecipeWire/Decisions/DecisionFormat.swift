@@ -108,13 +108,33 @@ enum CanonicalDecimal {
         return digits.reduce(0) { $0 &* 10 &+ Int($1 &- UInt8(ascii: "0")) }
     }
 
-    /// Whether `text` is `<partition>:<offset>`, read without making that text.
-    static func isPosition(_ text: String, partition: Int, offset: Int) -> Bool {
-        var text = text
-        // In place, over the contiguous UTF-8, not through the generic UTF-8 view.
-        return text.withUTF8 { utf8 in
-            guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
-            return value(utf8[..<colon]) == partition && value(utf8[(colon + 1)...]) == offset
+}
+
+/// A decision's CloudEvents `id`, which must be its command's position `<partition>:<offset>`:
+/// read as the two numbers when it is a position, kept as text (for the message) when not.
+enum DecisionID {
+    case position(partition: Int, offset: Int)
+    case other(String)
+
+    init(utf8: UnsafeRawBufferPointer) {
+        if let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+           let partition = CanonicalDecimal.value(utf8[..<colon]), let offset = CanonicalDecimal.value(utf8[(colon + 1)...]) {
+            self = .position(partition: partition, offset: offset)
+        } else {
+            self = .other(String(decoding: utf8, as: UTF8.self))
+        }
+    }
+
+    /// Whether it is `<partition>:<offset>`.
+    func isPosition(partition: Int, offset: Int) -> Bool {
+        if case .position(partition, offset) = self { true } else { false }
+    }
+
+    /// The id as written (a position's digits are canonical: written back, they are the same text).
+    var text: String {
+        switch self {
+        case .position(let partition, let offset): "\(partition):\(offset)"
+        case .other(let text): text
         }
     }
 }

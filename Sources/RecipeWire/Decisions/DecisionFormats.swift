@@ -11,7 +11,7 @@ import RecipeDomain
 
 /// What a decision's envelope says, for the data reader.
 struct DecisionEnvelope {
-    var id: String
+    var id: DecisionID
     var subject: String?
     var time: Timestamp?
 }
@@ -62,8 +62,8 @@ extension DecisionFormats {
         let offset = try data.integer("offset")
         guard (0...Int(Int32.max)).contains(partition) else { throw data.error(.invalid, "partition", "must be from 0 to \(Int32.max)") }
         guard offset >= 0 else { throw data.error(.invalid, "offset", "must not be negative") }
-        guard CanonicalDecimal.isPosition(envelope.id, partition: partition, offset: offset) else {
-            throw .malformed("id \(quoted(envelope.id)) must be the command's position, \(partition):\(offset).", field: "id")
+        guard envelope.id.isPosition(partition: partition, offset: offset) else {
+            throw .malformed("id \(quoted(envelope.id.text)) must be the command's position, \(partition):\(offset).", field: "id")
         }
         let rulesVersion = try data.integer("rulesVersion")
         guard rulesVersion >= 1 else { throw data.error(.invalid, "rulesVersion", "must be at least 1") }
@@ -71,20 +71,22 @@ extension DecisionFormats {
         let events = try data.optionalObjects("events", fields: DecisionFormat.eventFields)
         let reason = try data.optionalObject("reason", fields: DecisionFormat.reasonFields).map(readReason)
         let revision = try data.optionalInteger("revision")
-        let outcomeName = try data.string("outcome")
+        // Looked up where it lies: the name is kept as a String only in messages.
+        let outcomeKind = try data.string("outcome", parsedBy: outcomeNames.value(named:)) { text in
+            data.error(.malformed, "outcome", "must be accepted, rejected, duplicate or undecodable, not \(quoted(text))")
+        }
+        let outcomeName = outcomeKind.rawValue
         let outcome: DecisionRecord.Outcome
-        switch outcomeName {
-        case "accepted":
+        switch outcomeKind {
+        case .accepted:
             guard let events, !events.isEmpty else { throw .malformed("data.events must hold the events of an accepted command.", field: "data.events") }
             outcome = .accepted(try events.map(readEvent), revision: try required(revision, "revision", outcomeName))
-        case "rejected":
+        case .rejected:
             outcome = .rejected(try required(reason, "reason", outcomeName), revision: try required(revision, "revision", outcomeName))
-        case "duplicate":
+        case .duplicate:
             outcome = .duplicate(revision: try required(revision, "revision", outcomeName))
-        case "undecodable":
+        case .undecodable:
             outcome = .undecodable(try required(reason, "reason", outcomeName))
-        default:
-            throw data.error(.malformed, "outcome", "must be accepted, rejected, duplicate or undecodable, not \(quoted(outcomeName))")
         }
         if events != nil, !outcome.isAccepted { throw absent("events", outcomeName) }
         if reason != nil, outcome.rejection == nil { throw absent("reason", outcomeName) }
@@ -133,6 +135,13 @@ extension DecisionFormats {
     }
 
     private static let roles = CaseNames<ActorRole>()
+
+    /// The outcomes by their names on the wire (`DecisionRecord.Outcome.name`).
+    private enum OutcomeKind: String, CaseIterable, Sendable {
+        case accepted, rejected, duplicate, undecodable
+    }
+
+    private static let outcomeNames = CaseNames<OutcomeKind>()
 
     private static func readReason(_ reason: DataFields) throws(WireError) -> Rejection {
         let code = try reason.string("code")
