@@ -53,6 +53,9 @@ public final class RecipeService: Sendable {
         /// embedded broker answers a fetch only when this wait ends, so it bounds how soon a
         /// write is visible; a real broker answers as soon as data arrives. Nil: librdkafka's 500.
         public var fetchWaitMilliseconds: Int? = nil
+        /// The fetch wait `recipes dev` gives its consumers: they stop fetching while idle, so a
+        /// short wait costs CPU only while records flow, and halves append → visible.
+        public static let devFetchWaitMilliseconds = 2
         /// Whether the projector's and the decider's consumers stop fetching while nothing arrives, on a
         /// cluster embedded in this process (`KafkaConfig.stopsFetchingWhenIdle`); no effect on another.
         public var stopsFetchingWhenIdle = true

@@ -18,8 +18,8 @@ enum HopsBenchmark {
         options: [
             .value("seconds", "S", "Duration of each phase.", default: "3"),
             .value("rounds", "R", "Rounds; each runs both services, alternating which goes first.", default: "2"),
-            .value("fetch-wait", "MS", "The fetch.wait.max.ms of the consumers that stop fetching while idle.",
-                   default: String(EmbeddedKafka.fetchWaitMilliseconds)),
+            .value("fetch-wait", "MS", "The fetch.wait.max.ms of the consumers that stop fetching while idle; the default is `recipes dev`'s.",
+                   default: String(RecipeService.Options.devFetchWaitMilliseconds)),
         ],
         discussion: """
             Each variant is a RecipeService of its own on a 3-broker embedded cluster of its own (6 partitions,

@@ -104,9 +104,7 @@ enum DevCommand {
         options.loopbackOnly = true
         options.api = apiOptions
         options.server = limits
-        // Its consumers stop fetching while idle (`RecipeService.Options.stopsFetchingWhenIdle`), so a short
-        // wait costs CPU only while records flow, and halves append → visible (`recipes-bench hops`).
-        options.fetchWaitMilliseconds = 2
+        options.fetchWaitMilliseconds = RecipeService.Options.devFetchWaitMilliseconds
         let service = try RecipeService(options: options)
         do {
             try service.start()
