@@ -25,10 +25,20 @@ extension ContentJSON {
     /// a member the format does not name is passed over; a required member missing, one
     /// of another type, or bytes that are not JSON throw a `ReadError` saying where.
     public static func read(_ bytes: UnsafeRawBufferPointer, _ format: ContentFormat) throws(ReadError) -> RecipeContent {
+        // A stored recipe of a dozen lines is about a hundred tokens.
+        return try withTape(of: bytes, tokens: 256) { (tape, root) throws(ReadError) in
+            var members = try Members(tape, root)
+            return try content(&members, format)
+        }
+    }
+
+    /// Runs `body` with `bytes` scanned onto a tape (valid only inside it) and the index of
+    /// its root value; bytes that are too many or not one JSON value a `ReadError` at the root.
+    private static func withTape<T>(of bytes: UnsafeRawBufferPointer, tokens: Int,
+                                    _ body: (JSONTape, Int) throws(ReadError) -> T) throws(ReadError) -> T {
         guard bytes.count <= JSONScanner.maxInputSize else { throw ReadError(path: "", reason: "too large") }
         var scanner = JSONScanner(bytes, maxNestingDepth: WireFormat.maxNestingDepth)
-        // A stored recipe of a dozen lines is about a hundred tokens.
-        var writer = JSONTapeWriter(capacity: 256)
+        var writer = JSONTapeWriter(capacity: tokens)
         let root: Int
         do {
             root = try scanner.value(depth: 1, onto: &writer)
@@ -36,35 +46,25 @@ extension ContentJSON {
         } catch {
             throw ReadError(path: "", reason: error.message)
         }
-        var members = try Members(JSONTape(bytes: bytes, tokens: writer.tokens), root)
-        return try content(&members, format)
+        return try body(JSONTape(bytes: bytes, tokens: writer.tokens), root)
     }
 
     /// Reads a list of tags as `writeTags` writes it (the store's list entries), by the same
     /// rules as `read(_:_:)`; an error names the item (`[1]: no member name`).
     public static func readTags(_ bytes: UnsafeRawBufferPointer, _ format: ContentFormat) throws(ReadError) -> [Tag] {
-        guard bytes.count <= JSONScanner.maxInputSize else { throw ReadError(path: "", reason: "too large") }
-        var scanner = JSONScanner(bytes, maxNestingDepth: WireFormat.maxNestingDepth)
-        var writer = JSONTapeWriter(capacity: 16)
-        let root: Int
-        do {
-            root = try scanner.value(depth: 1, onto: &writer)
-            try scanner.expectEnd()
-        } catch {
-            throw ReadError(path: "", reason: error.message)
-        }
-        let tape = JSONTape(bytes: bytes, tokens: writer.tokens)
-        guard tape[root].kind == .array else { throw ReadError(path: "", reason: "expected an array, found \(tape[root].kind.article)") }
-        var tags: [Tag] = []
-        try tape.forEachElement(ofArray: root) { (element: Int) throws(ReadError) in
-            do throws(ReadError) {
-                var item = try Members(tape, element)
-                tags.append(try tag(&item, format))
-            } catch {
-                throw error.within("[\(tags.count)]")
+        try withTape(of: bytes, tokens: 16) { (tape, root) throws(ReadError) in
+            guard tape[root].kind == .array else { throw ReadError(path: "", reason: "expected an array, found \(tape[root].kind.article)") }
+            var tags: [Tag] = []
+            try tape.forEachElement(ofArray: root) { (element: Int) throws(ReadError) in
+                do throws(ReadError) {
+                    var item = try Members(tape, element)
+                    tags.append(try tag(&item, format))
+                } catch {
+                    throw error.within("[\(tags.count)]")
+                }
             }
+            return tags
         }
-        return tags
     }
 
     private static func tag(_ item: inout Members, _ format: ContentFormat) throws(ReadError) -> Tag {
