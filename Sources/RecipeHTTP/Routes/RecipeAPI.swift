@@ -97,11 +97,14 @@ public final class RecipeAPIHandler<Reads: RecipeReads, Log: CommandLog>: HTTPHa
     }
 
     /// Answers a route that reads the store only (`RouteIntake.readsStoreOnly`) on the calling
-    /// polling thread when the store can answer without waiting; nil for any other request
-    /// (one that waits for a position with `after=` included), and when the store cannot: a
-    /// handler thread then answers it (`respond`).
+    /// polling thread when the store can answer without waiting and the read is bounded by the
+    /// page or the recipe; nil for any other request (one that waits for a position with
+    /// `after=`, a list filtered by `q`/`tag` or by what a caller may see under `--private`,
+    /// which may pass over many rows), and when the store cannot: a handler thread then
+    /// answers it (`respond`).
     public func respondWithoutWaiting(to request: HTTPRequest) -> HTTPResponse? {
-        guard request.query["after"] == nil,
+        guard request.query["after"] == nil, !options.privateReads,
+              (request.query["q"] ?? "").isEmpty, (request.query["tag"] ?? "").isEmpty,
               case .success(let match) = router.match(method: request.method, segments: request.segments, path: request.path),
               match.takes.readsStoreOnly else { return nil }
         let start = ContinuousClock.now
